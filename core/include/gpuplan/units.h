@@ -1,0 +1,46 @@
+// gpuplan/units.h — SI base units in double, and formatting that always names the unit.
+//
+// Index:
+//   [SECTION] Byte units: GB (10^9) and GiB (2^30) are different units and never mixed
+//   [SECTION] Formatting
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gpuplan {
+
+// [SECTION] Byte units -----------------------------------------------------------------
+inline constexpr double kKB = 1e3;
+inline constexpr double kMB = 1e6;
+inline constexpr double kGB = 1e9;
+inline constexpr double kTB = 1e12;
+inline constexpr double kKiB = 1024.0;
+inline constexpr double kMiB = 1024.0 * 1024.0;
+inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+inline constexpr double kTiB = kGiB * 1024.0;
+
+// Compile-time facts (mp-units habit): the two families differ, and by how much.
+static_assert(kKiB == 1024.0 && kKB == 1000.0);
+static_assert(kGiB == 1073741824.0 && kGB == 1000000000.0);
+static_assert(kGiB / kGB > 1.0737 && kGiB / kGB < 1.0738);
+
+enum class ByteUnit { GiB, GB, MiB, MB };  // named as printed
+
+// [SECTION] Formatting -----------------------------------------------------------------
+// Every formatter returns text with its unit; a non-finite value prints as "n/a", never NaN.
+
+// "12.34 GiB" (or GB/MiB/MB), with `decimals` digits after the point.
+std::string FormatBytes(double bytes, ByteUnit unit = ByteUnit::GiB, int decimals = 2);
+// Picks MiB or GiB (binary) by size: the default for memory the program reports.
+std::string FormatBytesAuto(double bytes, int decimals = 2);
+// A plain number with a fixed number of decimals, "n/a" when not finite. Locale-independent.
+std::string FormatFixed(double value, int decimals);
+// Counts with thousands separators: 131072 -> "131,072".
+std::string FormatCount(int64_t count);
+// Parameter counts, 1000-based: 8.03e9 -> "8.03 B", 13e6 -> "13.0 M".
+std::string FormatParams(double count);
+
+const char* ByteUnitName(ByteUnit unit);
+
+}  // namespace gpuplan

@@ -1,0 +1,334 @@
+#include "gpuplan/catalog.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "embedded.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+using nlohmann::json;
+
+namespace {
+
+// [SECTION] Reading JSON without exceptions ----------------------------------------------
+// The core is built with exceptions off for the page, so every access checks its type first.
+// `where` names file and entry, e.g. "gpus.json: gpus[2] (id 'l4')".
+class Reader {
+ public:
+  Reader(const json& obj, std::string where) : obj_(obj), where_(std::move(where)) {}
+
+  bool Has(const char* key) const { return obj_.is_object() && obj_.contains(key); }
+  const std::string& where() const { return where_; }
+  const std::string& error() const { return error_; }
+  bool failed() const { return !error_.empty(); }
+
+  std::string String(const char* key, bool required = true) {
+    const json* v = Find(key, required);
+    if (!v) return {};
+    if (!v->is_string()) return Fail(key, "must be a string"), std::string();
+    return v->get_ref<const std::string&>();
+  }
+  // A finite number > 0 (or >= 0 with allow_zero). Catalog quantities are never negative.
+  double Positive(const char* key, bool required = true, bool allow_zero = false) {
+    const json* v = Find(key, required);
+    if (!v) return 0;
+    if (!v->is_number()) return Fail(key, "must be a number"), 0;
+    double d = v->get<double>();
+    if (!std::isfinite(d) || d < 0 || (!allow_zero && d == 0))
+      return Fail(key, allow_zero ? "must be >= 0" : "must be > 0"), 0;
+    return d;
+  }
+  long long Integer(const char* key, bool required = true) {
+    double d = Positive(key, required);
+    if (failed() || d == 0) return 0;
+    if (d != std::floor(d) || d > 9.0e15) return Fail(key, "must be a whole number"), 0;
+    return static_cast<long long>(d);
+  }
+  bool Bool(const char* key, bool fallback) {
+    const json* v = Find(key, false);
+    if (!v) return fallback;
+    if (!v->is_boolean()) return Fail(key, "must be true or false"), fallback;
+    return v->get<bool>();
+  }
+  const json* Object(const char* key, bool required = true) {
+    const json* v = Find(key, required);
+    if (v && !v->is_object()) return Fail(key, "must be an object"), nullptr;
+    return v;
+  }
+  const json* Array(const char* key, bool required = true) {
+    const json* v = Find(key, required);
+    if (v && !v->is_array()) return Fail(key, "must be an array"), nullptr;
+    return v;
+  }
+  void Fail(std::string_view field, std::string_view why) {
+    if (error_.empty()) error_ = where_ + ": field '" + std::string(field) + "' " + std::string(why);
+  }
+  void FailEntry(std::string_view why) {
+    if (error_.empty()) error_ = where_ + ": " + std::string(why);
+  }
+  void Adopt(const Reader& inner) {
+    if (error_.empty() && inner.failed()) error_ = inner.error();
+  }
+
+ private:
+  const json* Find(const char* key, bool required) {
+    if (failed()) return nullptr;
+    if (!obj_.is_object()) return FailEntry("must be an object"), nullptr;
+    auto it = obj_.find(key);
+    if (it == obj_.end() || it->is_null()) {
+      if (required) Fail(key, "is missing");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  const json& obj_;
+  std::string where_;
+  std::string error_;
+};
+
+Source ReadSource(const json& j, const std::string& where, Reader& parent) {
+  Reader r(j, where);
+  Source s;
+  s.title = r.String("title");
+  s.url = r.String("url");
+  s.read = r.String("read");
+  s.note = r.String("note", false);
+  if (const json* fields = r.Array("fields", false)) {
+    for (const json& f : *fields) {
+      if (!f.is_string()) { r.Fail("fields", "must list field names as strings"); break; }
+      s.fields.push_back(f.get<std::string>());
+    }
+  }
+  // A date the source was read, so a reader can tell how fresh the figure is.
+  if (!r.failed() && (s.read.size() != 10 || s.read[4] != '-' || s.read[7] != '-'))
+    r.Fail("read", "must be a date YYYY-MM-DD");
+  parent.Adopt(r);
+  return s;
+}
+
+std::vector<Source> ReadSources(Reader& r, const json& entry) {
+  std::vector<Source> out;
+  const json* list = r.Array("sources");
+  if (!list) return out;
+  if (list->empty()) r.Fail("sources", "must name at least one source");
+  for (size_t i = 0; i < list->size() && !r.failed(); ++i)
+    out.push_back(ReadSource((*list)[i], r.where() + ": sources[" + std::to_string(i) + "]", r));
+  (void)entry;
+  return out;
+}
+
+// Every numeric field present must be backed by a source that lists it.
+void RequireSourced(Reader& r, const std::vector<Source>& sources,
+                    std::initializer_list<const char*> numeric_fields) {
+  for (const char* field : numeric_fields) {
+    if (r.failed() || !r.Has(field)) continue;
+    bool backed = std::any_of(sources.begin(), sources.end(), [&](const Source& s) {
+      return std::find(s.fields.begin(), s.fields.end(), field) != s.fields.end();
+    });
+    if (!backed) r.Fail(field, "has no source (list it in a source's \"fields\")");
+  }
+}
+
+double BytesPerUnit(std::string_view unit) {
+  if (unit == "GB") return kGB;
+  if (unit == "GiB") return kGiB;
+  if (unit == "TB") return kTB;
+  if (unit == "MB") return kMB;
+  if (unit == "MiB") return kMiB;
+  return 0;
+}
+
+double BytesPerSecondPerUnit(std::string_view unit) {
+  if (unit == "TB/s") return kTB;
+  if (unit == "GB/s") return kGB;
+  return 0;
+}
+
+std::string EntryWhere(const std::string& file, const char* list, size_t index, const json& e) {
+  std::string where = file + ": " + list + "[" + std::to_string(index) + "]";
+  if (e.is_object()) {
+    auto it = e.find("id");
+    if (it != e.end() && it->is_string()) where += " (id '" + it->get<std::string>() + "')";
+  }
+  return where;
+}
+
+Gpu ReadGpu(Reader& r) {
+  Gpu g;
+  g.id = r.String("id");
+  g.name = r.String("name");
+  g.vendor = r.String("vendor");
+  g.architecture = r.String("architecture", false);
+  g.year = static_cast<int>(r.Integer("year", false));
+  if (const json* mem = r.Object("memory")) {
+    Reader m(*mem, r.where() + ": memory");
+    g.memory_quoted_value = m.Positive("value");
+    g.memory_quoted_unit = m.String("unit");
+    g.memory_type = m.String("type", false);
+    double per = BytesPerUnit(g.memory_quoted_unit);
+    if (!m.failed() && per == 0) m.Fail("unit", "must be one of GB, GiB, TB, MB, MiB");
+    g.memory_quoted_bytes = g.memory_quoted_value * per;
+    r.Adopt(m);
+  }
+  if (const json* rep = r.Object("memory_reported_mib", false)) {
+    Reader m(*rep, r.where() + ": memory_reported_mib");
+    double mib = m.Positive("value");
+    g.memory_reported_how = m.String("how");
+    if (const json* src = m.Object("source")) {
+      Source s = ReadSource(*src, m.where() + ": source", m);
+      s.fields = {"memory_reported_mib"};
+      g.sources.push_back(s);
+    }
+    if (!m.failed()) g.memory_reported_bytes = mib * kMiB;
+    r.Adopt(m);
+  }
+  if (const json* bw = r.Object("bandwidth", false)) {  // absent where no source gives it
+    Reader b(*bw, r.where() + ": bandwidth");
+    double v = b.Positive("value");
+    std::string unit = b.String("unit");
+    double per = BytesPerSecondPerUnit(unit);
+    if (!b.failed() && per == 0) b.Fail("unit", "must be TB/s or GB/s");
+    g.bandwidth_bytes_per_s = v * per;
+    r.Adopt(b);
+  }
+  if (const json* flops = r.Object("dense_tflops", false)) {
+    for (auto it = flops->begin(); it != flops->end(); ++it) {
+      if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() <= 0) {
+        r.Fail("dense_tflops." + it.key(), "must be a number > 0 (leave unsupported precisions out)");
+        break;
+      }
+      g.dense_flops[it.key()] = it->get<double>() * 1e12;
+    }
+  }
+  g.tdp_w = r.Positive("tdp_w", false);
+  std::vector<Source> sources = ReadSources(r, json());
+  sources.insert(sources.end(), g.sources.begin(), g.sources.end());
+  g.sources = std::move(sources);
+  RequireSourced(r, g.sources, {"memory", "bandwidth", "dense_tflops", "tdp_w"});
+  return g;
+}
+
+Model ReadModel(Reader& r) {
+  Model m;
+  m.id = r.String("id");
+  m.name = r.String("name");
+  m.hf_repo = r.String("hf_repo", false);
+  m.params = r.Positive("params");
+  m.layers = static_cast<int>(r.Integer("layers"));
+  m.hidden = static_cast<int>(r.Integer("hidden"));
+  m.heads = static_cast<int>(r.Integer("heads"));
+  m.kv_heads = static_cast<int>(r.Integer("kv_heads"));
+  m.head_dim = static_cast<int>(r.Integer("head_dim"));
+  m.intermediate = static_cast<int>(r.Integer("intermediate", false));
+  m.vocab = static_cast<int>(r.Integer("vocab", false));
+  m.max_context = r.Integer("max_context", false);
+  m.tie_embeddings = r.Bool("tie_embeddings", false);
+  m.notes = r.String("notes", false);
+  if (!r.failed() && m.heads % m.kv_heads != 0)
+    r.Fail("kv_heads", "must divide heads (" + std::to_string(m.heads) + ")");
+  m.sources = ReadSources(r, json());
+  RequireSourced(r, m.sources, {"params", "layers", "hidden", "heads", "kv_heads", "head_dim",
+                                "intermediate", "vocab", "max_context"});
+  return m;
+}
+
+template <typename Format>
+Format ReadFormat(Reader& r, const char* size_field) {
+  Format f;
+  f.id = r.String("id");
+  f.name = r.String("name");
+  f.derivation = r.String("derivation", false);
+  if constexpr (std::is_same_v<Format, WeightFormat>) f.bits_per_weight = r.Positive(size_field);
+  else f.bytes_per_element = r.Positive(size_field);
+  if (const json* src = r.Object("source")) f.source = ReadSource(*src, r.where() + ": source", r);
+  return f;
+}
+
+template <typename T>
+void Upsert(std::vector<T>& list, T entry) {
+  for (T& existing : list)
+    if (existing.id == entry.id) { existing = std::move(entry); return; }
+  list.push_back(std::move(entry));
+}
+
+template <typename T, typename ReadFn>
+bool ReadList(const json& doc, const std::string& file, const char* key, std::vector<T>& into,
+              std::string& error, ReadFn read) {
+  auto it = doc.find(key);
+  if (it == doc.end()) return true;
+  if (!it->is_array()) { error = file + ": '" + key + "' must be an array"; return false; }
+  std::set<std::string> seen;
+  for (size_t i = 0; i < it->size(); ++i) {
+    Reader r((*it)[i], EntryWhere(file, key, i, (*it)[i]));
+    T entry = read(r);
+    if (!r.failed() && !seen.insert(entry.id).second) r.Fail("id", "repeats an id used earlier in this file");
+    if (r.failed()) { error = r.error(); return false; }
+    Upsert(into, std::move(entry));
+  }
+  return true;
+}
+
+}  // namespace
+
+// [SECTION] Catalog --------------------------------------------------------------------
+template <typename T>
+static const T* FindById(const std::vector<T>& list, std::string_view id) {
+  for (const T& e : list)
+    if (e.id == id) return &e;
+  return nullptr;
+}
+
+const Gpu* Catalog::FindGpu(std::string_view id) const { return FindById(gpus, id); }
+const Model* Catalog::FindModel(std::string_view id) const { return FindById(models, id); }
+const WeightFormat* Catalog::FindWeightFormat(std::string_view id) const { return FindById(weight_formats, id); }
+const KvFormat* Catalog::FindKvFormat(std::string_view id) const { return FindById(kv_formats, id); }
+
+Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base) {
+  for (const CatalogFile& file : files) {
+    json doc = json::parse(file.text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) return Error{file.name + ": not valid JSON"};
+    if (!doc.is_object()) return Error{file.name + ": must be a JSON object"};
+    auto schema = doc.find("schema");
+    if (schema == doc.end() || !schema->is_number_integer() || schema->get<int>() != 1)
+      return Error{file.name + ": field 'schema' must be 1"};
+    // Work on a copy so a rejected file leaves nothing half-applied.
+    Catalog next = base;
+    std::string error;
+    bool ok = ReadList(doc, file.name, "gpus", next.gpus, error, ReadGpu) &&
+              ReadList(doc, file.name, "models", next.models, error, ReadModel) &&
+              ReadList(doc, file.name, "weight_formats", next.weight_formats, error,
+                       [](Reader& r) { return ReadFormat<WeightFormat>(r, "bits_per_weight"); }) &&
+              ReadList(doc, file.name, "kv_formats", next.kv_formats, error,
+                       [](Reader& r) { return ReadFormat<KvFormat>(r, "bytes_per_element"); });
+    if (!ok) return Error{error};
+    base = std::move(next);
+  }
+  return base;
+}
+
+const Result<Catalog>& EmbeddedCatalog() {
+  static const Result<Catalog> catalog = [] {
+    std::vector<CatalogFile> files;
+    for (std::size_t i = 0; i < embedded::kFileCount; ++i) {
+      const embedded::File& f = embedded::kFiles[i];
+      files.push_back({f.name, std::string(reinterpret_cast<const char*>(f.data), f.size)});
+    }
+    return LoadCatalog(files);
+  }();
+  return catalog;
+}
+
+std::string UnknownIdMessage(std::string_view kind, std::string_view id,
+                             const std::vector<std::string>& known) {
+  std::string msg = "unknown " + std::string(kind) + " '" + std::string(id) + "' (known: ";
+  for (size_t i = 0; i < known.size(); ++i) msg += (i ? ", " : "") + known[i];
+  return msg + ")";
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,97 @@
+// native/gui/main_native.cpp — the native window: SDL2 + desktop OpenGL 3, the same panels
+// as the page (web/ui). The scenario comes from --state (a page link's hash).
+//
+//   gpuplan-gui [--state HASH] [--size WxH] [--frames N] [--print-report]
+//   --frames N       quit after N frames (0: run until the window is closed)
+//   --print-report   print the fit report JSON at exit (the same schema as the CLI's)
+#include <SDL.h>
+#include <SDL_opengl.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "app.h"
+#include "frame.h"
+
+namespace {
+
+void ClearGl(int width, int height) {
+  glViewport(0, 0, width, height);
+  glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+}
+
+int Usage(const char* why) {
+  std::fprintf(stderr, "gpuplan-gui: error: %s\nusage: gpuplan-gui [--state HASH] [--size WxH] [--frames N] [--print-report]\n", why);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string state;
+  long frames_limit = 0;
+  int width = 1280, height = 800;
+  bool print_report = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    bool has_value = i + 1 < argc;
+    if (arg == "--state" && has_value) {
+      state = argv[++i];
+    } else if (arg == "--frames" && has_value) {
+      char* end = nullptr;
+      frames_limit = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || frames_limit < 0) return Usage("--frames: expected a whole number >= 0");
+    } else if (arg == "--size" && has_value) {
+      if (std::sscanf(argv[++i], "%dx%d", &width, &height) != 2 || width < 200 || height < 150 || width > 16384 ||
+          height > 16384)
+        return Usage("--size: expected WxH, e.g. 1280x800");
+    } else if (arg == "--print-report") {
+      print_report = true;
+    } else {
+      return Usage(("unknown or incomplete argument '" + arg + "'").c_str());
+    }
+  }
+
+  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+    std::fprintf(stderr, "gpuplan-gui: error: SDL_Init failed: %s\n", SDL_GetError());
+    return 1;
+  }
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 2);
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  SDL_Window* window = SDL_CreateWindow("gpuplan", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
+                                        SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+  SDL_GLContext gl = window ? SDL_GL_CreateContext(window) : nullptr;
+  if (!gl) {
+    std::fprintf(stderr, "gpuplan-gui: error: no OpenGL 3.2 context: %s\n", SDL_GetError());
+    return 1;
+  }
+  SDL_GL_MakeCurrent(window, gl);
+  SDL_GL_SetSwapInterval(1);
+  gpuplan::ui::InitImGui(window, gl, "#version 150");
+
+  gpuplan::ui::App app;
+  app.LoadState(state);
+  for (const std::string& n : app.Notices()) std::fprintf(stderr, "gpuplan-gui: dropped from --state: %s\n", n.c_str());
+
+  long frames = 0;
+  while (gpuplan::ui::PumpEvents(window)) {
+    const Uint64 start = SDL_GetTicks64();
+    gpuplan::ui::RenderFrame(window, app, ClearGl);
+    // Without vsync (Xvfb, some drivers) cap at ~60 frames/s instead of spinning a core.
+    const Uint64 spent = SDL_GetTicks64() - start;
+    if (spent < 16) SDL_Delay(static_cast<Uint32>(16 - spent));
+    if (frames_limit > 0 && ++frames >= frames_limit) break;
+  }
+  if (print_report) std::printf("%s\n", app.ReportJson().c_str());
+
+  gpuplan::ui::ShutdownImGui();
+  SDL_GL_DeleteContext(gl);
+  SDL_DestroyWindow(window);
+  SDL_Quit();
+  return 0;
+}

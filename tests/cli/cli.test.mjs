@@ -1,0 +1,127 @@
+// CLI tests through the real binary: output formats, the --state door, and bad input that
+// must give a clear message on stderr and exit code 2. GPUPLAN_CLI points at the binary.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const bin = process.env.GPUPLAN_CLI;
+assert.ok(bin, 'set GPUPLAN_CLI to the gpuplan binary');
+
+function run(...args) {
+  const r = spawnSync(bin, args, { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function fitJson(...args) {
+  const r = run('fit', ...args, '--format', 'json');
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.err, '');
+  return JSON.parse(r.out);
+}
+
+test('fit --format json: breakdown sums, GQA-aware KV, verdict', () => {
+  const j = fitJson('--model', 'llama-3.1-8b', '--gpu', 'rtx-4090');
+  assert.equal(j.schema, 'gpuplan.fit/1');
+  const terms = Object.fromEntries(j.per_gpu.terms.map((t) => [t.key, t.bytes]));
+  assert.equal(terms.weights, 8030261248 * 2);
+  assert.equal(terms.kv_cache, 2 * 32 * 8 * 128 * 2 * 8192);
+  assert.equal(terms.overhead, 2 ** 30);
+  assert.equal(j.per_gpu.total_bytes, terms.weights + terms.kv_cache + terms.overhead);
+  assert.equal(j.per_gpu.capacity_bytes, 24564 * 2 ** 20);
+  assert.equal(j.fits, true);
+  assert.equal(j.kv_bytes_per_token, 131072);
+});
+
+test('the seeds\' example: 70B at 4-bit on 2x RTX 4090 fits one 8k sequence, not four', () => {
+  const one = fitJson('--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--gpu', 'rtx-4090', '--count', '2');
+  assert.equal(one.fits, true);
+  assert.equal(one.kv_heads_per_gpu, 4);
+  const four = fitJson('--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--gpu', 'rtx-4090', '--count', '2',
+    '--batch', '4');
+  assert.equal(four.fits, false);
+  assert.ok(four.per_gpu.headroom_bytes < 0);
+  assert.ok(four.max_batch >= 1 && four.max_batch < 4);
+});
+
+test('--state (a page link) gives the same report as the flags, and flags override it', () => {
+  const byFlags = fitJson('--model', 'qwen2.5-7b', '--gpu', 'l4', '--context', '32768', '--kv', 'fp8');
+  const byState = fitJson('--state', '#' + byFlags.state);
+  assert.deepEqual(byState, byFlags);
+  const overridden = fitJson('--state', byFlags.state, '--count', '2');
+  assert.equal(overridden.scenario.count, 2);
+  assert.equal(overridden.scenario.model, 'qwen2.5-7b');
+});
+
+test('table output shows units, the verdict and the page link', () => {
+  const r = run('fit', '--model', 'llama-3.1-70b', '--gpu', 'rtx-4090');
+  assert.equal(r.code, 0);
+  assert.match(r.out, /DOES NOT FIT/);
+  assert.match(r.out, /GiB\s+GB/);
+  assert.match(r.out, /page state: #v=1&model=llama-3\.1-70b/);
+  assert.doesNotMatch(r.out, /nan|inf/i);
+});
+
+test('bad input: clear message naming the flag, exit 2, nothing on stdout', () => {
+  const cases = [
+    [['fit', '--model', 'nope'], /--model: unknown model 'nope' \(known: .*llama-3\.1-8b/],
+    [['fit', '--gpu', 'h1000'], /--gpu: unknown GPU 'h1000'/],
+    [['fit', '--context', '-5'], /--context: '-5' must be a whole number from 1 to 16777216/],
+    [['fit', '--batch', '1e9'], /--batch: '1e9' must be a whole number/],
+    [['fit', '--count', '0'], /--count: '0' must be a whole number from 1/],
+    [['fit', '--overhead-gib', 'nan'], /--overhead-gib: 'nan' must be a number of GiB/],
+    [['fit', '--weights', 'q3'], /--weights: unknown weight format 'q3'/],
+    [['fit', '--format', 'xml'], /--format/],
+    [['fit', '--bogus'], /--bogus/],
+    [['fit', '--state', 'v=1&model=nope&gpu=l4'], /--state: model: unknown model 'nope'/],
+    [['catalog', 'chips'], /chips/],
+    [[], /subcommand/i],
+  ];
+  for (const [args, pattern] of cases) {
+    const r = run(...args);
+    assert.equal(r.code, 2, `${args.join(' ')} -> exit ${r.code}`);
+    assert.match(r.err, pattern, args.join(' '));
+    assert.equal(r.out, '', args.join(' '));
+  }
+});
+
+test('--catalog adds entries; a malformed file is named with its field', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-cli-'));
+  const good = join(dir, 'good.json');
+  writeFileSync(good, JSON.stringify({
+    schema: 1,
+    gpus: [{
+      id: 'my-gpu', name: 'My GPU', vendor: 'Me', memory: { value: 48, unit: 'GiB' },
+      sources: [{ fields: ['memory'], title: 'my measurement', url: 'https://example.invalid', read: '2026-11-29' }],
+    }],
+  }));
+  const j = fitJson('--catalog', good, '--gpu', 'my-gpu');
+  assert.equal(j.per_gpu.capacity_bytes, 48 * 2 ** 30);
+
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, '{"schema": 1, "gpus": [{"id": "x", "name": "X", "vendor": "V", "memory": {"value": -1, "unit": "GB"}, "sources": []}]}');
+  const r = run('--catalog', bad, 'fit');
+  assert.equal(r.code, 2);
+  assert.match(r.err, /bad\.json: gpus\[0\] \(id 'x'\): memory: field 'value' must be > 0/);
+
+  writeFileSync(bad, '{not json');
+  assert.match(run('--catalog', bad, 'fit').err, /bad\.json: not valid JSON/);
+  assert.match(run('--catalog', join(dir, 'missing.json'), 'fit').err, /cannot read/);
+});
+
+test('catalog lists ids in table and JSON', () => {
+  const r = run('catalog', 'gpus');
+  assert.equal(r.code, 0);
+  assert.match(r.out, /h100-sxm/);
+  const models = JSON.parse(run('catalog', 'models', '--format', 'json').out);
+  assert.ok(models.some((m) => m.id === 'llama-3.1-70b' && m.kv_heads === 8));
+});
+
+test('--help prints the defaults from the Scenario struct', () => {
+  const r = run('fit', '--help');
+  assert.equal(r.code, 0);
+  assert.match(r.out, /--context.*8192/);
+  assert.match(r.out, /--gpu.*rtx-4090/);
+});

@@ -1,0 +1,153 @@
+// The page in headless Chromium, as a user meets it: load a link, click and type into the
+// ImGui panel, reload, follow a broken link — and every time read the numbers back through
+// the page's exported functions and compare them with the CLI's JSON for the same scenario.
+//   GPUPLAN_SITE     the built page (build/wasm/site)
+//   GPUPLAN_CLI      the native gpuplan binary
+//   GPUPLAN_ARTIFACTS where screenshots go
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/static_server.mjs';
+import { imageStats } from './png.mjs';
+
+const site = process.env.GPUPLAN_SITE;
+const cli = process.env.GPUPLAN_CLI;
+const artifacts = process.env.GPUPLAN_ARTIFACTS ?? mkdtempSync(join(tmpdir(), 'gpuplan-e2e-'));
+assert.ok(site && cli, 'set GPUPLAN_SITE and GPUPLAN_CLI');
+mkdirSync(artifacts, { recursive: true });
+
+let server, url, browser;
+
+before(async () => {
+  ({ server, url } = await startServer(site, 0));
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function openPage(hash) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('response', (r) => { if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
+  await page.goto(url + (hash ? '#' + hash : ''));
+  await waitFrames(page, 3);
+  return { page, errors };
+}
+
+// Frames counted by the page itself; the exports exist before the wasm is instantiated,
+// so first wait for the runtime (Module.calledRun).
+async function waitFrames(page, n) {
+  const frames = () => (window.Module?.calledRun ? Module._gpuplan_frame_count() : 0);
+  const start = await page.evaluate(frames);
+  await page.waitForFunction(([f, target]) => (0, eval)(f)() >= target, [`(${frames})`, start + n], { timeout: 30000 });
+}
+
+const readBack = (page, fn) => page.evaluate((name) => Module.UTF8ToString(Module['_' + name]()), fn);
+const report = async (page) => JSON.parse(await readBack(page, 'gpuplan_report_json'));
+
+function cliReport(state) {
+  const r = spawnSync(cli, ['fit', '--state', state, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+test('a link sets the scenario; the page computes exactly what the CLI prints', async () => {
+  const hash = 'v=1&model=llama-3.1-70b&weights=q4_k_m&gpu=rtx-4090&count=2&context=8192&batch=1';
+  const { page, errors } = await openPage(hash);
+  const fromPage = await report(page);
+  assert.equal(fromPage.scenario.model, 'llama-3.1-70b');
+  assert.equal(fromPage.scenario.count, 2);
+  assert.deepEqual(fromPage, cliReport(hash));
+  // The page rewrites the hash into the complete, versioned form.
+  assert.equal(await page.evaluate(() => location.hash), '#' + fromPage.state);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('clicking and typing into the panel changes the scenario, the URL, and survives reload', async () => {
+  const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=h100-sxm&count=1');
+  const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects.count, 'the GPU-count input reports its rectangle');
+  // Click into the text part of the GPU-count input, select all, type 4, press Enter.
+  // ImGui 1.86 has no input queue: hold the click and keys ~60 ms so each lands in a frame.
+  await page.mouse.click(rects.count.x0 + 25, (rects.count.y0 + rects.count.y1) / 2, { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.press('Control+a', { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.type('4', { delay: 80 });
+  await page.keyboard.press('Enter', { delay: 80 });
+  await waitFrames(page, 3);
+  const after = await report(page);
+  assert.equal(after.scenario.count, 4);
+  assert.equal(after.scenario.model, 'llama-3.1-8b');
+  assert.match(await page.evaluate(() => location.hash), /&count=4&/);
+  assert.deepEqual(after, cliReport(after.state));
+
+  // Typing an out-of-range value is refused with a message naming the field, and changes nothing.
+  await page.mouse.click(rects.context.x0 + 25, (rects.context.y0 + rects.context.y1) / 2, { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.press('Control+a', { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.type('0', { delay: 80 });
+  await page.keyboard.press('Enter', { delay: 80 });
+  await waitFrames(page, 3);
+  assert.equal((await report(page)).scenario.context, 8192);
+  const fieldErrors = JSON.parse(await readBack(page, 'gpuplan_field_errors'));
+  assert.match(fieldErrors.context ?? '', /context: '0' must be a whole number from 1/);
+
+  const shot = await page.screenshot({ path: join(artifacts, 'page-after-edit.png') });
+  const stats = imageStats(shot);
+  assert.ok(stats.colors > 50, `screenshot has only ${stats.colors} colours: blank?`);
+  assert.ok(stats.dominantShare < 0.97, `one colour covers ${(stats.dominantShare * 100).toFixed(1)}%: blank?`);
+
+  await page.reload();
+  await waitFrames(page, 3);
+  const reloaded = await report(page);
+  assert.equal(reloaded.scenario.count, 4);
+  assert.deepEqual(reloaded, after);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a broken link keeps the valid fields and says which were dropped', async () => {
+  const { page, errors } = await openPage('v=1&model=nope&gpu=h100-sxm&context=-5&batch=3&color=red');
+  const notices = JSON.parse(await readBack(page, 'gpuplan_notices'));
+  assert.equal(notices.length, 3);
+  assert.match(notices[0], /model: unknown model 'nope'/);
+  assert.match(notices[1], /context: '-5' must be a whole number/);
+  assert.match(notices[2], /unknown field 'color'/);
+  const r = await report(page);
+  assert.equal(r.scenario.gpu, 'h100-sxm');
+  assert.equal(r.scenario.batch, 3);
+  assert.equal(r.scenario.model, 'llama-3.1-8b');
+  const shot = await page.screenshot({ path: join(artifacts, 'page-broken-link.png') });
+  assert.ok(imageStats(shot).colors > 50);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a phone-width viewport still renders the panel', async () => {
+  const page = await browser.newPage({ viewport: { width: 380, height: 700 } });
+  await page.goto(url + '#v=1&model=qwen2.5-7b&gpu=l4');
+  await waitFrames(page, 3);
+  assert.equal((await report(page)).scenario.gpu, 'l4');
+  const stats = imageStats(await page.screenshot({ path: join(artifacts, 'page-phone.png') }));
+  assert.equal(stats.width, 380);
+  assert.ok(stats.colors > 20);
+  await page.close();
+});
+
+writeFileSync(join(artifacts, 'README.txt'), 'Screenshots written by tests/e2e/page.test.mjs\n');

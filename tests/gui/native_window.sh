@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The native window under a virtual X server: it starts, draws the same panel as the page,
+# and computes the same numbers as the CLI. Saves a screenshot and checks it is not blank.
+#   tests/gui/native_window.sh <gpuplan-gui> <gpuplan> <artifacts dir>
+set -euo pipefail
+gui=$1 cli=$2 out=$3
+mkdir -p "$out"
+state='v=1&model=llama-3.1-70b&weights=q4_k_m&gpu=rtx-4090&count=2&context=8192&batch=1'
+
+display=:$((90 + RANDOM % 100))
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null || true' EXIT
+for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+export DISPLAY=$display
+
+# Run long enough to be photographed (~300 frames), then print the report and exit.
+"$gui" --state "$state" --size 1280x800 --frames 300 --print-report >"$out/gui-report.json" 2>"$out/gui-stderr.txt" &
+gui_pid=$!
+sleep 2
+import -window root "$out/native-window.png"
+wait $gui_pid
+
+# Same numbers as the CLI, byte for byte.
+"$cli" fit --state "$state" --format json >"$out/cli-report.json"
+if ! cmp -s "$out/gui-report.json" "$out/cli-report.json"; then
+  echo "FAIL: the native window's report differs from the CLI's"; diff "$out/gui-report.json" "$out/cli-report.json" | head -20
+  exit 1
+fi
+# Not blank: several colours, and no single colour covering nearly the whole window.
+colors=$(convert "$out/native-window.png" -format '%k' info:)
+top=$(convert "$out/native-window.png" -format %c histogram:info:- | sort -rn | head -1 | awk -F: '{print $1+0}')
+pixels=$((1280 * 800))
+share=$((100 * top / pixels))
+if [ "$colors" -lt 8 ] || [ "$share" -ge 97 ]; then
+  echo "FAIL: screenshot looks blank ($colors colours, one covers $share%)"; exit 1
+fi
+echo "ok: native window report equals the CLI's; screenshot $out/native-window.png: $colors colours, background $share%"

@@ -1,0 +1,172 @@
+// Catalog: the embedded data loads and respects the traps; bad files are rejected with a
+// message that names file, entry and field.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/units.h"
+
+using namespace gpuplan;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const Catalog& Embedded() {
+  const Result<Catalog>& c = EmbeddedCatalog();
+  REQUIRE(c.ok());
+  return c.value();
+}
+
+// A minimal valid GPU file with one substitution applied.
+std::string GpuFile(const std::string& memory = R"({"value": 24, "unit": "GB", "type": "GDDR6X"})",
+                    const std::string& fields = R"(["memory", "bandwidth", "tdp_w"])",
+                    const std::string& extra = R"("tdp_w": 450,)") {
+  return R"({"schema": 1, "gpus": [{"id": "test-gpu", "name": "Test GPU", "vendor": "Test", "memory": )" + memory +
+         R"(, "bandwidth": {"value": 1008, "unit": "GB/s"}, )" + extra +
+         R"( "sources": [{"fields": )" + fields +
+         R"(, "title": "Test datasheet", "url": "https://example.invalid/ds", "read": "2026-11-29"}]}]})";
+}
+
+Result<Catalog> Load(const std::string& text) { return LoadCatalog({{"user.json", text}}); }
+
+}  // namespace
+
+TEST_CASE("the embedded catalog loads and every entry has sources", "[catalog]") {
+  const Catalog& c = Embedded();
+  CHECK(c.gpus.size() >= 6);
+  CHECK(c.models.size() >= 5);
+  CHECK(c.weight_formats.size() >= 8);
+  CHECK(c.kv_formats.size() >= 2);
+  for (const Gpu& g : c.gpus) {
+    INFO(g.id);
+    CHECK(!g.sources.empty());
+    CHECK(g.CapacityBytes() > 1 * kGiB);
+    for (const Source& s : g.sources) {
+      CHECK(s.url.rfind("http", 0) == 0);
+      CHECK(s.read.size() == 10);
+    }
+  }
+  for (const Model& m : c.models) {
+    INFO(m.id);
+    CHECK(!m.sources.empty());
+    CHECK(m.heads % m.kv_heads == 0);
+  }
+  for (const WeightFormat& f : c.weight_formats) {
+    INFO(f.id);
+    CHECK(!f.source.url.empty());
+  }
+}
+
+TEST_CASE("catalog traps: dense figures, FP32-accumulate on GeForce, quoted units kept", "[catalog]") {
+  const Catalog& c = Embedded();
+  const Gpu* h100 = c.FindGpu("h100-sxm");
+  REQUIRE(h100);
+  // The datasheet headline 1,979 TFLOPS is 2:4 sparse; the dense figure is half.
+  CHECK(h100->dense_flops.at("bf16") == Approx(989.4e12).epsilon(0.01));
+  CHECK(h100->memory_quoted_unit == "GB");
+  CHECK(h100->memory_quoted_value == 80);
+  const Gpu* rtx4090 = c.FindGpu("rtx-4090");
+  REQUIRE(rtx4090);
+  // Ada whitepaper: 165.2 dense with FP32 accumulate, 330.3 with FP16 accumulate.
+  CHECK(rtx4090->dense_flops.at("fp16") == Approx(165.2e12).epsilon(0.01));
+  CHECK(rtx4090->dense_flops.at("fp16_fp16acc") == Approx(2 * rtx4090->dense_flops.at("fp16")).epsilon(0.01));
+  // Driver-reported total (24564 MiB) is closer to 24 GiB than to 24 GB.
+  REQUIRE(rtx4090->memory_reported_bytes);
+  CHECK(*rtx4090->memory_reported_bytes > 24e9);
+}
+
+TEST_CASE("parameter counts agree with the architecture (Llama-style layers)", "[catalog]") {
+  // Llama: embeddings + lm_head (untied) + per layer q,o (h×h), k,v (h×kv·d), gated MLP 3·h·I,
+  // two RMSNorms, plus the final norm. The published counts must match this to the parameter.
+  const Catalog& c = Embedded();
+  for (const char* id : {"llama-3.1-8b", "llama-3.1-70b"}) {
+    const Model* m = c.FindModel(id);
+    REQUIRE(m);
+    double h = m->hidden, kv = m->kv_heads * m->head_dim;
+    double per_layer = 2 * h * h + 2 * h * kv + 3 * h * m->intermediate + 2 * h;
+    double total = m->layers * per_layer + 2.0 * m->vocab * h + h;
+    INFO(id);
+    CHECK(total == m->params);
+  }
+}
+
+TEST_CASE("a valid user file adds an entry and overrides by id", "[catalog]") {
+  Result<Catalog> c = LoadCatalog({{"user.json", GpuFile()}}, Embedded());
+  REQUIRE(c.ok());
+  const Gpu* g = c.value().FindGpu("test-gpu");
+  REQUIRE(g);
+  CHECK(g->memory_quoted_bytes == 24e9);
+  CHECK(g->bandwidth_bytes_per_s == 1008e9);
+  CHECK(c.value().gpus.size() == Embedded().gpus.size() + 1);
+
+  std::string override_4090 = GpuFile();
+  override_4090.replace(override_4090.find("test-gpu"), 8, "rtx-4090");
+  Result<Catalog> o = LoadCatalog({{"user.json", override_4090}}, Embedded());
+  REQUIRE(o.ok());
+  CHECK(o.value().gpus.size() == Embedded().gpus.size());
+  CHECK(o.value().FindGpu("rtx-4090")->name == "Test GPU");
+}
+
+TEST_CASE("malformed and invalid files name the file, entry and field", "[catalog]") {
+  SECTION("not JSON") {
+    auto r = Load("{\"schema\": 1, \"gpus\": [");
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("user.json") && Contains("not valid JSON"));
+  }
+  SECTION("wrong schema") {
+    auto r = Load(R"({"schema": 2})");
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("'schema'"));
+  }
+  SECTION("missing field") {
+    auto r = Load(GpuFile(R"({"unit": "GB"})"));
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("gpus[0] (id 'test-gpu')") && Contains("memory") && Contains("'value' is missing"));
+  }
+  SECTION("negative number") {
+    auto r = Load(GpuFile(R"({"value": -24, "unit": "GB"})"));
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("'value' must be > 0"));
+  }
+  SECTION("unknown unit") {
+    auto r = Load(GpuFile(R"({"value": 24, "unit": "gigs"})"));
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("'unit' must be one of"));
+  }
+  SECTION("a number without a source") {
+    auto r = Load(GpuFile(R"({"value": 24, "unit": "GB"})", R"(["memory", "bandwidth"])"));
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("'tdp_w' has no source"));
+  }
+  SECTION("sparse-looking zero or string throughput") {
+    auto r = Load(GpuFile(R"({"value": 24, "unit": "GB"})", R"(["memory", "bandwidth", "tdp_w", "dense_tflops"])",
+                          R"("tdp_w": 450, "dense_tflops": {"fp16": "330"},)"));
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("dense_tflops.fp16"));
+  }
+  SECTION("duplicate ids in one file") {
+    std::string two = GpuFile();
+    std::string entry = two.substr(two.find("{\"id\""), two.rfind("]}") - two.find("{\"id\""));
+    two.insert(two.rfind("]}"), ", " + entry);
+    auto r = Load(two);
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("gpus[1]") && Contains("repeats an id"));
+  }
+  SECTION("a rejected file changes nothing") {
+    Result<Catalog> r = LoadCatalog({{"good.json", GpuFile()}, {"bad.json", "[]"}}, Embedded());
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("bad.json"));
+  }
+  SECTION("model with kv_heads not dividing heads") {
+    auto r = Load(R"({"schema":1,"models":[{"id":"m","name":"M","params":1e9,"layers":2,"hidden":64,"heads":6,
+      "kv_heads":4,"head_dim":16,"sources":[{"fields":["params","layers","hidden","heads","kv_heads","head_dim"],
+      "title":"t","url":"https://example.invalid","read":"2026-11-29"}]}]})");
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("models[0] (id 'm')") && Contains("'kv_heads' must divide heads"));
+  }
+}
+
+TEST_CASE("unknown-id messages list the known ids", "[catalog]") {
+  CHECK(UnknownIdMessage("GPU", "h1000", {"a", "b"}) == "unknown GPU 'h1000' (known: a, b)");
+}

@@ -1,0 +1,182 @@
+// Inference memory: published KV sizes, GQA vs MHA, tensor-parallel split, the fit verdict
+// and its limits, and no non-finite number on extreme inputs.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/inference.h"
+#include "gpuplan/units.h"
+
+using namespace gpuplan;
+
+namespace {
+
+const Catalog& Cat() {
+  const Result<Catalog>& c = EmbeddedCatalog();
+  REQUIRE(c.ok());
+  return c.value();
+}
+
+MemoryEstimate Estimate(const Scenario& s) {
+  Result<MemoryEstimate> r = EstimateMemory(Cat(), s);
+  INFO((r.ok() ? std::string() : r.error()));
+  REQUIRE(r.ok());
+  return r.value();
+}
+
+double TermBytes(const MemoryEstimate& e, const std::string& key) {
+  for (const Term& t : e.terms)
+    if (t.key == key) return t.bytes;
+  FAIL("no term " << key);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("KV cache per token matches published figures (tests/reference/kv_cache.json)", "[inference][reference]") {
+  std::ifstream in(std::string(GPUPLAN_TEST_DATA) + "/reference/kv_cache.json");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json ref = nlohmann::json::parse(text.str());
+  REQUIRE(ref["cases"].size() >= 1);
+  for (const auto& c : ref["cases"]) {
+    Scenario s;
+    s.model = c["model"].get<std::string>();
+    s.kv = c["kv"].get<std::string>();
+    s.gpu = "h100-sxm";
+    MemoryEstimate e = Estimate(s);
+    INFO(c["source"]["title"].get<std::string>());
+    CHECK(e.kv_bytes_per_token == Approx(c["published_bytes_per_token"].get<double>())
+                                      .epsilon(c["tolerance_rel"].get<double>() + 1e-12));
+  }
+}
+
+TEST_CASE("GQA: Llama 3.1 8B holds 4x less KV per token than MHA Llama 2 7B", "[inference]") {
+  Scenario s;
+  s.model = "llama-3.1-8b";
+  double gqa = Estimate(s).kv_bytes_per_token;
+  s.model = "llama-2-7b";
+  double mha = Estimate(s).kv_bytes_per_token;
+  CHECK(gqa == 128 * kKiB);  // 2 × 32 layers × 8 KV heads × 128 × 2 B
+  CHECK(mha == 512 * kKiB);  // 32 KV heads
+  s.kv = "fp8";
+  CHECK(Estimate(s).kv_bytes_per_token == 256 * kKiB);
+}
+
+TEST_CASE("weights use effective bits per weight and split over GPUs", "[inference]") {
+  Scenario s;
+  s.model = "llama-3.1-70b";
+  s.weights = "bf16";
+  s.gpu = "h100-sxm";
+  s.count = 1;
+  double one = TermBytes(Estimate(s), "weights");
+  CHECK(one == Approx(70553706496.0 * 2));
+  s.count = 4;
+  CHECK(TermBytes(Estimate(s), "weights") == Approx(one / 4));
+  s.weights = "q8_0";
+  CHECK(TermBytes(Estimate(s), "weights") == Approx(70553706496.0 * 8.5 / 8 / 4));
+}
+
+TEST_CASE("KV heads split under tensor parallelism and are replicated past kv_heads", "[inference]") {
+  Scenario s;
+  s.model = "llama-3.1-70b";  // 8 KV heads
+  s.gpu = "h100-sxm";
+  s.count = 2;
+  CHECK(Estimate(s).kv_heads_per_gpu == 4);
+  s.count = 8;
+  CHECK(Estimate(s).kv_heads_per_gpu == 1);
+  CHECK(Estimate(s).warnings.empty());
+  s.count = 16;
+  MemoryEstimate e = Estimate(s);
+  CHECK(e.kv_heads_per_gpu == 1);
+  REQUIRE(e.warnings.size() == 1);
+  CHECK_THAT(e.warnings[0], Catch::Matchers::Contains("replicated"));
+  s.count = 3;
+  CHECK_THAT(Estimate(s).warnings.at(0), Catch::Matchers::Contains("do not divide evenly"));
+}
+
+TEST_CASE("the verdict: fits exactly up to max_context and max_batch", "[inference]") {
+  Scenario s;
+  s.model = "llama-3.1-8b";
+  s.gpu = "rtx-4090";
+  s.weights = "bf16";
+  s.batch = 2;
+  MemoryEstimate e = Estimate(s);
+  REQUIRE(e.max_context > 0);
+  s.context = e.max_context;
+  CHECK(Estimate(s).fits);
+  s.context = e.max_context + 1;
+  CHECK_FALSE(Estimate(s).fits);
+
+  s.context = 8192;
+  long long max_batch = Estimate(s).max_batch;
+  REQUIRE(max_batch > 0);
+  s.batch = max_batch;
+  CHECK(Estimate(s).fits);
+  s.batch = max_batch + 1;
+  CHECK_FALSE(Estimate(s).fits);
+}
+
+TEST_CASE("70B in BF16 does not fit one 24 GB card; its headroom is negative and stated", "[inference]") {
+  Scenario s;
+  s.model = "llama-3.1-70b";
+  s.gpu = "rtx-4090";
+  MemoryEstimate e = Estimate(s);
+  CHECK_FALSE(e.fits);
+  CHECK(e.headroom_bytes < -100 * kGiB);
+  CHECK(e.max_context == 0);
+  CHECK(e.max_batch == 0);
+}
+
+TEST_CASE("the total is the sum of its terms and capacity is the driver total when known", "[inference]") {
+  Scenario s;
+  MemoryEstimate e = Estimate(s);
+  double sum = 0;
+  for (const Term& t : e.terms) sum += t.bytes;
+  CHECK(e.total_bytes == sum);
+  CHECK(e.capacity_bytes == *Cat().FindGpu(s.gpu)->memory_reported_bytes);
+  CHECK(e.headroom_bytes == e.capacity_bytes - e.total_bytes);
+}
+
+TEST_CASE("extreme scenarios stay finite and non-negative where sizes are", "[inference]") {
+  for (const Model& m : Cat().models)
+    for (const Gpu& g : Cat().gpus)
+      for (long long context : {1LL, 16777216LL})
+        for (long long batch : {1LL, 65536LL})
+          for (int count : {1, 3, 4096}) {
+            Scenario s;
+            s.model = m.id;
+            s.gpu = g.id;
+            s.context = context;
+            s.batch = batch;
+            s.count = count;
+            s.weights = "nf4-dq";
+            MemoryEstimate e = Estimate(s);
+            for (const Term& t : e.terms) {
+              CHECK(std::isfinite(t.bytes));
+              CHECK(t.bytes >= 0);
+            }
+            CHECK(std::isfinite(e.headroom_bytes));
+            CHECK(e.max_context >= 0);
+            CHECK(e.max_batch >= 0);
+          }
+}
+
+TEST_CASE("invalid scenarios come back as errors naming the field", "[inference]") {
+  Scenario s;
+  s.model = "nope";
+  Result<MemoryEstimate> r = EstimateMemory(Cat(), s);
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error(), Catch::Matchers::StartsWith("model:"));
+  s = Scenario{};
+  s.count = 0;
+  CHECK_FALSE(EstimateMemory(Cat(), s).ok());
+  s = Scenario{};
+  s.overhead_gib = std::nan("");
+  CHECK_FALSE(EstimateMemory(Cat(), s).ok());
+}

@@ -1,0 +1,115 @@
+// Scenario fields and the URL-hash codec: round trips, tolerant decoding that keeps valid
+// fields, clear reasons for the rest, and the CLI command twin.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "gpuplan/scenario.h"
+
+using namespace gpuplan;
+using Catch::Matchers::Contains;
+
+namespace {
+const Catalog& Cat() {
+  const Result<Catalog>& c = EmbeddedCatalog();
+  REQUIRE(c.ok());
+  return c.value();
+}
+}  // namespace
+
+TEST_CASE("encode then decode gives the same scenario", "[state]") {
+  Scenario s;
+  s.model = "llama-3.1-70b";
+  s.weights = "q4_k_m";
+  s.kv = "fp8";
+  s.context = 32768;
+  s.batch = 4;
+  s.gpu = "rtx-4090";
+  s.count = 2;
+  s.overhead_gib = 0.75;
+  std::string hash = EncodeState(s);
+  CHECK(hash == "v=1&model=llama-3.1-70b&weights=q4_k_m&kv=fp8&context=32768&batch=4&gpu=rtx-4090&count=2&overhead-gib=0.75");
+  DecodedState d = DecodeState("#" + hash, Cat());
+  CHECK(d.dropped.empty());
+  CHECK(d.scenario == s);
+}
+
+TEST_CASE("every field of the table can be read and written", "[state]") {
+  Scenario s;
+  for (const FieldInfo& f : ScenarioFields()) {
+    INFO(f.key);
+    std::string v = GetField(s, f.key);
+    CHECK_FALSE(v.empty());
+    CHECK_FALSE(SetField(s, f.key, v, Cat()).has_value());
+  }
+  CHECK(s == Scenario{});
+}
+
+TEST_CASE("a broken link keeps its valid fields and says which were dropped and why", "[state]") {
+  DecodedState d = DecodeState("#v=1&model=nope&gpu=h100-sxm&context=-5&batch=abc&count=2&foo=bar&junk", Cat());
+  CHECK(d.scenario.gpu == "h100-sxm");
+  CHECK(d.scenario.count == 2);
+  CHECK(d.scenario.model == Scenario{}.model);
+  CHECK(d.scenario.context == Scenario{}.context);
+  REQUIRE(d.dropped.size() == 5);
+  CHECK_THAT(d.dropped[0], Contains("model:") && Contains("unknown model 'nope'"));
+  CHECK_THAT(d.dropped[1], Contains("context:") && Contains("'-5'") && Contains("whole number"));
+  CHECK_THAT(d.dropped[2], Contains("batch:") && Contains("'abc'"));
+  CHECK_THAT(d.dropped[3], Contains("unknown field 'foo'"));
+  CHECK_THAT(d.dropped[4], Contains("'junk'") && Contains("not a key=value"));
+}
+
+TEST_CASE("limits reject absurd numbers", "[state]") {
+  Scenario s;
+  CHECK(SetField(s, "context", "0", Cat()).has_value());
+  CHECK(SetField(s, "context", "16777217", Cat()).has_value());
+  CHECK(SetField(s, "context", "99999999999999999999999", Cat()).has_value());
+  CHECK(SetField(s, "context", "8k", Cat()).has_value());
+  CHECK(SetField(s, "count", "4097", Cat()).has_value());
+  CHECK(SetField(s, "overhead-gib", "nan", Cat()).has_value());
+  CHECK(SetField(s, "overhead-gib", "inf", Cat()).has_value());
+  CHECK(SetField(s, "overhead-gib", "1e400", Cat()).has_value());
+  CHECK(SetField(s, "overhead-gib", "-1", Cat()).has_value());
+  CHECK(s == Scenario{});
+  CHECK_FALSE(SetField(s, "overhead-gib", "0", Cat()).has_value());
+  CHECK(s.overhead_gib == 0);
+}
+
+TEST_CASE("versions: newer links are read with a notice, missing v is fine", "[state]") {
+  CHECK(DecodeState("model=llama-2-7b", Cat()).dropped.empty());
+  DecodedState d = DecodeState("v=9&model=llama-2-7b", Cat());
+  CHECK(d.scenario.model == "llama-2-7b");
+  REQUIRE(d.dropped.size() == 1);
+  CHECK_THAT(d.dropped[0], Contains("newer version"));
+}
+
+TEST_CASE("percent-encoding and bad escapes", "[state]") {
+  CHECK(DecodeState("model=llama%2D2%2D7b", Cat()).scenario.model == "llama-2-7b");
+  DecodedState d = DecodeState("model=%ZZ&gpu=h100-sxm", Cat());
+  CHECK(d.scenario.gpu == "h100-sxm");
+  CHECK(d.dropped.size() == 1);
+  CHECK(DecodeState("model=%", Cat()).dropped.size() == 1);
+}
+
+TEST_CASE("random garbage never crashes and never leaves an invalid scenario", "[state]") {
+  std::mt19937 rng(12345);
+  const std::string alphabet = "v=&%#model=gpu=count=context=-1234567890abcxyz.+\x01\xff";
+  for (int i = 0; i < 2000; ++i) {
+    std::string hash;
+    int len = static_cast<int>(rng() % 64);
+    for (int k = 0; k < len; ++k) hash += alphabet[rng() % alphabet.size()];
+    DecodedState d = DecodeState(hash, Cat());
+    CHECK(Cat().FindModel(d.scenario.model));
+    CHECK(Cat().FindGpu(d.scenario.gpu));
+    CHECK(d.scenario.context >= 1);
+    CHECK(d.scenario.count >= 1);
+  }
+}
+
+TEST_CASE("the CLI twin command carries every field", "[state]") {
+  Scenario s;
+  s.count = 2;
+  CHECK(CliCommand("fit", s) ==
+        "gpuplan fit --model llama-3.1-8b --weights bf16 --kv fp16 --context 8192 --batch 1 --gpu rtx-4090 "
+        "--count 2 --overhead-gib 1");
+}

@@ -1,0 +1,335 @@
+#include "app.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/report.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan::ui {
+
+namespace {
+
+const ImVec4 kGood(0.35f, 0.80f, 0.45f, 1.0f);
+const ImVec4 kBad(0.95f, 0.40f, 0.35f, 1.0f);
+const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
+const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
+
+bool ContainsNoCase(std::string_view hay, std::string_view needle) {
+  if (needle.empty()) return true;
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != hay.end();
+}
+
+void HelpMarker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+// A searchable picker over catalog entries; returns the chosen id when it changed.
+template <typename T, typename Label, typename Tip>
+std::optional<std::string> Picker(const char* label, const std::vector<T>& entries, const std::string& current,
+                                  char* filter, size_t filter_size, Label label_of, Tip tip_of) {
+  std::optional<std::string> chosen;
+  const T* cur = nullptr;
+  for (const T& e : entries)
+    if (e.id == current) cur = &e;
+  std::string preview = cur ? label_of(*cur) : current;
+  if (ImGui::BeginCombo(label, preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+    if (filter) {
+      if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+      ImGui::SetNextItemWidth(-1);
+      ImGui::InputTextWithHint("##filter", "search...", filter, filter_size);
+    }
+    for (const T& e : entries) {
+      std::string text = label_of(e);
+      if (filter && !ContainsNoCase(text, filter) && !ContainsNoCase(e.id, filter)) continue;
+      bool selected = &e == cur;
+      if (ImGui::Selectable((text + "##" + e.id).c_str(), selected)) chosen = e.id;
+      if (ImGui::IsItemHovered()) {
+        std::string tip = tip_of(e);
+        if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+      }
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  return chosen;
+}
+
+std::string GpuLabel(const Gpu& g) {
+  return g.name + "  (" + FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit + ")";
+}
+
+std::string GpuTip(const Gpu& g) {
+  std::string tip = g.name + "\nMemory: " + FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit + " " +
+                    g.memory_type;
+  if (g.memory_reported_bytes)
+    tip += "\nDriver reports " + FormatBytes(*g.memory_reported_bytes, ByteUnit::GiB) + " (" + g.memory_reported_how + ")";
+  if (g.bandwidth_bytes_per_s > 0) tip += "\nBandwidth: " + FormatFixed(g.bandwidth_bytes_per_s / kGB, 0) + " GB/s";
+  for (const Source& s : g.sources) tip += "\nSource: " + s.title.substr(0, 90) + " (read " + s.read + ")";
+  return tip;
+}
+
+}  // namespace
+
+App::App() {
+  const Result<Catalog>& loaded = EmbeddedCatalog();
+  if (loaded.ok()) {
+    catalog_ = &loaded.value();
+  } else {
+    catalog_error_ = loaded.error();
+    static const Catalog empty;
+    catalog_ = &empty;
+  }
+}
+
+void App::LoadState(std::string_view hash) {
+  DecodedState decoded = DecodeState(hash, *catalog_);
+  scenario_ = decoded.scenario;
+  notices_ = decoded.dropped;
+  field_errors_.clear();
+  dirty_ = true;
+}
+
+bool App::ConsumeStateChanged() {
+  bool changed = state_changed_;
+  state_changed_ = false;
+  return changed;
+}
+
+void App::Recompute() {
+  if (!dirty_) return;
+  estimate_ = EstimateMemory(*catalog_, scenario_);
+  if (estimate_->ok()) {
+    report_json_ = FitReportJson(*catalog_, scenario_, estimate_->value());
+  } else {
+    report_json_ = nlohmann::json{{"error", estimate_->error()}}.dump(2);
+  }
+  dirty_ = false;
+}
+
+const std::string& App::ReportJson() {
+  Recompute();
+  return report_json_;
+}
+
+// Every edit goes through the same parser and limits as the URL hash and the CLI flags.
+void App::Edit(std::string_view key, const std::string& value) {
+  std::string k(key);
+  if (auto err = SetField(scenario_, key, value, *catalog_)) {
+    field_errors_[k] = err->message;
+    return;
+  }
+  field_errors_.erase(k);
+  dirty_ = true;
+  state_changed_ = true;
+}
+
+void App::Track(const char* key) {
+  ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  rects_[key] = Rect{a.x, a.y, b.x, b.y};
+}
+
+std::string App::WidgetRectsJson() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [key, r] : rects_) j[key] = {{"x0", r.x0}, {"y0", r.y0}, {"x1", r.x1}, {"y1", r.y1}};
+  return j.dump();
+}
+
+std::string App::FieldErrorsJson() const { return nlohmann::json(field_errors_).dump(); }
+
+void App::DrawInputs() {
+  const Catalog& cat = *catalog_;
+  const float width = ImGui::GetFontSize() * 18.0f;
+  ImGui::PushItemWidth(width);
+
+  if (auto id = Picker("Model", cat.models, scenario_.model, model_filter_, sizeof model_filter_,
+                       [](const Model& m) { return m.name + "  (" + FormatParams(m.params) + ")"; },
+                       [](const Model& m) {
+                         return m.name + "\n" + std::to_string(m.layers) + " layers, " + std::to_string(m.heads) +
+                                " heads, " + std::to_string(m.kv_heads) + " KV heads, head dim " +
+                                std::to_string(m.head_dim) + (m.hf_repo.empty() ? "" : "\n" + m.hf_repo);
+                       }))
+    Edit("model", *id);
+  Track("model");
+
+  if (auto id = Picker("GPU", cat.gpus, scenario_.gpu, gpu_filter_, sizeof gpu_filter_, GpuLabel, GpuTip))
+    Edit("gpu", *id);
+  Track("gpu");
+
+  auto int_field = [&](const char* key, const char* label, long long current, long long step) {
+    long long v = current;
+    ImGui::InputScalar(label, ImGuiDataType_S64, &v, &step, &step, nullptr);
+    Track(key);
+    if (v != current) Edit(key, std::to_string(v));
+  };
+  int_field("count", "GPU count", scenario_.count, 1);
+  HelpMarker("Tensor parallel: weights and KV heads are split across the GPUs.");
+
+  if (auto id = Picker("Weights", cat.weight_formats, scenario_.weights, nullptr, 0,
+                       [](const WeightFormat& f) { return f.name + "  (" + FormatFixed(f.bits_per_weight, 2) + " bits)"; },
+                       [](const WeightFormat& f) { return f.derivation + "\nSource: " + f.source.title; }))
+    Edit("weights", *id);
+  Track("weights");
+
+  if (auto id = Picker("KV cache", cat.kv_formats, scenario_.kv, nullptr, 0,
+                       [](const KvFormat& f) { return f.name + "  (" + FormatFixed(f.bytes_per_element, 0) + " B)"; },
+                       [](const KvFormat& f) { return f.derivation + "\nSource: " + f.source.title; }))
+    Edit("kv", *id);
+  Track("kv");
+
+  int_field("context", "Context (tokens)", scenario_.context, 1024);
+  int_field("batch", "Batch (sequences)", scenario_.batch, 1);
+
+  double overhead = scenario_.overhead_gib;
+  double step = 0.25;
+  ImGui::InputScalar("Overhead (GiB)", ImGuiDataType_Double, &overhead, &step, &step, "%.2f");
+  Track("overhead-gib");
+  if (overhead != scenario_.overhead_gib) {
+    // Text through the shared parser; "%.6g" keeps it short and exact enough.
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", overhead);
+    Edit("overhead-gib", buf);
+  }
+  HelpMarker("CUDA context and framework runtime per GPU. A stated assumption, not a measurement: "
+             "CUDA contexts alone take a few hundred MiB; engines add workspace (issue 4 models them).");
+  ImGui::PopItemWidth();
+
+  ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+  for (const auto& [key, message] : field_errors_) ImGui::TextWrapped("%s", message.c_str());
+  ImGui::PopStyleColor();
+}
+
+void App::DrawResult() {
+  Recompute();
+  if (!estimate_->ok()) {
+    ImGui::TextColored(kBad, "%s", estimate_->error().c_str());
+    return;
+  }
+  const MemoryEstimate& e = estimate_->value();
+  const std::string per = scenario_.count > 1 ? " per GPU" : "";
+
+  if (e.fits)
+    ImGui::TextColored(kGood, "FITS%s: %s of %s used, %s free", per.c_str(), FormatBytes(e.total_bytes).c_str(),
+                       FormatBytes(e.capacity_bytes).c_str(), FormatBytes(e.headroom_bytes).c_str());
+  else
+    ImGui::TextColored(kBad, "DOES NOT FIT%s: needs %s, has %s (short by %s)", per.c_str(),
+                       FormatBytes(e.total_bytes).c_str(), FormatBytes(e.capacity_bytes).c_str(),
+                       FormatBytes(-e.headroom_bytes).c_str());
+
+  // A stacked bar: each term's share of the capacity.
+  {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 1.2f;
+    double scale = std::max(e.capacity_bytes, e.total_bytes);
+    const ImU32 colors[] = {IM_COL32(90, 140, 230, 255), IM_COL32(230, 160, 60, 255), IM_COL32(150, 150, 160, 255)};
+    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(50, 50, 58, 255));
+    float x = p.x;
+    for (size_t i = 0; i < e.terms.size() && scale > 0; ++i) {
+      float tw = static_cast<float>(e.terms[i].bytes / scale) * w;
+      dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + tw, p.y + h), colors[i % 3]);
+      x += tw;
+    }
+    if (scale > 0) {
+      float cap_x = p.x + static_cast<float>(e.capacity_bytes / scale) * w;
+      dl->AddLine(ImVec2(cap_x, p.y - 2), ImVec2(cap_x, p.y + h + 2), IM_COL32(255, 255, 255, 255), 2.0f);
+    }
+    ImGui::Dummy(ImVec2(w, h));
+    Track("usage-bar");
+  }
+
+  if (ImGui::BeginTable("breakdown", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn(("Term" + per).c_str());
+    ImGui::TableSetupColumn("GiB");
+    ImGui::TableSetupColumn("GB");
+    ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    auto row = [](const std::string& name, double bytes, const std::string& how) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatFixed(bytes / kGiB, 2).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatFixed(bytes / kGB, 2).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", how.c_str());
+    };
+    for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
+    row("Total", e.total_bytes, "sum of the terms above");
+    row("Capacity", e.capacity_bytes, e.capacity_basis);
+    row(e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "capacity - total");
+    ImGui::EndTable();
+  }
+
+  ImGui::Text("KV cache: %s per token (whole model)", FormatBytes(e.kv_bytes_per_token, ByteUnit::MiB, 3).c_str());
+  ImGui::Text("Max context at batch %lld: %s tokens%s", scenario_.batch, FormatCount(e.max_context).c_str(),
+              e.context_window > 0 && e.max_context > e.context_window
+                  ? (" (memory limit; the model's window is " + FormatCount(e.context_window) + ")").c_str()
+                  : "");
+  ImGui::Text("Max batch at %s tokens: %s sequences", FormatCount(scenario_.context).c_str(),
+              FormatCount(e.max_batch).c_str());
+  for (const std::string& w : e.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
+  if (ImGui::TreeNode("Assumptions")) {
+    for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
+    ImGui::TreePop();
+  }
+  std::string cli = CliCommand("fit", scenario_);
+  ImGui::TextColored(kMuted, "CLI twin:");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", cli.c_str());
+}
+
+void App::Frame() {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  ImGui::Begin("gpuplan", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  ImGui::TextUnformatted("gpuplan");
+  ImGui::SameLine();
+  ImGui::TextColored(kMuted, "Fit: will the model fit in GPU memory?");
+  ImGui::Separator();
+
+  if (!catalog_error_.empty()) ImGui::TextColored(kBad, "Catalog failed to load: %s", catalog_error_.c_str());
+  if (!notices_.empty()) {
+    ImGui::TextColored(kWarn, "The link had fields that could not be used; defaults were kept for them:");
+    for (const std::string& n : notices_) ImGui::BulletText("%s", n.c_str());
+    if (ImGui::SmallButton("Dismiss")) notices_.clear();
+    ImGui::Separator();
+  }
+
+  const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 50.0f;
+  if (wide) {
+    ImGui::BeginChild("inputs", ImVec2(ImGui::GetFontSize() * 28.0f, 0), false);
+    DrawInputs();
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("result", ImVec2(0, 0), false);
+    DrawResult();
+    ImGui::EndChild();
+  } else {
+    DrawInputs();
+    ImGui::Separator();
+    DrawResult();
+  }
+  ImGui::End();
+}
+
+}  // namespace gpuplan::ui

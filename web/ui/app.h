@@ -1,0 +1,66 @@
+// web/ui/app.h — the ImGui application shared by the page and the native window.
+// Hosts (web/host/main_web.cpp, native/gui/main_native.cpp) own the window, the GL context
+// and the event loop; they call App::Frame() once per frame between ImGui::NewFrame() and
+// ImGui::Render(). The app holds one Scenario, computes through the core, and only draws.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/inference.h"
+#include "gpuplan/scenario.h"
+
+namespace gpuplan::ui {
+
+struct Rect {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+class App {
+ public:
+  App();
+
+  // Replaces the scenario with what the hash holds; invalid fields are dropped and listed
+  // in a notice on the page. An empty hash gives the defaults.
+  void LoadState(std::string_view hash);
+  std::string StateHash() const { return EncodeState(scenario_); }
+  // True once after the user changed the scenario (the host then writes the URL hash).
+  bool ConsumeStateChanged();
+
+  void Frame();
+
+  // The fit report (the same JSON as `gpuplan fit --format json`); recomputed only when the
+  // scenario changed, never per frame.
+  const std::string& ReportJson();
+  const std::vector<std::string>& Notices() const { return notices_; }
+  // Screen rectangles of the main widgets, by field key, for end-to-end tests that click.
+  std::string WidgetRectsJson() const;
+  // Edits refused since the last good one, by field key: {"context": "context: '0' must ..."}.
+  std::string FieldErrorsJson() const;
+
+ private:
+  void Recompute();
+  void Edit(std::string_view key, const std::string& value);
+  void Track(const char* key);
+  void DrawInputs();
+  void DrawResult();
+
+  const Catalog* catalog_ = nullptr;
+  std::string catalog_error_;
+  Scenario scenario_;
+  std::optional<Result<MemoryEstimate>> estimate_;
+  std::string report_json_;
+  bool dirty_ = true;
+  bool state_changed_ = false;
+  std::vector<std::string> notices_;          // fields dropped from the hash
+  std::map<std::string, std::string> field_errors_;  // edits refused, by field key
+  std::map<std::string, Rect> rects_;
+  char model_filter_[64] = "";
+  char gpu_filter_[64] = "";
+};
+
+}  // namespace gpuplan::ui

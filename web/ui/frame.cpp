@@ -1,0 +1,58 @@
+#include "frame.h"
+
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_impl_sdl.h>
+
+#include "app.h"
+
+namespace gpuplan::ui {
+
+void InitImGui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 0;
+  style.FrameRounding = 3;
+  style.CellPadding = ImVec2(6, 3);
+  ImGui_ImplSDL2_InitForOpenGL(window, gl);
+  ImGui_ImplOpenGL3_Init(glsl_version);
+}
+
+bool PumpEvents(SDL_Window* window) {
+  SDL_Event event;
+  bool running = true;
+  while (SDL_PollEvent(&event)) {
+    ImGui_ImplSDL2_ProcessEvent(&event);
+    if (event.type == SDL_QUIT) running = false;
+    if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
+        event.window.windowID == SDL_GetWindowID(window))
+      running = false;
+  }
+  return running;
+}
+
+void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height)) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  ImGui::NewFrame();
+  app.Frame();
+  ImGui::Render();
+  int w = 0, h = 0;
+  SDL_GL_GetDrawableSize(window, &w, &h);
+  clear(w, h);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  SDL_GL_SwapWindow(window);
+}
+
+void ShutdownImGui() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+}
+
+}  // namespace gpuplan::ui

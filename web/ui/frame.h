@@ -1,0 +1,21 @@
+// web/ui/frame.h — the SDL2 + ImGui setup and per-frame steps that both hosts share.
+// The hosts keep only what differs: how the GL context is made, how the loop is driven,
+// and where the scenario comes from (URL hash or command line).
+#pragma once
+
+#include <SDL.h>
+
+namespace gpuplan::ui {
+
+class App;
+
+// Creates the ImGui context and style (no .ini file: the URL or flags hold the state).
+void InitImGui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version);
+// Feeds pending SDL events to ImGui; returns false when the window was closed.
+bool PumpEvents(SDL_Window* window);
+// Builds and renders one frame of `app` into the current GL framebuffer. `clear` sets the
+// viewport and clears it with the host's own GL header (desktop GL or GLES3).
+void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height));
+void ShutdownImGui();
+
+}  // namespace gpuplan::ui
