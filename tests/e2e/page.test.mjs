@@ -55,6 +55,18 @@ async function waitFrames(page, n) {
   await page.waitForFunction(([f, target]) => (0, eval)(f)() >= target, [`(${frames})`, start + n], { timeout: 30000 });
 }
 
+// Click into the text part of an ImGui input, select all, type, press Enter. ImGui 1.86 has
+// no input queue: hold the click and keys ~80 ms, and let frames pass between steps.
+async function typeInto(page, rect, text) {
+  await page.mouse.click(rect.x0 + 25, (rect.y0 + rect.y1) / 2, { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.press('Control+a', { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.type(text, { delay: 80 });
+  await page.keyboard.press('Enter', { delay: 80 });
+  await waitFrames(page, 3);
+}
+
 const readBack = (page, fn) => page.evaluate((name) => Module.UTF8ToString(Module['_' + name]()), fn);
 const report = async (page) => JSON.parse(await readBack(page, 'gpuplan_report_json'));
 
@@ -81,15 +93,7 @@ test('clicking and typing into the panel changes the scenario, the URL, and surv
   const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=h100-sxm&count=1');
   const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
   assert.ok(rects.count, 'the GPU-count input reports its rectangle');
-  // Click into the text part of the GPU-count input, select all, type 4, press Enter.
-  // ImGui 1.86 has no input queue: hold the click and keys ~60 ms so each lands in a frame.
-  await page.mouse.click(rects.count.x0 + 25, (rects.count.y0 + rects.count.y1) / 2, { delay: 80 });
-  await waitFrames(page, 2);
-  await page.keyboard.press('Control+a', { delay: 80 });
-  await waitFrames(page, 2);
-  await page.keyboard.type('4', { delay: 80 });
-  await page.keyboard.press('Enter', { delay: 80 });
-  await waitFrames(page, 3);
+  await typeInto(page, rects.count, '4');
   const after = await report(page);
   assert.equal(after.scenario.count, 4);
   assert.equal(after.scenario.model, 'llama-3.1-8b');
@@ -97,13 +101,7 @@ test('clicking and typing into the panel changes the scenario, the URL, and surv
   assert.deepEqual(after, cliReport(after.state));
 
   // Typing an out-of-range value is refused with a message naming the field, and changes nothing.
-  await page.mouse.click(rects.context.x0 + 25, (rects.context.y0 + rects.context.y1) / 2, { delay: 80 });
-  await waitFrames(page, 2);
-  await page.keyboard.press('Control+a', { delay: 80 });
-  await waitFrames(page, 2);
-  await page.keyboard.type('0', { delay: 80 });
-  await page.keyboard.press('Enter', { delay: 80 });
-  await waitFrames(page, 3);
+  await typeInto(page, rects.context, '0');
   assert.equal((await report(page)).scenario.context, 8192);
   const fieldErrors = JSON.parse(await readBack(page, 'gpuplan_field_errors'));
   assert.match(fieldErrors.context ?? '', /context: '0' must be a whole number from 1/);

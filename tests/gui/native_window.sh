@@ -7,11 +7,14 @@ gui=$1 cli=$2 out=$3
 mkdir -p "$out"
 state='v=1&model=llama-3.1-70b&weights=q4_k_m&gpu=rtx-4090&count=2&context=8192&batch=1'
 
-display=:$((90 + RANDOM % 100))
-Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+# Let Xvfb pick a free display number and tell us (-displayfd), so parallel runs never collide.
+dispfile=$(mktemp)
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$dispfile" >/dev/null 2>&1 &
 xvfb=$!
-trap 'kill $xvfb 2>/dev/null || true' EXIT
-for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+trap 'kill $xvfb 2>/dev/null || true; rm -f "$dispfile"' EXIT
+for _ in $(seq 100); do [ -s "$dispfile" ] && break; sleep 0.1; done
+[ -s "$dispfile" ] || { echo "FAIL: Xvfb did not start"; exit 1; }
+display=:$(head -n1 "$dispfile")
 export DISPLAY=$display
 
 # Run long enough to be photographed (~300 frames), then print the report and exit.

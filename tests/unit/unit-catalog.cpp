@@ -2,6 +2,8 @@
 // message that names file, entry and field.
 #include <catch2/catch.hpp>
 
+#include "support.h"
+
 #include <string>
 
 #include "gpuplan/catalog.h"
@@ -11,12 +13,6 @@ using namespace gpuplan;
 using Catch::Matchers::Contains;
 
 namespace {
-
-const Catalog& Embedded() {
-  const Result<Catalog>& c = EmbeddedCatalog();
-  REQUIRE(c.ok());
-  return c.value();
-}
 
 // A minimal valid GPU file with one substitution applied.
 std::string GpuFile(const std::string& memory = R"({"value": 24, "unit": "GB", "type": "GDDR6X"})",
@@ -33,7 +29,7 @@ Result<Catalog> Load(const std::string& text) { return LoadCatalog({{"user.json"
 }  // namespace
 
 TEST_CASE("the embedded catalog loads and every entry has sources", "[catalog]") {
-  const Catalog& c = Embedded();
+  const Catalog& c = test::Cat();
   CHECK(c.gpus.size() >= 6);
   CHECK(c.models.size() >= 5);
   CHECK(c.weight_formats.size() >= 8);
@@ -59,7 +55,7 @@ TEST_CASE("the embedded catalog loads and every entry has sources", "[catalog]")
 }
 
 TEST_CASE("catalog traps: dense figures, FP32-accumulate on GeForce, quoted units kept", "[catalog]") {
-  const Catalog& c = Embedded();
+  const Catalog& c = test::Cat();
   const Gpu* h100 = c.FindGpu("h100-sxm");
   REQUIRE(h100);
   // The datasheet headline 1,979 TFLOPS is 2:4 sparse; the dense figure is half.
@@ -79,7 +75,7 @@ TEST_CASE("catalog traps: dense figures, FP32-accumulate on GeForce, quoted unit
 TEST_CASE("parameter counts agree with the architecture (Llama-style layers)", "[catalog]") {
   // Llama: embeddings + lm_head (untied) + per layer q,o (h×h), k,v (h×kv·d), gated MLP 3·h·I,
   // two RMSNorms, plus the final norm. The published counts must match this to the parameter.
-  const Catalog& c = Embedded();
+  const Catalog& c = test::Cat();
   for (const char* id : {"llama-3.1-8b", "llama-3.1-70b"}) {
     const Model* m = c.FindModel(id);
     REQUIRE(m);
@@ -92,19 +88,19 @@ TEST_CASE("parameter counts agree with the architecture (Llama-style layers)", "
 }
 
 TEST_CASE("a valid user file adds an entry and overrides by id", "[catalog]") {
-  Result<Catalog> c = LoadCatalog({{"user.json", GpuFile()}}, Embedded());
+  Result<Catalog> c = LoadCatalog({{"user.json", GpuFile()}}, test::Cat());
   REQUIRE(c.ok());
   const Gpu* g = c.value().FindGpu("test-gpu");
   REQUIRE(g);
   CHECK(g->memory_quoted_bytes == 24e9);
   CHECK(g->bandwidth_bytes_per_s == 1008e9);
-  CHECK(c.value().gpus.size() == Embedded().gpus.size() + 1);
+  CHECK(c.value().gpus.size() == test::Cat().gpus.size() + 1);
 
   std::string override_4090 = GpuFile();
   override_4090.replace(override_4090.find("test-gpu"), 8, "rtx-4090");
-  Result<Catalog> o = LoadCatalog({{"user.json", override_4090}}, Embedded());
+  Result<Catalog> o = LoadCatalog({{"user.json", override_4090}}, test::Cat());
   REQUIRE(o.ok());
-  CHECK(o.value().gpus.size() == Embedded().gpus.size());
+  CHECK(o.value().gpus.size() == test::Cat().gpus.size());
   CHECK(o.value().FindGpu("rtx-4090")->name == "Test GPU");
 }
 
@@ -154,7 +150,7 @@ TEST_CASE("malformed and invalid files name the file, entry and field", "[catalo
     CHECK_THAT(r.error(), Contains("gpus[1]") && Contains("repeats an id"));
   }
   SECTION("a rejected file changes nothing") {
-    Result<Catalog> r = LoadCatalog({{"good.json", GpuFile()}, {"bad.json", "[]"}}, Embedded());
+    Result<Catalog> r = LoadCatalog({{"good.json", GpuFile()}, {"bad.json", "[]"}}, test::Cat());
     REQUIRE_FALSE(r.ok());
     CHECK_THAT(r.error(), Contains("bad.json"));
   }

@@ -2,6 +2,8 @@
 // and its limits, and no non-finite number on extreme inputs.
 #include <catch2/catch.hpp>
 
+#include "support.h"
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -12,14 +14,9 @@
 #include "gpuplan/units.h"
 
 using namespace gpuplan;
+using test::Cat;
 
 namespace {
-
-const Catalog& Cat() {
-  const Result<Catalog>& c = EmbeddedCatalog();
-  REQUIRE(c.ok());
-  return c.value();
-}
 
 MemoryEstimate Estimate(const Scenario& s) {
   Result<MemoryEstimate> r = EstimateMemory(Cat(), s);

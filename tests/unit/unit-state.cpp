@@ -2,20 +2,15 @@
 // fields, clear reasons for the rest, and the CLI command twin.
 #include <catch2/catch.hpp>
 
+#include "support.h"
+
 #include <random>
 
 #include "gpuplan/scenario.h"
 
 using namespace gpuplan;
 using Catch::Matchers::Contains;
-
-namespace {
-const Catalog& Cat() {
-  const Result<Catalog>& c = EmbeddedCatalog();
-  REQUIRE(c.ok());
-  return c.value();
-}
-}  // namespace
+using test::Cat;
 
 TEST_CASE("encode then decode gives the same scenario", "[state]") {
   Scenario s;

@@ -119,6 +119,7 @@ void App::Recompute() {
   } else {
     report_json_ = nlohmann::json{{"error", estimate_->error()}}.dump(2);
   }
+  cli_command_ = CliCommand("fit", scenario_);
   dirty_ = false;
 }
 
@@ -289,10 +290,9 @@ void App::DrawResult() {
     for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
     ImGui::TreePop();
   }
-  std::string cli = CliCommand("fit", scenario_);
   ImGui::TextColored(kMuted, "CLI twin:");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", cli.c_str());
+  ImGui::TextWrapped("%s", cli_command_.c_str());
 }
 
 void App::Frame() {

@@ -54,6 +54,7 @@ class App {
   Scenario scenario_;
   std::optional<Result<MemoryEstimate>> estimate_;
   std::string report_json_;
+  std::string cli_command_;
   bool dirty_ = true;
   bool state_changed_ = false;
   std::vector<std::string> notices_;          // fields dropped from the hash
