@@ -166,6 +166,8 @@ Gpu ReadGpu(Reader& r) {
   g.vendor = r.String("vendor");
   g.architecture = r.String("architecture", false);
   g.year = static_cast<int>(r.Integer("year", false));
+  if (!r.failed() && g.year != 0 && (g.year < 2010 || g.year > 2035)) r.Fail("year", "must be a year from 2010 to 2035");
+  g.form_factor = r.String("form_factor", false);
   if (const json* mem = r.Object("memory")) {
     Reader m(*mem, r.where() + ": memory");
     g.memory_quoted_value = m.Positive("value");
@@ -207,10 +209,61 @@ Gpu ReadGpu(Reader& r) {
     }
   }
   g.tdp_w = r.Positive("tdp_w", false);
+  g.sparsity_factor = r.Positive("sparsity_factor", false);
+  if (!r.failed() && g.sparsity_factor != 0 && (g.sparsity_factor < 1 || g.sparsity_factor > 4))
+    r.Fail("sparsity_factor", "must be from 1 to 4 (2 for 2:4 structured sparsity)");
+  g.l2_cache_bytes = r.Positive("l2_cache_mib", false) * kMiB;
+  g.boost_clock_hz = r.Positive("boost_clock_mhz", false) * 1e6;
+  if (const json* cu = r.Object("compute_units", false)) {
+    Reader c(*cu, r.where() + ": compute_units");
+    g.compute_units = static_cast<int>(c.Integer("value"));
+    g.compute_unit_kind = c.String("kind");
+    r.Adopt(c);
+  }
+  if (const json* link = r.Object("interconnect", false)) {
+    Reader l(*link, r.where() + ": interconnect");
+    Interconnect ic;
+    ic.kind = l.String("kind");
+    ic.generation = static_cast<int>(l.Integer("generation", false));
+    ic.bytes_per_s = l.Positive("gb_per_s", false) * kGB;
+    ic.note = l.String("note", false);
+    r.Adopt(l);
+    g.interconnect = ic;
+  }
+  if (const json* pcie = r.Object("pcie", false)) {
+    Reader p(*pcie, r.where() + ": pcie");
+    g.pcie_gen = static_cast<int>(p.Integer("gen"));
+    g.pcie_lanes = static_cast<int>(p.Integer("lanes", false));
+    if (!p.failed() && (g.pcie_gen > 7 || g.pcie_lanes > 32)) p.FailEntry("gen must be 1..7 and lanes 1..32");
+    r.Adopt(p);
+  }
+  if (const json* ecc = r.Object("ecc", false)) {
+    Reader e(*ecc, r.where() + ": ecc");
+    g.ecc = e.Bool("supported", false);
+    g.ecc_reserved_fraction = e.Positive("reserved_fraction", false, /*allow_zero=*/true);
+    if (!e.failed() && g.ecc_reserved_fraction >= 0.5) e.Fail("reserved_fraction", "must be below 0.5");
+    g.ecc_note = e.String("note", false);
+    r.Adopt(e);
+  }
+  g.mig = r.String("mig", false);
+  if (const json* prices = r.Array("prices", false)) {
+    for (size_t i = 0; i < prices->size() && !r.failed(); ++i) {
+      Reader pr((*prices)[i], r.where() + ": prices[" + std::to_string(i) + "]");
+      Price price;
+      price.usd = pr.Positive("usd");
+      price.kind = pr.String("kind");
+      price.date = pr.String("date");
+      if (!pr.failed() && price.kind != "launch" && price.kind != "street") pr.Fail("kind", "must be launch or street");
+      if (const json* src = pr.Object("source")) price.source = ReadSource(*src, pr.where() + ": source", pr);
+      r.Adopt(pr);
+      g.prices.push_back(price);
+    }
+  }
   std::vector<Source> sources = ReadSources(r, json());
   sources.insert(sources.end(), g.sources.begin(), g.sources.end());
   g.sources = std::move(sources);
-  RequireSourced(r, g.sources, {"memory", "bandwidth", "dense_tflops", "tdp_w"});
+  RequireSourced(r, g.sources, {"memory", "bandwidth", "dense_tflops", "tdp_w", "sparsity_factor", "l2_cache_mib",
+                                "compute_units", "boost_clock_mhz", "interconnect", "pcie", "ecc"});
   return g;
 }
 

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/describe.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
@@ -100,6 +101,44 @@ int RunFit(const Catalog& cat, const Scenario& s, const std::string& format) {
 }
 
 // --- catalog --------------------------------------------------------------------------------
+int RunShow(const Catalog& cat, const std::string& id, const std::string& format) {
+  const Gpu* g = cat.FindGpu(id);
+  if (!g) {
+    std::vector<std::string> ids;
+    for (const Gpu& e : cat.gpus) ids.push_back(e.id);
+    Fail("catalog show: " + UnknownIdMessage("GPU", id, ids));
+  }
+  std::vector<DetailRow> rows = DescribeGpu(*g);
+  if (format == "json") {
+    nlohmann::ordered_json j;
+    j["id"] = g->id;
+    j["name"] = g->name;
+    nlohmann::ordered_json jrows = nlohmann::ordered_json::array();
+    for (const DetailRow& r : rows)
+      jrows.push_back({{"field", r.field}, {"label", r.label}, {"value", r.value}, {"sources", r.sources}});
+    j["rows"] = jrows;
+    nlohmann::ordered_json jsrc = nlohmann::ordered_json::array();
+    for (const Source& s : g->sources)
+      jsrc.push_back({{"fields", s.fields}, {"title", s.title}, {"url", s.url}, {"read", s.read}, {"note", s.note}});
+    j["sources"] = jsrc;
+    fmt::print("{}\n", j.dump(2));
+    return 0;
+  }
+  fmt::print("{} ({})\n\n", g->name, g->id);
+  for (const DetailRow& r : rows) {
+    std::string refs;
+    for (int i : r.sources) refs += (refs.empty() ? "[" : ",") + std::to_string(i + 1);
+    fmt::print("  {:<24} {}{}\n", r.label, r.value, refs.empty() ? "" : " " + refs + "]");
+  }
+  fmt::print("\nSources:\n");
+  for (size_t i = 0; i < g->sources.size(); ++i) {
+    const Source& s = g->sources[i];
+    fmt::print("  [{}] {} — {} (read {})\n", i + 1, s.title, s.url, s.read);
+    if (!s.note.empty()) fmt::print("      note: {}\n", s.note);
+  }
+  return 0;
+}
+
 int RunCatalog(const Catalog& cat, const std::string& what, const std::string& format) {
   nlohmann::ordered_json j = nlohmann::ordered_json::array();
   if (what == "gpus") {
@@ -172,9 +211,12 @@ int main(int argc, char** argv) {
   // catalog
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "list catalog entries and their ids");
   std::string what = "gpus";
+  std::string show_id;
   std::string catalog_format = "table";
-  catalog_cmd->add_option("what", what, "gpus, models or formats")->check(CLI::IsMember({"gpus", "models", "formats"}))
+  catalog_cmd->add_option("what", what, "gpus, models, formats, or show ID (every field of a GPU with its sources)")
+      ->check(CLI::IsMember({"gpus", "models", "formats", "show"}))
       ->capture_default_str();
+  catalog_cmd->add_option("id", show_id, "with show: the GPU id");
   catalog_cmd->add_option("--format", catalog_format, "output format")->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
 
@@ -190,7 +232,14 @@ int main(int argc, char** argv) {
 
   Catalog cat = LoadAll(catalog_files);
 
-  if (*catalog_cmd) return RunCatalog(cat, what, catalog_format);
+  if (*catalog_cmd) {
+    if (what == "show") {
+      if (show_id.empty()) Fail("catalog show: give a GPU id (gpuplan catalog gpus lists them)");
+      return RunShow(cat, show_id, catalog_format);
+    }
+    if (!show_id.empty()) Fail("catalog " + what + ": unexpected argument '" + show_id + "'");
+    return RunCatalog(cat, what, catalog_format);
+  }
 
   Scenario s;
   if (fit->count("--state")) {

@@ -119,6 +119,21 @@ test('catalog lists ids in table and JSON', () => {
   assert.ok(models.some((m) => m.id === 'llama-3.1-70b' && m.kv_heads === 8));
 });
 
+test('catalog show prints every field with its numbered sources', () => {
+  const r = run('catalog', 'show', 'h100-sxm');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /Memory \(as quoted\)\s+80 GB HBM3 = 74\.51 GiB = 80\.00 GB \[\d/);
+  assert.match(r.out, /Dense bf16\s+989\.4 TFLOP\/s/);
+  assert.match(r.out, /Sources:\n\s+\[1\] .* — https?:\/\//);
+  const j = JSON.parse(run('catalog', 'show', 'h100-sxm', '--format', 'json').out);
+  assert.ok(j.rows.every((row) => Array.isArray(row.sources)));
+  assert.ok(j.sources.length >= 1);
+  const bad = run('catalog', 'show', 'h1000');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /unknown GPU 'h1000'/);
+  assert.match(run('catalog', 'show').err, /give a GPU id/);
+});
+
 test('--help prints the defaults from the Scenario struct', () => {
   const r = run('fit', '--help');
   assert.equal(r.code, 0);

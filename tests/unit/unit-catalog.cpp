@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/describe.h"
 #include "gpuplan/units.h"
 
 using namespace gpuplan;
@@ -165,4 +166,57 @@ TEST_CASE("malformed and invalid files name the file, entry and field", "[catalo
 
 TEST_CASE("unknown-id messages list the known ids", "[catalog]") {
   CHECK(UnknownIdMessage("GPU", "h1000", {"a", "b"}) == "unknown GPU 'h1000' (known: a, b)");
+}
+
+TEST_CASE("the extended GPU fields load, and each needs its source", "[catalog]") {
+  const std::string full = R"({"schema": 1, "gpus": [{"id": "x", "name": "X", "vendor": "V", "year": 2024,
+    "form_factor": "SXM5", "memory": {"value": 80, "unit": "GB", "type": "HBM3"},
+    "bandwidth": {"value": 3.35, "unit": "TB/s"}, "l2_cache_mib": 50, "compute_units": {"value": 132, "kind": "SM"},
+    "boost_clock_mhz": 1980, "dense_tflops": {"bf16": 989.4}, "sparsity_factor": 2, "tdp_w": 700,
+    "interconnect": {"kind": "NVLink", "generation": 4, "gb_per_s": 900}, "pcie": {"gen": 5, "lanes": 16},
+    "ecc": {"supported": true}, "mig": "up to 7 instances",
+    "prices": [{"usd": 30000, "kind": "street", "date": "2024-01",
+                "source": {"title": "t", "url": "https://example.invalid/p", "read": "2026-11-29"}}],
+    "sources": [{"fields": ["memory", "bandwidth", "l2_cache_mib", "compute_units", "boost_clock_mhz", "dense_tflops",
+                            "sparsity_factor", "tdp_w", "interconnect", "pcie", "ecc"],
+                 "title": "t", "url": "https://example.invalid", "read": "2026-11-29"}]}]})";
+  Result<Catalog> r = LoadCatalog({{"full.json", full}});
+  REQUIRE(r.ok());
+  const Gpu& g = r.value().gpus.at(0);
+  CHECK(g.l2_cache_bytes == 50 * kMiB);
+  CHECK(g.compute_units == 132);
+  CHECK(g.compute_unit_kind == "SM");
+  CHECK(g.boost_clock_hz == 1980e6);
+  CHECK(g.sparsity_factor == 2);
+  REQUIRE(g.interconnect);
+  CHECK(g.interconnect->bytes_per_s == 900e9);
+  CHECK(g.pcie_gen == 5);
+  CHECK(g.ecc.value_or(false));
+  REQUIRE(g.prices.size() == 1);
+  CHECK(g.prices[0].usd == 30000);
+
+  auto broken = [&](const std::string& from, const std::string& to) {
+    std::string text = full;
+    text.replace(text.find(from), from.size(), to);
+    Result<Catalog> b = LoadCatalog({{"full.json", text}});
+    REQUIRE_FALSE(b.ok());
+    return b.error();
+  };
+  CHECK_THAT(broken("\"sparsity_factor\": 2", "\"sparsity_factor\": 8"), Contains("'sparsity_factor' must be from 1 to 4"));
+  CHECK_THAT(broken("\"kind\": \"street\"", "\"kind\": \"rumour\""), Contains("prices[0]") && Contains("launch or street"));
+  CHECK_THAT(broken("\"interconnect\", \"pcie\"", "\"pcie\""), Contains("'interconnect' has no source"));
+  CHECK_THAT(broken("\"year\": 2024", "\"year\": 1999"), Contains("'year' must be a year"));
+  CHECK_THAT(broken("\"value\": 132, \"kind\": \"SM\"", "\"value\": 132"), Contains("compute_units") && Contains("'kind' is missing"));
+}
+
+TEST_CASE("every numeric row of every built-in GPU names a source", "[catalog]") {
+  for (const Gpu& g : test::Cat().gpus) {
+    for (const DetailRow& row : DescribeGpu(g)) {
+      if (row.field == "vendor" || row.field == "architecture" || row.field == "year" || row.field == "form_factor" ||
+          row.field == "mig" || row.field == "prices")
+        continue;  // text fields; prices carry their own source
+      INFO(g.id << ": " << row.label);
+      CHECK_FALSE(row.sources.empty());
+    }
+  }
 }

@@ -28,9 +28,24 @@ struct Source {
 };
 
 // [SECTION] Entries ----------------------------------------------------------------------
+struct Interconnect {
+  std::string kind;          // "NVLink", "Infinity Fabric", "ICI", "NeuronLink", "RoCE", ...
+  int generation = 0;        // 0: not stated
+  double bytes_per_s = 0;    // per GPU, total bidirectional, as vendors quote it
+  std::string note;
+};
+
+struct Price {
+  double usd = 0;
+  std::string kind;          // "launch" (MSRP / list) or "street"
+  std::string date;          // YYYY-MM or YYYY-MM-DD
+  Source source;
+};
+
 struct Gpu {
   std::string id, name, vendor, architecture;
   int year = 0;
+  std::string form_factor;   // "SXM5", "PCIe dual-slot", "OAM", "SoC (unified memory)", ...
   // Capacity as the vendor quotes it ("80 GB"): the unit is kept, never reinterpreted.
   double memory_quoted_value = 0;
   std::string memory_quoted_unit;   // "GB" or "GiB"
@@ -42,7 +57,19 @@ struct Gpu {
   std::string memory_reported_how;
   double bandwidth_bytes_per_s = 0;           // 0: unknown (no source found yet)
   std::map<std::string, double> dense_flops;  // precision -> FLOP/s (dense, never 2:4 sparse)
+  double sparsity_factor = 0;               // 2:4 structured sparsity on tensor rates; 0: none stated
   double tdp_w = 0;
+  double l2_cache_bytes = 0;                 // 0: unknown
+  int compute_units = 0;                     // 0: unknown
+  std::string compute_unit_kind;             // "SM", "CU", "TensorCore", "NeuronCore", "GPU core", ...
+  double boost_clock_hz = 0;                 // 0: unknown
+  std::optional<Interconnect> interconnect;  // scale-up link
+  int pcie_gen = 0, pcie_lanes = 0;          // 0: unknown / none
+  std::optional<bool> ecc;
+  double ecc_reserved_fraction = 0;          // share of capacity ECC takes where it does (GDDR)
+  std::string ecc_note;
+  std::string mig;                           // MIG profiles in words
+  std::vector<Price> prices;
   std::vector<Source> sources;
 
   // Capacity the estimators plan against: the driver-reported total when known, else as quoted.
