@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "embedded.h"
+#include "gpuplan/hf_config.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan {
@@ -267,27 +268,40 @@ Gpu ReadGpu(Reader& r) {
   return g;
 }
 
+// A model is either a Hugging Face config ("config": {...}, read by ImportHfConfig, the same
+// code as `gpuplan import-hf`) or flat Llama-style fields (layers, hidden, heads, ...).
 Model ReadModel(Reader& r) {
   Model m;
-  m.id = r.String("id");
+  const std::string id = r.String("id");
+  if (const json* config = r.Object("config", false)) {
+    Result<Model> imported = ImportHfConfig(config->dump(), r.where() + ": config", id);
+    if (!imported.ok()) {
+      r.FailEntry(imported.error().substr(imported.error().find(": config") + 2));
+      return m;
+    }
+    m = std::move(imported).value();
+  } else {
+    m.id = id;
+    m.layers = static_cast<int>(r.Integer("layers"));
+    m.hidden = static_cast<int>(r.Integer("hidden"));
+    m.heads = static_cast<int>(r.Integer("heads"));
+    m.kv_heads = static_cast<int>(r.Integer("kv_heads"));
+    m.head_dim = static_cast<int>(r.Integer("head_dim"));
+    m.intermediate = static_cast<int>(r.Integer("intermediate", false));
+    m.vocab = static_cast<int>(r.Integer("vocab"));
+    m.max_context = r.Integer("max_context", false);
+    m.tie_embeddings = r.Bool("tie_embeddings", false);
+    if (!r.failed() && m.heads % m.kv_heads != 0)
+      r.Fail("kv_heads", "must divide heads (" + std::to_string(m.heads) + ")");
+  }
   m.name = r.String("name");
   m.hf_repo = r.String("hf_repo", false);
-  m.params = r.Positive("params");
-  m.layers = static_cast<int>(r.Integer("layers"));
-  m.hidden = static_cast<int>(r.Integer("hidden"));
-  m.heads = static_cast<int>(r.Integer("heads"));
-  m.kv_heads = static_cast<int>(r.Integer("kv_heads"));
-  m.head_dim = static_cast<int>(r.Integer("head_dim"));
-  m.intermediate = static_cast<int>(r.Integer("intermediate", false));
-  m.vocab = static_cast<int>(r.Integer("vocab", false));
-  m.max_context = r.Integer("max_context", false);
-  m.tie_embeddings = r.Bool("tie_embeddings", false);
+  m.params = r.Positive("params", false);
+  m.active_params = r.Positive("active_params", false);
   m.notes = r.String("notes", false);
-  if (!r.failed() && m.heads % m.kv_heads != 0)
-    r.Fail("kv_heads", "must divide heads (" + std::to_string(m.heads) + ")");
   m.sources = ReadSources(r, json());
-  RequireSourced(r, m.sources, {"params", "layers", "hidden", "heads", "kv_heads", "head_dim",
-                                "intermediate", "vocab", "max_context"});
+  RequireSourced(r, m.sources, {"config", "params", "active_params", "layers", "hidden", "heads", "kv_heads",
+                                "head_dim", "intermediate", "vocab", "max_context"});
   return m;
 }
 
@@ -303,16 +317,22 @@ Format ReadFormat(Reader& r, const char* size_field) {
   return f;
 }
 
+// Adds the entry, or replaces the one with its id; false when the id exists and may not be replaced.
 template <typename T>
-void Upsert(std::vector<T>& list, T entry) {
-  for (T& existing : list)
-    if (existing.id == entry.id) { existing = std::move(entry); return; }
+bool Upsert(std::vector<T>& list, T entry, OnExistingId on_existing) {
+  for (T& existing : list) {
+    if (existing.id != entry.id) continue;
+    if (on_existing == OnExistingId::kReject) return false;
+    existing = std::move(entry);
+    return true;
+  }
   list.push_back(std::move(entry));
+  return true;
 }
 
 template <typename T, typename ReadFn>
 bool ReadList(const json& doc, const std::string& file, const char* key, std::vector<T>& into,
-              std::string& error, ReadFn read) {
+              std::string& error, OnExistingId on_existing, ReadFn read) {
   auto it = doc.find(key);
   if (it == doc.end()) return true;
   if (!it->is_array()) { error = file + ": '" + key + "' must be an array"; return false; }
@@ -322,7 +342,10 @@ bool ReadList(const json& doc, const std::string& file, const char* key, std::ve
     T entry = read(r);
     if (!r.failed() && !seen.insert(entry.id).second) r.Fail("id", "repeats an id used earlier in this file");
     if (r.failed()) { error = r.error(); return false; }
-    Upsert(into, std::move(entry));
+    if (!Upsert(into, std::move(entry), on_existing)) {
+      error = r.where() + ": field 'id' is already defined by another built-in file";
+      return false;
+    }
   }
   return true;
 }
@@ -342,7 +365,7 @@ const Model* Catalog::FindModel(std::string_view id) const { return FindById(mod
 const WeightFormat* Catalog::FindWeightFormat(std::string_view id) const { return FindById(weight_formats, id); }
 const KvFormat* Catalog::FindKvFormat(std::string_view id) const { return FindById(kv_formats, id); }
 
-Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base) {
+Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base, OnExistingId on_existing) {
   for (const CatalogFile& file : files) {
     json doc = json::parse(file.text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded()) return Error{file.name + ": not valid JSON"};
@@ -353,11 +376,11 @@ Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base)
     // Work on a copy so a rejected file leaves nothing half-applied.
     Catalog next = base;
     std::string error;
-    bool ok = ReadList(doc, file.name, "gpus", next.gpus, error, ReadGpu) &&
-              ReadList(doc, file.name, "models", next.models, error, ReadModel) &&
-              ReadList(doc, file.name, "weight_formats", next.weight_formats, error,
+    bool ok = ReadList(doc, file.name, "gpus", next.gpus, error, on_existing, ReadGpu) &&
+              ReadList(doc, file.name, "models", next.models, error, on_existing, ReadModel) &&
+              ReadList(doc, file.name, "weight_formats", next.weight_formats, error, on_existing,
                        [](Reader& r) { return ReadFormat<WeightFormat>(r, "bits_per_weight"); }) &&
-              ReadList(doc, file.name, "kv_formats", next.kv_formats, error,
+              ReadList(doc, file.name, "kv_formats", next.kv_formats, error, on_existing,
                        [](Reader& r) { return ReadFormat<KvFormat>(r, "bytes_per_element"); });
     if (!ok) return Error{error};
     base = std::move(next);
@@ -372,7 +395,7 @@ const Result<Catalog>& EmbeddedCatalog() {
       const embedded::File& f = embedded::kFiles[i];
       files.push_back({f.name, std::string(reinterpret_cast<const char*>(f.data), f.size)});
     }
-    return LoadCatalog(files);
+    return LoadCatalog(files, {}, OnExistingId::kReject);
   }();
   return catalog;
 }

@@ -71,7 +71,7 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
   if (g.interconnect) {
     const Interconnect& ic = *g.interconnect;
     std::string v = ic.kind + (ic.generation ? " gen " + std::to_string(ic.generation) : "");
-    if (ic.bytes_per_s > 0) v += ", " + Short(ic.bytes_per_s / kGB) + " GB/s per GPU";
+    if (ic.bytes_per_s > 0) v += ", " + Short(ic.bytes_per_s / kGB) + " GB/s per device";
     if (!ic.note.empty()) v += " (" + ic.note + ")";
     add("interconnect", "Scale-up interconnect", v);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/model.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan {
@@ -39,27 +40,31 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s)
   const double n = s.count;
 
   // Weights: params × effective bits per weight / 8, split evenly by tensor parallelism.
-  // Effective bits include block scales (e.g. GGUF Q8_0 = 8.5; see quant.json derivations).
+  // Parameters are counted from the architecture (model.h); effective bits include block
+  // scales (e.g. GGUF Q8_0 = 8.5; see quant.json derivations).
+  const ParamCount params = CountParams(*model);
   Term weights{"weights", "Weights",
-               FormatParams(model->params) + " params × " + FormatFixed(wf->bits_per_weight, 3) +
+               FormatParams(params.total) + " params × " + FormatFixed(wf->bits_per_weight, 3) +
                    " bits (" + wf->name + ") / 8 / " + Plural(s.count, "GPU", "GPUs"),
-               model->params * wf->bits_per_weight / 8.0 / n};
+               params.total * wf->bits_per_weight / 8.0 / n};
 
   // KV cache per token = 2 (K and V) × layers × kv_heads × head_dim × bytes per element
-  // (vLLM paper, Kwon et al. 2023, §3: OPT-13B ≈ 800 KB per token). GQA/MQA models have
-  // fewer KV heads than query heads; that is where most calculators go wrong.
-  // Under tensor parallelism each GPU holds kv_heads / tp heads; when tp > kv_heads the heads
-  // are replicated, one per GPU (vLLM ModelConfig.get_num_kv_heads: max(1, kv_heads // tp)).
-  e.kv_heads_per_gpu = std::max(1, static_cast<int>(std::ceil(static_cast<double>(model->kv_heads) / n)));
-  e.kv_bytes_per_token = 2.0 * model->layers * model->kv_heads * model->head_dim * kvf->bytes_per_element;
-  const double kv_per_token_per_gpu =
-      2.0 * model->layers * e.kv_heads_per_gpu * model->head_dim * kvf->bytes_per_element;
-  Term kv{"kv_cache", "KV cache",
-          "2 × " + std::to_string(model->layers) + " layers × " + std::to_string(e.kv_heads_per_gpu) +
-              " KV heads/GPU × " + std::to_string(model->head_dim) + " head dim × " +
-              FormatFixed(kvf->bytes_per_element, 0) + " B (" + kvf->name + ") × " +
-              FormatCount(s.context) + " tokens × " + Plural(s.batch, "sequence", "sequences"),
-          kv_per_token_per_gpu * static_cast<double>(s.context) * static_cast<double>(s.batch)};
+  // (vLLM paper, Kwon et al. 2023, §3: OPT-13B ≈ 800 KB per token); GQA/MQA models have fewer
+  // KV heads than query heads, MLA keeps one latent per layer, sliding-window layers hold at
+  // most the window and Mamba layers a constant state (model.h, KvCacheBytes).
+  e.kv_heads_per_gpu = model->mla ? 0 : KvHeadsPerGpu(*model, s.count);
+  e.kv_bytes_per_token = KvBytesPerToken(*model, kvf->bytes_per_element);
+  const double kv_per_sequence = KvCacheBytes(*model, s.context, kvf->bytes_per_element, s.count);
+  std::string kv_formula;
+  if (!model->mla && !model->mamba && model->sliding_window == 0) {
+    kv_formula = "2 × " + std::to_string(model->layers) + " layers × " + std::to_string(e.kv_heads_per_gpu) +
+                 " KV heads/GPU × " + std::to_string(model->head_dim) + " head dim × ";
+  } else {
+    kv_formula = DescribeAttention(*model) + (model->mla ? " (replicated on each GPU)" : "") + "; ";
+  }
+  kv_formula += FormatFixed(kvf->bytes_per_element, 0) + " B (" + kvf->name + ") × " + FormatCount(s.context) +
+                " tokens × " + Plural(s.batch, "sequence", "sequences");
+  Term kv{"kv_cache", "KV cache", kv_formula, kv_per_sequence * static_cast<double>(s.batch)};
 
   Term overhead{"overhead", "Runtime overhead",
                 FormatFixed(s.overhead_gib, 2) + " GiB per GPU (stated assumption: CUDA context and framework; "
@@ -77,10 +82,28 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s)
   e.headroom_bytes = e.capacity_bytes - e.total_bytes;
   e.fits = e.headroom_bytes >= 0;
 
+  // Largest context / batch that fit: the cache grows monotonically with tokens (windows and
+  // recurrent states make it non-linear), so the context limit is found by bisection.
   const double free_for_kv = e.capacity_bytes - weights.bytes - overhead.bytes;
-  e.max_context = MaxUnits(free_for_kv, kv_per_token_per_gpu * static_cast<double>(s.batch), 16777216);
+  const double batch = static_cast<double>(s.batch);
+  auto fits_tokens = [&](long long tokens) {
+    return KvCacheBytes(*model, tokens, kvf->bytes_per_element, s.count) * batch <= free_for_kv;
+  };
+  constexpr long long kContextCap = 16777216;
+  if (free_for_kv > 0 && fits_tokens(1)) {
+    long long lo = 1, hi = kContextCap;
+    if (fits_tokens(hi)) {
+      lo = hi;
+    } else {
+      while (hi - lo > 1) {
+        long long mid = lo + (hi - lo) / 2;
+        (fits_tokens(mid) ? lo : hi) = mid;
+      }
+    }
+    e.max_context = lo;
+  }
   e.context_window = model->max_context;
-  e.max_batch = MaxUnits(free_for_kv, kv_per_token_per_gpu * static_cast<double>(s.context), 65536);
+  e.max_batch = MaxUnits(free_for_kv, kv_per_sequence, 65536);
 
   e.assumptions = {
       "weights and KV heads are split evenly across GPUs (tensor parallelism)",
@@ -90,7 +113,9 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s)
   if (model->max_context > 0 && s.context > model->max_context)
     e.warnings.push_back("context " + FormatCount(s.context) + " exceeds the model's window of " +
                          FormatCount(model->max_context) + " tokens");
-  if (model->kv_heads < s.count)
+  if (model->mla && s.count > 1)
+    e.warnings.push_back("MLA's latent KV cache cannot be split by heads: every GPU holds all of it");
+  else if (model->kv_heads < s.count)
     e.warnings.push_back(Plural(s.count, "GPU", "GPUs") + " > " + std::to_string(model->kv_heads) +
                          " KV heads: KV heads are replicated, one per GPU");
   else if (model->kv_heads % s.count != 0)

@@ -19,6 +19,7 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/describe.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/model.h"
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/units.h"
@@ -155,14 +156,18 @@ int RunCatalog(const Catalog& cat, const std::string& what, const std::string& f
         fmt::print("{:<16} {:<28} {:>12} {:>14} {:>12}\n", g.id, g.name.substr(0, 28), quoted, reported, bw);
     }
   } else if (what == "models") {
-    if (format != "json") fmt::print("{:<16} {:<18} {:>10} {:>7} {:>6} {:>9}\n", "id", "name", "params", "layers", "heads", "kv heads");
+    if (format != "json")
+      fmt::print("{:<30} {:>10} {:>10} {:>7}  {}\n", "id", "params", "active", "layers", "attention (KV cache)");
     for (const Model& m : cat.models) {
+      const ParamCount c = CountParams(m);  // computed from the architecture
       if (format == "json")
-        j.push_back({{"id", m.id}, {"name", m.name}, {"params", m.params}, {"layers", m.layers}, {"heads", m.heads},
-                     {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim}});
+        j.push_back({{"id", m.id}, {"name", m.name}, {"model_type", m.model_type}, {"params", c.total},
+                     {"active_params", c.active}, {"published_params", m.params > 0 ? nlohmann::ordered_json(m.params) : nullptr},
+                     {"layers", m.layers}, {"heads", m.heads}, {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim},
+                     {"attention", DescribeAttention(m)}});
       else
-        fmt::print("{:<16} {:<18} {:>10} {:>7} {:>6} {:>9}\n", m.id, m.name, FormatParams(m.params), m.layers, m.heads,
-                   m.kv_heads);
+        fmt::print("{:<30} {:>10} {:>10} {:>7}  {}\n", m.id, FormatParams(c.total),
+                   m.moe ? FormatParams(c.active) : "", m.layers, DescribeAttention(m));
     }
   } else {  // formats
     if (format != "json") fmt::print("{:<10} {:<30} {:>14}\n", "id", "weight format", "bits/weight");

@@ -157,7 +157,7 @@ TEST_CASE("malformed and invalid files name the file, entry and field", "[catalo
   }
   SECTION("model with kv_heads not dividing heads") {
     auto r = Load(R"({"schema":1,"models":[{"id":"m","name":"M","params":1e9,"layers":2,"hidden":64,"heads":6,
-      "kv_heads":4,"head_dim":16,"sources":[{"fields":["params","layers","hidden","heads","kv_heads","head_dim"],
+      "kv_heads":4,"head_dim":16,"vocab":100,"sources":[{"fields":["params","layers","hidden","heads","kv_heads","head_dim","vocab"],
       "title":"t","url":"https://example.invalid","read":"2026-11-29"}]}]})");
     REQUIRE_FALSE(r.ok());
     CHECK_THAT(r.error(), Contains("models[0] (id 'm')") && Contains("'kv_heads' must divide heads"));

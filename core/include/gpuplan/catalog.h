@@ -76,15 +76,72 @@ struct Gpu {
   double CapacityBytes() const { return memory_reported_bytes.value_or(memory_quoted_bytes); }
 };
 
+// Mixture of experts, as Hugging Face configs describe it (Mixtral, Qwen-MoE, DeepSeek, gpt-oss).
+struct MoeSpec {
+  int experts = 0;                 // routed experts per MoE layer
+  int experts_per_token = 0;       // top-k
+  int shared_experts = 0;          // DeepSeek-style always-on experts (count × expert_intermediate)
+  int expert_intermediate = 0;     // FFN width of one expert
+  int shared_intermediate = 0;     // Qwen2-MoE: one shared expert of this width (with a 1-unit gate)
+  int first_dense_layers = 0;      // DeepSeek first_k_dense_replace
+  int layer_period = 1;            // every n-th layer is MoE (Jamba expert_layer_period, Qwen decoder_sparse_step)
+  int layer_offset = 0;
+  bool expert_bias = false;        // gpt-oss: biases on expert projections and router
+};
+
+// Multi-head latent attention (DeepSeek-V2/V3): the KV cache holds one compressed latent.
+struct MlaSpec {
+  int q_lora_rank = 0;             // 0: queries are projected directly
+  int kv_lora_rank = 0;
+  int qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
+};
+
+// Mamba layers in a hybrid model (Jamba): constant state instead of a KV cache.
+struct MambaSpec {
+  int d_state = 0, d_conv = 0, expand = 0, dt_rank = 0;
+  bool conv_bias = true, proj_bias = false, inner_norms = false;
+  int attn_period = 0, attn_offset = 0;  // layer i is attention when i % period == offset
+};
+
 struct Model {
   std::string id, name, hf_repo;
-  double params = 0;                // total parameter count
+  std::string model_type;           // Hugging Face model_type ("llama", "deepseek_v3", ...)
+  double params = 0;                // published total parameter count (0: not given)
+  double active_params = 0;         // published active count for MoE (0: not given)
   int layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0;
   int intermediate = 0, vocab = 0;
   long long max_context = 0;
   bool tie_embeddings = false;
+  // Layer anatomy, enough to count parameters exactly.
+  bool gated_mlp = true;            // SwiGLU/GeGLU: 3 matrices; plain MLP: 2
+  bool qkv_bias = false, out_bias = false, mlp_bias = false;
+  bool layer_norm = false;          // LayerNorm (weight + bias) instead of RMSNorm (weight)
+  int norms_per_layer = 2;          // Gemma 2/3: 4; Falcon-40B: 2 (ln_attn, ln_mlp)
+  bool qk_norm = false;             // Qwen3, Gemma 3: per-head q/k norms
+  bool embedding_norm = false;      // BLOOM: LayerNorm after the embeddings
+  long long learned_positions = 0;  // OPT/GPT-2 style position table rows
+  bool attention_sinks = false;     // gpt-oss: one learned sink logit per head and layer
+  // Attention span: layers with a sliding window hold at most `sliding_window` tokens.
+  int sliding_window = 0;
+  std::vector<bool> sliding_layers;  // per layer; empty with a window set: every layer slides
+  std::optional<MoeSpec> moe;
+  std::optional<MlaSpec> mla;
+  std::optional<MambaSpec> mamba;
   std::string notes;
   std::vector<Source> sources;
+
+  bool IsAttentionLayer(int layer) const {
+    return !mamba || mamba->attn_period <= 0 || layer % mamba->attn_period == mamba->attn_offset;
+  }
+  bool IsMoeLayer(int layer) const {
+    if (!moe || layer < moe->first_dense_layers) return false;
+    return moe->layer_period <= 1 || layer % moe->layer_period == moe->layer_offset;
+  }
+  bool IsSlidingLayer(int layer) const {
+    if (sliding_window <= 0) return false;
+    if (sliding_layers.empty()) return true;
+    return layer < static_cast<int>(sliding_layers.size()) && sliding_layers[static_cast<size_t>(layer)];
+  }
 };
 
 struct WeightFormat {
@@ -119,10 +176,18 @@ struct Catalog {
   const KvFormat* FindKvFormat(std::string_view id) const;
 };
 
+// What a file may do with an id that is already in the catalog.
+enum class OnExistingId {
+  kReplace,  // user catalogs: override a built-in entry by id
+  kReject,   // built-in files: an id defined twice is a mistake
+};
+
 // Parses catalog files into `base`: entries with a new id are added, an existing id is
-// replaced. Any error (malformed JSON, missing or wrong-typed field, non-positive number,
-// a number without a source) rejects the whole file and names file, entry and field.
-Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base = {});
+// replaced (or rejected). Any error (malformed JSON, missing or wrong-typed field,
+// non-positive number, a number without a source) rejects the whole file and names file,
+// entry and field.
+Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base = {},
+                            OnExistingId on_existing = OnExistingId::kReplace);
 
 // The catalog compiled into the program (assets/catalog/*.json). Loaded once.
 const Result<Catalog>& EmbeddedCatalog();

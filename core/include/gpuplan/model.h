@@ -1,0 +1,38 @@
+// gpuplan/model.h — what a model architecture implies: parameter counts (total and active),
+// and the KV cache / recurrent state a sequence holds. Computed from the architecture, never
+// taken from a label; tests compare the counts with published ones (tests/reference/).
+#pragma once
+
+#include <string>
+
+#include "gpuplan/catalog.h"
+
+namespace gpuplan {
+
+struct ParamCount {
+  double total = 0;      // every weight, embeddings included (and lm_head unless tied)
+  double active = 0;     // weights one token passes through: MoE counts top-k experts only
+  double embedding = 0;  // input embeddings + lm_head + learned positions
+};
+
+ParamCount CountParams(const Model& m);
+
+// Bytes of cache one sequence of `tokens` holds on one of `tp` tensor-parallel GPUs:
+// K and V per attention layer (MHA/GQA/MQA), one latent per layer for MLA (replicated on
+// every GPU, as vLLM does), at most the window on sliding-window layers, and a constant
+// state on Mamba layers. Monotone non-decreasing in `tokens`.
+double KvCacheBytes(const Model& m, long long tokens, double bytes_per_element, int tp);
+
+// Bytes per token while every attention layer still grows (context below any window), whole
+// model, one GPU: the figure papers quote (vLLM: OPT-13B ≈ 800 KB per token).
+double KvBytesPerToken(const Model& m, double bytes_per_element);
+
+// KV heads each GPU holds under tensor parallelism: kv_heads / tp, at least one (vLLM
+// replicates KV heads when tp > kv_heads: ModelConfig.get_num_kv_heads).
+int KvHeadsPerGpu(const Model& m, int tp);
+
+// One line describing the cache's shape ("GQA: 8 KV heads × 128", "MLA: latent 512 + rope 64",
+// "sliding window 4,096 on 24 of 48 layers", "hybrid: 4 attention + 28 Mamba layers").
+std::string DescribeAttention(const Model& m);
+
+}  // namespace gpuplan

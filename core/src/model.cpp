@@ -1,0 +1,144 @@
+#include "gpuplan/model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+// Parameter anatomy per layer, following the Hugging Face implementations of each family
+// (modeling_llama/qwen2/qwen3/gemma2/gemma3/phi3/mixtral/deepseek_v3/gpt_oss/gpt_neox/bloom/
+// falcon/jamba.py): projections are weight matrices in × out, plus the biases and norms the
+// config enables. Fused projections (Phi-3 qkv_proj, Falcon query_key_value) have the same
+// count as separate ones.
+ParamCount CountParams(const Model& m) {
+  const double h = m.hidden, heads = m.heads, kv = m.kv_heads, d = m.head_dim;
+  const double norm = m.layer_norm ? 2 * h : h;  // LayerNorm has a bias, RMSNorm does not
+
+  ParamCount c;
+  c.embedding = static_cast<double>(m.vocab) * h * (m.tie_embeddings ? 1 : 2) +
+                static_cast<double>(m.learned_positions) * h;
+  double shared = c.embedding + norm /* final norm */ + (m.embedding_norm ? 2 * h : 0);
+  double routed_total = 0, routed_active = 0;
+
+  for (int layer = 0; layer < m.layers; ++layer) {
+    double p = m.norms_per_layer * norm;
+    if (m.IsAttentionLayer(layer)) {
+      if (m.mla) {
+        const MlaSpec& a = *m.mla;
+        const double qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
+        p += a.q_lora_rank > 0 ? h * a.q_lora_rank + a.q_lora_rank + a.q_lora_rank * heads * qk : h * heads * qk;
+        p += h * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank +
+             a.kv_lora_rank * heads * (a.qk_nope_head_dim + a.v_head_dim);
+        p += heads * a.v_head_dim * h;
+      } else {
+        p += h * heads * d + 2 * h * kv * d + heads * d * h;
+        if (m.qkv_bias) p += heads * d + 2 * kv * d;
+        if (m.out_bias) p += h;
+        if (m.qk_norm) p += 2 * d;
+        if (m.attention_sinks) p += heads;
+      }
+    } else if (m.mamba) {
+      // Mamba block (Gu & Dao 2023) as in Jamba: in_proj, depthwise conv, x_proj, dt_proj,
+      // A_log, D, out_proj, and Jamba's RMSNorms on dt, B and C.
+      const MambaSpec& s = *m.mamba;
+      const double inner = static_cast<double>(s.expand) * h;
+      p += h * 2 * inner + (s.proj_bias ? 2 * inner : 0);
+      p += inner * s.d_conv + (s.conv_bias ? inner : 0);
+      p += inner * (s.dt_rank + 2.0 * s.d_state);
+      p += s.dt_rank * inner + inner;
+      p += inner * s.d_state + inner;
+      p += inner * h + (s.proj_bias ? h : 0);
+      if (s.inner_norms) p += s.dt_rank + 2.0 * s.d_state;
+    }
+    if (m.IsMoeLayer(layer)) {
+      const MoeSpec& e = *m.moe;
+      const double ie = e.expert_intermediate;
+      const double expert = (m.gated_mlp ? 3 : 2) * h * ie + (e.expert_bias ? (m.gated_mlp ? 2 : 1) * ie + h : 0);
+      const double router = h * e.experts + (e.expert_bias ? e.experts : 0);
+      double always = router + e.shared_experts * 3 * h * ie;
+      if (e.shared_intermediate > 0) always += 3 * h * e.shared_intermediate + h;  // + shared-expert gate
+      p += always;
+      routed_total += e.experts * expert;
+      routed_active += e.experts_per_token * expert;
+    } else if (m.intermediate > 0) {
+      const double i = m.intermediate;
+      p += (m.gated_mlp ? 3 : 2) * h * i + (m.mlp_bias ? (m.gated_mlp ? 2 : 1) * i + h : 0);
+    }
+    shared += p;
+  }
+  c.total = shared + routed_total;
+  c.active = shared + routed_active;
+  return c;
+}
+
+int KvHeadsPerGpu(const Model& m, int tp) {
+  if (tp < 1) tp = 1;
+  return std::max(1, static_cast<int>(std::ceil(static_cast<double>(m.kv_heads) / tp)));
+}
+
+namespace {
+
+// Per-token bytes of one attention layer on one GPU.
+double LayerKvPerToken(const Model& m, double elem, int tp) {
+  if (m.mla) return (m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * elem;  // latent, not split by TP
+  return 2.0 * KvHeadsPerGpu(m, tp) * m.head_dim * elem;
+}
+
+// Recurrent state of one Mamba layer (SSM state + convolution window), split by TP.
+double MambaStateBytes(const Model& m, double elem, int tp) {
+  const MambaSpec& s = *m.mamba;
+  const double inner = static_cast<double>(s.expand) * m.hidden;
+  return inner * (s.d_state + s.d_conv) * elem / std::max(1, tp);
+}
+
+}  // namespace
+
+double KvCacheBytes(const Model& m, long long tokens, double elem, int tp) {
+  if (tokens < 0) tokens = 0;
+  const double per_token = LayerKvPerToken(m, elem, tp);
+  double bytes = 0;
+  for (int layer = 0; layer < m.layers; ++layer) {
+    if (!m.IsAttentionLayer(layer)) {
+      if (m.mamba) bytes += MambaStateBytes(m, elem, tp);
+      continue;
+    }
+    const long long span = m.IsSlidingLayer(layer) ? std::min<long long>(tokens, m.sliding_window) : tokens;
+    bytes += per_token * static_cast<double>(span);
+  }
+  return bytes;
+}
+
+double KvBytesPerToken(const Model& m, double elem) {
+  double bytes = 0;
+  for (int layer = 0; layer < m.layers; ++layer)
+    if (m.IsAttentionLayer(layer)) bytes += LayerKvPerToken(m, elem, 1);
+  return bytes;
+}
+
+std::string DescribeAttention(const Model& m) {
+  std::string s;
+  if (m.mla) {
+    s = "MLA: latent " + std::to_string(m.mla->kv_lora_rank) + " + rope " + std::to_string(m.mla->qk_rope_head_dim) +
+        " per layer";
+  } else {
+    s = m.kv_heads == m.heads ? "MHA" : m.kv_heads == 1 ? "MQA" : "GQA";
+    s += ": " + std::to_string(m.kv_heads) + " KV heads × " + std::to_string(m.head_dim);
+  }
+  int attention = 0, sliding = 0;
+  for (int layer = 0; layer < m.layers; ++layer) {
+    if (!m.IsAttentionLayer(layer)) continue;
+    ++attention;
+    if (m.IsSlidingLayer(layer)) ++sliding;
+  }
+  if (sliding > 0)
+    s += "; sliding window " + FormatCount(m.sliding_window) + " on " + std::to_string(sliding) + " of " +
+         std::to_string(attention) + " layers";
+  if (m.mamba)
+    s += "; hybrid: " + std::to_string(attention) + " attention + " + std::to_string(m.layers - attention) +
+         " Mamba layers";
+  return s;
+}
+
+}  // namespace gpuplan
