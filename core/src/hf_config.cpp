@@ -189,6 +189,9 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
 
   // Linear-attention layers (Qwen3-Next's Gated DeltaNet, ...) have neither a KV cache nor the
   // weights counted here: refuse rather than print wrong numbers.
+  if (t == "qwen3_next" || r.Has({"full_attention_interval", "linear_num_value_heads"}))
+    return Error{origin + ": model_type '" + t + "' interleaves linear-attention (Gated DeltaNet) layers, " +
+                 "which gpuplan does not model yet"};
   if (const json* types = r.Find({"layer_types"}); types && types->is_array()) {
     for (const json& lt : *types)
       if (lt.is_string() && lt.get<std::string>() == "linear_attention")

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/model.h"
+
 namespace gpuplan {
 
 using nlohmann::ordered_json;
@@ -33,7 +35,14 @@ std::string FitReportJson(const Catalog& catalog, const Scenario& s, const Memor
   j["schema"] = "gpuplan.fit/1";
   j["scenario"] = ScenarioJson(s);
   j["state"] = EncodeState(s);
-  if (const Model* m = catalog.FindModel(s.model)) j["model"] = {{"name", m->name}, {"params", Number(m->params)}};
+  if (const Model* m = catalog.FindModel(s.model)) {
+    const ParamCount c = CountParams(*m);
+    j["model"] = {{"name", m->name},
+                  {"params", Number(c.total)},
+                  {"active_params", Number(c.active)},
+                  {"params_published", m->params > 0 ? ordered_json(m->params) : ordered_json(nullptr)},
+                  {"attention", DescribeAttention(*m)}};
+  }
   if (const Gpu* g = catalog.FindGpu(s.gpu))
     j["gpu"] = {{"name", g->name},
                 {"memory_quoted", std::to_string(static_cast<long long>(g->memory_quoted_value)) + " " +

@@ -5,6 +5,8 @@
 //             2 bad input (flag, value, id, --state link, --catalog file);
 //             1 internal error (the embedded catalog failed to load).
 #include <clocale>
+#include <ctime>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -18,6 +20,7 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/describe.h"
+#include "gpuplan/hf_config.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/model.h"
 #include "gpuplan/report.h"
@@ -40,18 +43,14 @@ struct InputError {
   std::exit(code);
 }
 
+std::string ReadFileOrFail(const std::string& flag, const std::string& path);
+
 Catalog LoadAll(const std::vector<std::string>& user_files) {
   const Result<Catalog>& embedded = EmbeddedCatalog();
   if (!embedded.ok()) Fail("embedded catalog: " + embedded.error(), kExitInternal);
   if (user_files.empty()) return embedded.value();
   std::vector<CatalogFile> files;
-  for (const std::string& path : user_files) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) Fail("--catalog: cannot read '" + path + "'");
-    std::stringstream text;
-    text << in.rdbuf();
-    files.push_back({path, text.str()});
-  }
+  for (const std::string& path : user_files) files.push_back({path, ReadFileOrFail("--catalog", path)});
   Result<Catalog> merged = LoadCatalog(files, embedded.value());
   if (!merged.ok()) Fail("--catalog: " + merged.error());
   return std::move(merged).value();
@@ -98,6 +97,67 @@ int RunFit(const Catalog& cat, const Scenario& s, const std::string& format) {
     fmt::print("{}\n", FitReportJson(cat, s, e.value()));
   else
     PrintFitTable(cat, s, e.value());
+  return 0;
+}
+
+// --- import-hf ------------------------------------------------------------------------------
+std::string ReadFileOrFail(const std::string& flag, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) Fail(flag + ": cannot read '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string Today() {
+  std::time_t now = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+int RunImportHf(const std::string& path, std::string id, const std::string& name, const std::string& format) {
+  const std::string text = ReadFileOrFail("import-hf", path);
+  if (id.empty()) {
+    id = std::filesystem::path(path).stem().string();  // "llama.config.json" -> "llama"
+    if (id.size() > 7 && id.compare(id.size() - 7, 7, ".config") == 0) id.resize(id.size() - 7);
+  }
+  Result<Model> imported = ImportHfConfig(text, path, id);
+  if (!imported.ok()) Fail("import-hf: " + imported.error());
+  Model m = std::move(imported).value();
+  m.name = name.empty() ? id : name;
+  const ParamCount c = CountParams(m);
+  if (format == "json") {
+    // A catalog file: save it and pass it to --catalog to use the model everywhere.
+    nlohmann::ordered_json entry;
+    entry["id"] = m.id;
+    entry["name"] = m.name;
+    entry["config"] = nlohmann::ordered_json::parse(text);
+    entry["sources"] = {{{"fields", {"config"}},
+                         {"title", "config.json imported by gpuplan import-hf"},
+                         {"url", "file://" + std::filesystem::absolute(path).string()},
+                         {"read", Today()}}};
+    nlohmann::ordered_json doc;
+    doc["schema"] = 1;
+    doc["models"] = {entry};
+    fmt::print("{}\n", doc.dump(2));
+    return 0;
+  }
+  fmt::print("{} ({}), model_type {}\n", m.name, m.id, m.model_type);
+  fmt::print("  {:<22} {}\n", "layers", m.layers);
+  fmt::print("  {:<22} {}\n", "hidden", m.hidden);
+  fmt::print("  {:<22} {} query, {} KV, head dim {}\n", "heads", m.heads, m.kv_heads, m.head_dim);
+  fmt::print("  {:<22} {}\n", "attention", DescribeAttention(m));
+  if (m.moe)
+    fmt::print("  {:<22} {} experts, top-{}, {} shared, expert width {}\n", "mixture of experts", m.moe->experts,
+               m.moe->experts_per_token, m.moe->shared_experts, m.moe->expert_intermediate);
+  fmt::print("  {:<22} {}\n", "vocab", FormatCount(m.vocab));
+  fmt::print("  {:<22} {}\n", "max context", m.max_context > 0 ? FormatCount(m.max_context) : "not stated");
+  fmt::print("  {:<22} {} ({} embedding)\n", "parameters", FormatParams(c.total), FormatParams(c.embedding));
+  if (m.moe) fmt::print("  {:<22} {}\n", "active per token", FormatParams(c.active));
+  fmt::print("  {:<22} {} per token at 16 bits\n", "KV cache", FormatBytes(KvBytesPerToken(m, 2), ByteUnit::MiB, 3));
+  fmt::print("\nSave it as a catalog entry: gpuplan import-hf {} --format json > my-models.json\n"
+             "then: gpuplan --catalog my-models.json fit --model {} ...\n", path, m.id);
   return 0;
 }
 
@@ -225,6 +285,15 @@ int main(int argc, char** argv) {
   catalog_cmd->add_option("--format", catalog_format, "output format")->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
 
+  // import-hf
+  CLI::App* import_cmd = app.add_subcommand("import-hf", "read a Hugging Face config.json: architecture, parameter count, KV cache; --format json gives a catalog file");
+  std::string import_path, import_id, import_name, import_format = "table";
+  import_cmd->add_option("config", import_path, "path to config.json")->required();
+  import_cmd->add_option("--id", import_id, "catalog id for the model (default: the file name)");
+  import_cmd->add_option("--name", import_name, "display name (default: the id)");
+  import_cmd->add_option("--format", import_format, "output format")->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -234,6 +303,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gpuplan: error: %s\nRun 'gpuplan --help' or 'gpuplan <command> --help' for usage.\n", e.what());
     return kExitBadInput;
   }
+
+  if (*import_cmd) return RunImportHf(import_path, import_id, import_name, import_format);
 
   Catalog cat = LoadAll(catalog_files);
 

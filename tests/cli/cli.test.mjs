@@ -134,6 +134,31 @@ test('catalog show prints every field with its numbered sources', () => {
   assert.match(run('catalog', 'show').err, /give a GPU id/);
 });
 
+test('import-hf: reads a config, and its JSON is a catalog file the other commands accept', () => {
+  const src = process.env.GPUPLAN_SOURCE_DIR;
+  const cfg = join(src, 'tests/data/hf/mixtral-8x7b.config.json');
+  const r = run('import-hf', cfg, '--id', 'my-mixtral');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /8 experts, top-2/);
+  assert.match(r.out, /parameters\s+46\.70 B/);
+  assert.match(r.out, /active per token\s+12\.88 B/);
+
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-import-'));
+  const file = join(dir, 'mine.json');
+  writeFileSync(file, run('import-hf', cfg, '--id', 'my-mixtral', '--name', 'My Mixtral', '--format', 'json').out);
+  const j = fitJson('--catalog', file, '--model', 'my-mixtral', '--gpu', 'h100-sxm', '--count', '2');
+  assert.equal(j.model.name, 'My Mixtral');
+  assert.equal(j.per_gpu.terms[0].bytes, 46702792704 * 2 / 2);
+
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, '{"model_type": "llama", "hidden_size": 4096}');
+  const e = run('import-hf', bad);
+  assert.equal(e.code, 2);
+  assert.match(e.err, /bad\.json: key 'num_hidden_layers' is missing/);
+  assert.match(run('import-hf', join(dir, 'nope.json')).err, /cannot read/);
+  assert.match(run('import-hf', join(src, 'tests/data/hf/qwen3-next-80b-a3b.config.json')).err, /linear-attention/);
+});
+
 test('--help prints the defaults from the Scenario struct', () => {
   const r = run('fit', '--help');
   assert.equal(r.code, 0);

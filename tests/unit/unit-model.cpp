@@ -75,3 +75,111 @@ TEST_CASE("computed parameter counts match published ones within 1%", "[model][r
   }
   CHECK(checked >= 40);
 }
+
+TEST_CASE("import reads each family's layout", "[model][import]") {
+  Model ds = Import("deepseek-v3");
+  REQUIRE(ds.mla);
+  CHECK(ds.mla->kv_lora_rank == 512);
+  CHECK(ds.mla->qk_rope_head_dim == 64);
+  REQUIRE(ds.moe);
+  CHECK(ds.moe->experts == 256);
+  CHECK(ds.moe->experts_per_token == 8);
+  CHECK(ds.moe->shared_experts == 1);
+  CHECK(ds.moe->first_dense_layers == 3);
+  // MLA caches one latent (512) plus the decoupled RoPE key (64) per layer: 61 × 576 × 2 B.
+  CHECK(KvBytesPerToken(ds, 2) == 61 * 576 * 2);
+  // ... replicated on every tensor-parallel GPU.
+  CHECK(KvCacheBytes(ds, 1000, 2, 8) == KvCacheBytes(ds, 1000, 2, 1));
+
+  Model mistral = Import("mistral-7b-v0.1");
+  CHECK(mistral.sliding_window == 4096);
+  // Every layer slides: the cache stops growing at the window.
+  CHECK(KvCacheBytes(mistral, 32768, 2, 1) == KvCacheBytes(mistral, 4096, 2, 1));
+  CHECK(KvCacheBytes(mistral, 4096, 2, 1) == 4096.0 * 32 * 2 * 8 * 128 * 2);
+
+  Model gemma2 = Import("gemma-2-9b");
+  CHECK(gemma2.norms_per_layer == 4);
+  CHECK(gemma2.IsSlidingLayer(0));
+  CHECK_FALSE(gemma2.IsSlidingLayer(1));
+  // Half the layers are global and keep growing; the other half stop at 4,096.
+  const double per_layer_token = 2.0 * 8 * 256 * 2;
+  CHECK(KvCacheBytes(gemma2, 8192, 2, 1) == per_layer_token * (21 * 8192.0 + 21 * 4096.0));
+
+  Model gemma3 = Import("gemma-3-27b");
+  CHECK(gemma3.qk_norm);
+  CHECK(gemma3.vocab == 262208);  // Gemma3TextConfig default, absent from the published file
+  CHECK_FALSE(gemma3.IsSlidingLayer(5));  // 5 local : 1 global
+  CHECK(gemma3.IsSlidingLayer(6));
+
+  Model jamba = Import("jamba-v0.1");
+  REQUIRE(jamba.mamba);
+  CHECK(jamba.IsAttentionLayer(4));
+  CHECK_FALSE(jamba.IsAttentionLayer(5));
+  CHECK(jamba.IsMoeLayer(1));
+  CHECK_FALSE(jamba.IsMoeLayer(2));
+  // Only 4 of 32 layers keep a KV cache; Mamba layers hold a constant state.
+  CHECK(KvBytesPerToken(jamba, 2) == 4 * 2 * 8 * 128 * 2);
+  CHECK(KvCacheBytes(jamba, 0, 2, 1) > 0);
+
+  Model mixtral = Import("mixtral-8x7b");
+  REQUIRE(mixtral.moe);
+  CHECK(mixtral.moe->experts == 8);
+  CHECK(mixtral.moe->experts_per_token == 2);
+
+  Model oss = Import("gpt-oss-120b");
+  CHECK(oss.attention_sinks);
+  CHECK(oss.qkv_bias);
+  REQUIRE(oss.moe);
+  CHECK(oss.moe->expert_bias);
+
+  Model falcon = Import("falcon-40b");
+  CHECK(falcon.layer_norm);
+  CHECK_FALSE(falcon.gated_mlp);
+  CHECK(falcon.kv_heads == 8);
+}
+
+TEST_CASE("import errors name the key; unknown keys are ignored", "[model][import]") {
+  auto err = [](const std::string& text) {
+    Result<Model> m = ImportHfConfig(text, "config.json");
+    REQUIRE_FALSE(m.ok());
+    return m.error();
+  };
+  CHECK_THAT(err("{"), Contains("config.json: not valid JSON"));
+  CHECK_THAT(err("[1, 2]"), Contains("must be a JSON object"));
+  CHECK_THAT(err(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "vocab_size": 32000})"),
+             Contains("key 'num_hidden_layers' is missing"));
+  CHECK_THAT(err(R"({"model_type": "llama", "hidden_size": "4096", "num_hidden_layers": 32, "num_attention_heads": 32,
+                    "vocab_size": 32000})"),
+             Contains("key 'hidden_size' must be a whole number"));
+  CHECK_THAT(err(R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+                    "num_key_value_heads": 5, "vocab_size": 32000})"),
+             Contains("'num_key_value_heads' (5)") && Contains("divide"));
+  CHECK_THAT(err(R"({"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10})"),
+             Contains("'model_type' is missing"));
+  CHECK_THAT(err(R"({"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+                    "vocab_size": 10, "num_local_experts": 8, "num_experts_per_tok": 9})"),
+             Contains("num_experts_per_tok"));
+  const std::string next = ReadText(std::string(GPUPLAN_TEST_DATA) + "/data/hf/qwen3-next-80b-a3b.config.json");
+  CHECK_THAT(err(next), Contains("linear-attention") && Contains("does not model"));
+
+  Result<Model> ok = ImportHfConfig(R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2,
+      "num_attention_heads": 4, "vocab_size": 10, "some_future_key": {"x": [1, 2]}, "rope_scaling": null})",
+                                    "config.json", "tiny");
+  REQUIRE(ok.ok());
+  CHECK(ok.value().id == "tiny");
+  CHECK(ok.value().kv_heads == 4);
+  CHECK(ok.value().head_dim == 16);
+  CHECK(ok.value().intermediate == 256);  // absent: 4 × hidden
+}
+
+TEST_CASE("every built-in model imports and its computed count is finite and positive", "[model][catalog]") {
+  for (const Model& m : test::Cat().models) {
+    INFO(m.id);
+    ParamCount c = CountParams(m);
+    CHECK(c.total > 1e8);
+    CHECK(c.active <= c.total);
+    CHECK(c.active > 0);
+    if (m.params > 0) CHECK(std::abs(c.total / m.params - 1) < 0.02);
+    CHECK(KvBytesPerToken(m, 2) > 0);
+  }
+}

@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/model.h"
 #include "gpuplan/report.h"
 #include "gpuplan/units.h"
 
@@ -159,11 +160,13 @@ void App::DrawInputs() {
   ImGui::PushItemWidth(width);
 
   if (auto id = Picker("Model", cat.models, scenario_.model, model_filter_, sizeof model_filter_,
-                       [](const Model& m) { return m.name + "  (" + FormatParams(m.params) + ")"; },
+                       [](const Model& m) { return m.name + "  (" + FormatParams(CountParams(m).total) + ")"; },
                        [](const Model& m) {
-                         return m.name + "\n" + std::to_string(m.layers) + " layers, " + std::to_string(m.heads) +
-                                " heads, " + std::to_string(m.kv_heads) + " KV heads, head dim " +
-                                std::to_string(m.head_dim) + (m.hf_repo.empty() ? "" : "\n" + m.hf_repo);
+                         const ParamCount c = CountParams(m);
+                         return m.name + "\n" + std::to_string(m.layers) + " layers; " + DescribeAttention(m) +
+                                "\n" + FormatParams(c.total) + " parameters" +
+                                (m.moe ? ", " + FormatParams(c.active) + " active per token" : "") +
+                                (m.hf_repo.empty() ? "" : "\n" + m.hf_repo);
                        }))
     Edit("model", *id);
   Track("model");
