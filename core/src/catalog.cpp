@@ -8,6 +8,7 @@
 
 #include "embedded.h"
 #include "gpuplan/hf_config.h"
+#include "gpuplan/model.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan {
@@ -25,8 +26,14 @@ class Reader {
 
   bool Has(const char* key) const { return obj_.is_object() && obj_.contains(key); }
   const std::string& where() const { return where_; }
-  const std::string& error() const { return error_; }
-  bool failed() const { return !error_.empty(); }
+  // Every problem found in the entry, one per line: the loader reports them all at once.
+  std::string error() const {
+    std::string all;
+    for (const std::string& e : errors_) all += (all.empty() ? "" : "\n") + e;
+    return all;
+  }
+  const std::vector<std::string>& errors() const { return errors_; }
+  bool failed() const { return !errors_.empty(); }
 
   std::string String(const char* key, bool required = true) {
     const json* v = Find(key, required);
@@ -44,9 +51,10 @@ class Reader {
       return Fail(key, allow_zero ? "must be >= 0" : "must be > 0"), 0;
     return d;
   }
-  long long Integer(const char* key, bool required = true) {
-    double d = Positive(key, required);
-    if (failed() || d == 0) return 0;
+  long long Integer(const char* key, bool required = true, bool allow_zero = false) {
+    const size_t before = errors_.size();
+    double d = Positive(key, required, allow_zero);
+    if (errors_.size() != before || d == 0) return 0;
     if (d != std::floor(d) || d > 9.0e15) return Fail(key, "must be a whole number"), 0;
     return static_cast<long long>(d);
   }
@@ -67,18 +75,17 @@ class Reader {
     return v;
   }
   void Fail(std::string_view field, std::string_view why) {
-    if (error_.empty()) error_ = where_ + ": field '" + std::string(field) + "' " + std::string(why);
+    Add(where_ + ": field '" + std::string(field) + "' " + std::string(why));
   }
   void FailEntry(std::string_view why) {
-    if (error_.empty()) error_ = where_ + ": " + std::string(why);
+    Add(where_ + ": " + std::string(why));
   }
   void Adopt(const Reader& inner) {
-    if (error_.empty() && inner.failed()) error_ = inner.error();
+    for (const std::string& e : inner.errors_) Add(e);
   }
 
  private:
   const json* Find(const char* key, bool required) {
-    if (failed()) return nullptr;
     if (!obj_.is_object()) return FailEntry("must be an object"), nullptr;
     auto it = obj_.find(key);
     if (it == obj_.end() || it->is_null()) {
@@ -88,9 +95,13 @@ class Reader {
     return &*it;
   }
 
+  void Add(std::string message) {
+    if (std::find(errors_.begin(), errors_.end(), message) == errors_.end()) errors_.push_back(std::move(message));
+  }
+
   const json& obj_;
   std::string where_;
-  std::string error_;
+  std::vector<std::string> errors_;
 };
 
 Source ReadSource(const json& j, const std::string& where, Reader& parent) {
@@ -107,7 +118,7 @@ Source ReadSource(const json& j, const std::string& where, Reader& parent) {
     }
   }
   // A date the source was read, so a reader can tell how fresh the figure is.
-  if (!r.failed() && (s.read.size() != 10 || s.read[4] != '-' || s.read[7] != '-'))
+  if (!s.read.empty() && (s.read.size() != 10 || s.read[4] != '-' || s.read[7] != '-'))
     r.Fail("read", "must be a date YYYY-MM-DD");
   parent.Adopt(r);
   return s;
@@ -118,7 +129,7 @@ std::vector<Source> ReadSources(Reader& r, const json& entry) {
   const json* list = r.Array("sources");
   if (!list) return out;
   if (list->empty()) r.Fail("sources", "must name at least one source");
-  for (size_t i = 0; i < list->size() && !r.failed(); ++i)
+  for (size_t i = 0; i < list->size(); ++i)
     out.push_back(ReadSource((*list)[i], r.where() + ": sources[" + std::to_string(i) + "]", r));
   (void)entry;
   return out;
@@ -128,7 +139,7 @@ std::vector<Source> ReadSources(Reader& r, const json& entry) {
 void RequireSourced(Reader& r, const std::vector<Source>& sources,
                     std::initializer_list<const char*> numeric_fields) {
   for (const char* field : numeric_fields) {
-    if (r.failed() || !r.Has(field)) continue;
+    if (!r.Has(field)) continue;
     bool backed = std::any_of(sources.begin(), sources.end(), [&](const Source& s) {
       return std::find(s.fields.begin(), s.fields.end(), field) != s.fields.end();
     });
@@ -160,6 +171,36 @@ std::string EntryWhere(const std::string& file, const char* list, size_t index, 
   return where;
 }
 
+// Cross-field checks that catch the classic catalog mistakes: a bandwidth typed in the wrong
+// unit or for the wrong memory, and a sparse figure stored next to a dense one.
+void CheckGpuConsistency(Reader& r, const Gpu& g) {
+  if (g.bandwidth_bytes_per_s > 0 && !g.memory_type.empty()) {
+    // Shipping parts per memory family span these ranges (per device), with margin:
+    // HBM2 P100 720 GB/s ... HBM3e B300 8 TB/s; GDDR5 T4-class 300 GB/s ... GDDR7 RTX 5090 1.8 TB/s;
+    // LPDDR5/5X Apple M-series 100 ... 800 GB/s.
+    struct Range { const char* prefix; double lo_gb_s, hi_gb_s; };
+    static const Range kRanges[] = {{"HBM", 200, 20000}, {"GDDR", 50, 3000}, {"LPDDR", 30, 1500}, {"DDR", 10, 1000}};
+    const double gb_s = g.bandwidth_bytes_per_s / kGB;
+    for (const Range& range : kRanges) {
+      if (g.memory_type.rfind(range.prefix, 0) != 0) continue;
+      if (gb_s < range.lo_gb_s || gb_s > range.hi_gb_s)
+        r.Fail("bandwidth", FormatFixed(gb_s, 0) + " GB/s is implausible for " + g.memory_type + " (expected " +
+                                FormatFixed(range.lo_gb_s, 0) + " to " + FormatFixed(range.hi_gb_s, 0) + " GB/s)");
+      break;
+    }
+  }
+  // FP8 runs at 1x (TPU v5p, Gaudi 3) to 2x (Hopper, Ada, Blackwell, CDNA3) the BF16/FP16 rate; more than
+  // 2x means one of them is a sparse figure.
+  auto rate = [&](const char* p) {
+    auto it = g.dense_flops.find(p);
+    return it == g.dense_flops.end() ? 0.0 : it->second;
+  };
+  const double fp8 = rate("fp8"), half = std::max(rate("bf16"), rate("fp16"));
+  if (fp8 > 0 && half > 0 && (fp8 > 2.05 * half || fp8 < 0.95 * half))
+    r.Fail("dense_tflops.fp8", FormatFixed(fp8 / 1e12, 1) + " is not 1-2x the 16-bit rate " +
+                                   FormatFixed(half / 1e12, 1) + ": is one of them a sparse figure?");
+}
+
 Gpu ReadGpu(Reader& r) {
   Gpu g;
   g.id = r.String("id");
@@ -167,7 +208,7 @@ Gpu ReadGpu(Reader& r) {
   g.vendor = r.String("vendor");
   g.architecture = r.String("architecture", false);
   g.year = static_cast<int>(r.Integer("year", false));
-  if (!r.failed() && g.year != 0 && (g.year < 2010 || g.year > 2035)) r.Fail("year", "must be a year from 2010 to 2035");
+  if (g.year != 0 && (g.year < 2010 || g.year > 2035)) r.Fail("year", "must be a year from 2010 to 2035");
   g.form_factor = r.String("form_factor", false);
   if (const json* mem = r.Object("memory")) {
     Reader m(*mem, r.where() + ": memory");
@@ -175,7 +216,7 @@ Gpu ReadGpu(Reader& r) {
     g.memory_quoted_unit = m.String("unit");
     g.memory_type = m.String("type", false);
     double per = BytesPerUnit(g.memory_quoted_unit);
-    if (!m.failed() && per == 0) m.Fail("unit", "must be one of GB, GiB, TB, MB, MiB");
+    if (!g.memory_quoted_unit.empty() && per == 0) m.Fail("unit", "must be one of GB, GiB, TB, MB, MiB");
     g.memory_quoted_bytes = g.memory_quoted_value * per;
     r.Adopt(m);
   }
@@ -196,7 +237,7 @@ Gpu ReadGpu(Reader& r) {
     double v = b.Positive("value");
     std::string unit = b.String("unit");
     double per = BytesPerSecondPerUnit(unit);
-    if (!b.failed() && per == 0) b.Fail("unit", "must be TB/s or GB/s");
+    if (!unit.empty() && per == 0) b.Fail("unit", "must be TB/s or GB/s");
     g.bandwidth_bytes_per_s = v * per;
     r.Adopt(b);
   }
@@ -211,7 +252,7 @@ Gpu ReadGpu(Reader& r) {
   }
   g.tdp_w = r.Positive("tdp_w", false);
   g.sparsity_factor = r.Positive("sparsity_factor", false);
-  if (!r.failed() && g.sparsity_factor != 0 && (g.sparsity_factor < 1 || g.sparsity_factor > 4))
+  if (g.sparsity_factor != 0 && (g.sparsity_factor < 1 || g.sparsity_factor > 4))
     r.Fail("sparsity_factor", "must be from 1 to 4 (2 for 2:4 structured sparsity)");
   g.l2_cache_bytes = r.Positive("l2_cache_mib", false) * kMiB;
   g.boost_clock_hz = r.Positive("boost_clock_mhz", false) * 1e6;
@@ -235,26 +276,26 @@ Gpu ReadGpu(Reader& r) {
     Reader p(*pcie, r.where() + ": pcie");
     g.pcie_gen = static_cast<int>(p.Integer("gen"));
     g.pcie_lanes = static_cast<int>(p.Integer("lanes", false));
-    if (!p.failed() && (g.pcie_gen > 7 || g.pcie_lanes > 32)) p.FailEntry("gen must be 1..7 and lanes 1..32");
+    if ((g.pcie_gen > 7 || g.pcie_lanes > 32)) p.FailEntry("gen must be 1..7 and lanes 1..32");
     r.Adopt(p);
   }
   if (const json* ecc = r.Object("ecc", false)) {
     Reader e(*ecc, r.where() + ": ecc");
     g.ecc = e.Bool("supported", false);
     g.ecc_reserved_fraction = e.Positive("reserved_fraction", false, /*allow_zero=*/true);
-    if (!e.failed() && g.ecc_reserved_fraction >= 0.5) e.Fail("reserved_fraction", "must be below 0.5");
+    if (g.ecc_reserved_fraction >= 0.5) e.Fail("reserved_fraction", "must be below 0.5");
     g.ecc_note = e.String("note", false);
     r.Adopt(e);
   }
   g.mig = r.String("mig", false);
   if (const json* prices = r.Array("prices", false)) {
-    for (size_t i = 0; i < prices->size() && !r.failed(); ++i) {
+    for (size_t i = 0; i < prices->size(); ++i) {
       Reader pr((*prices)[i], r.where() + ": prices[" + std::to_string(i) + "]");
       Price price;
       price.usd = pr.Positive("usd");
       price.kind = pr.String("kind");
       price.date = pr.String("date");
-      if (!pr.failed() && price.kind != "launch" && price.kind != "street") pr.Fail("kind", "must be launch or street");
+      if (!price.kind.empty() && price.kind != "launch" && price.kind != "street") pr.Fail("kind", "must be launch or street");
       if (const json* src = pr.Object("source")) price.source = ReadSource(*src, pr.where() + ": source", pr);
       r.Adopt(pr);
       g.prices.push_back(price);
@@ -263,6 +304,7 @@ Gpu ReadGpu(Reader& r) {
   std::vector<Source> sources = ReadSources(r, json());
   sources.insert(sources.end(), g.sources.begin(), g.sources.end());
   g.sources = std::move(sources);
+  CheckGpuConsistency(r, g);
   RequireSourced(r, g.sources, {"memory", "bandwidth", "dense_tflops", "tdp_w", "sparsity_factor", "l2_cache_mib",
                                 "compute_units", "boost_clock_mhz", "interconnect", "pcie", "ecc"});
   return g;
@@ -291,7 +333,7 @@ Model ReadModel(Reader& r) {
     m.vocab = static_cast<int>(r.Integer("vocab"));
     m.max_context = r.Integer("max_context", false);
     m.tie_embeddings = r.Bool("tie_embeddings", false);
-    if (!r.failed() && m.heads % m.kv_heads != 0)
+    if (m.heads > 0 && m.kv_heads > 0 && m.heads % m.kv_heads != 0)
       r.Fail("kv_heads", "must divide heads (" + std::to_string(m.heads) + ")");
   }
   m.name = r.String("name");
@@ -300,9 +342,108 @@ Model ReadModel(Reader& r) {
   m.active_params = r.Positive("active_params", false);
   m.notes = r.String("notes", false);
   m.sources = ReadSources(r, json());
+  // The architecture must account for the published count (2%: publishers round, and some
+  // checkpoints carry buffers). A miss means a wrong config or a layout gpuplan misreads.
+  if (m.params > 0 && m.layers > 0) {
+    const double computed = CountParams(m).total;
+    if (std::abs(computed / m.params - 1) > 0.02)
+      r.Fail("params", "published " + FormatParams(m.params) + " but the architecture gives " +
+                           FormatParams(computed) + " (more than 2% apart)");
+  }
   RequireSourced(r, m.sources, {"config", "params", "active_params", "layers", "hidden", "heads", "kv_heads",
                                 "head_dim", "intermediate", "vocab", "max_context"});
   return m;
+}
+
+InterconnectSpec ReadInterconnect(Reader& r) {
+  InterconnectSpec l;
+  l.id = r.String("id");
+  l.name = r.String("name");
+  l.kind = r.String("kind");
+  l.generation = static_cast<int>(r.Integer("generation", false));
+  l.links = static_cast<int>(r.Integer("links", false));
+  l.domain_gpus = static_cast<int>(r.Integer("domain_gpus", false));
+  l.raw_bytes_per_s = r.Positive("raw_gb_per_s", false) * kGB;
+  l.effective_bytes_per_s = r.Positive("effective_gb_per_s", false) * kGB;
+  l.bidirectional_bytes_per_s = r.Positive("bidirectional_gb_per_s", false) * kGB;
+  l.domain_total_bytes_per_s = r.Positive("total_domain_tb_per_s", false) * kTB;
+  l.measured_busbw_bytes_per_s = r.Positive("measured_busbw_gb_per_s", false) * kGB;
+  l.latency_s = r.Positive("latency_us", false) * 1e-6;
+  l.scope = r.String("scope", false);
+  l.notes = r.String("notes", false);
+  if (l.effective_bytes_per_s > 0 && l.raw_bytes_per_s > 0 && l.effective_bytes_per_s > l.raw_bytes_per_s * 1.0001)
+    r.Fail("effective_gb_per_s", "must not exceed raw_gb_per_s");
+  l.sources = ReadSources(r, json());
+  RequireSourced(r, l.sources, {"raw_gb_per_s", "effective_gb_per_s", "bidirectional_gb_per_s", "total_domain_tb_per_s",
+                                "measured_busbw_gb_per_s", "latency_us", "domain_gpus", "links"});
+  return l;
+}
+
+CloudOffer ReadCloudOffer(Reader& r) {
+  CloudOffer o;
+  o.id = r.String("id");
+  o.provider = r.String("provider");
+  o.instance = r.String("instance");
+  o.gpu = r.String("gpu");
+  o.gpu_count = static_cast<int>(r.Integer("gpu_count"));
+  o.interconnect = r.String("interconnect", false);
+  o.region = r.String("region", false);
+  o.date = r.String("date");
+  if (!o.date.empty() && (o.date.size() < 7 || o.date[4] != '-')) r.Fail("date", "must be YYYY-MM or YYYY-MM-DD");
+  o.notes = r.String("notes", false);
+  o.on_demand_usd_per_hour = r.Positive("on_demand_usd_per_hour", false);
+  o.spot_usd_per_hour = r.Positive("spot_usd_per_hour", false);
+  o.reserved_1y_usd_per_hour = r.Positive("reserved_1y_usd_per_hour", false);
+  if (o.on_demand_usd_per_hour == 0 && o.spot_usd_per_hour == 0 && o.reserved_1y_usd_per_hour == 0)
+    r.FailEntry("needs at least one price (on_demand_usd_per_hour, spot_usd_per_hour or reserved_1y_usd_per_hour)");
+  o.sources = ReadSources(r, json());
+  RequireSourced(r, o.sources, {"on_demand_usd_per_hour", "spot_usd_per_hour", "reserved_1y_usd_per_hour"});
+  return o;
+}
+
+EngineProfile ReadEngine(Reader& r) {
+  EngineProfile e;
+  e.id = r.String("id");
+  e.name = r.String("name");
+  e.version = r.String("version");
+  // Each engine names its memory cap differently; all are fractions of device memory.
+  static const struct { const char* key; const char* of; } kFractions[] = {
+      {"gpu_memory_utilization_default", "total"},
+      {"mem_fraction_static_fallback", "total"},
+      {"kv_cache_free_gpu_mem_fraction_default", "free"}};
+  std::vector<const char*> fraction_fields;
+  for (const auto& f : kFractions) {
+    fraction_fields.push_back(f.key);
+    const double v = r.Positive(f.key, false);
+    if (v == 0) continue;
+    if (v > 1) r.Fail(f.key, "must be a fraction from 0 to 1");
+    e.memory_fraction = v;
+    e.memory_fraction_of = f.of;
+  }
+  e.kv_block_tokens = static_cast<int>(r.Integer("kv_block_tokens", false));
+  e.max_batched_tokens = static_cast<int>(r.Integer("default_max_num_batched_tokens", false));
+  e.cuda_context_bytes = r.Positive("cuda_context_mib", false) * kMiB;
+  e.activation_workspace = r.String("activation_workspace", false);
+  e.notes = r.String("notes", false);
+  e.sources = ReadSources(r, json());
+  if (const json* examples = r.Array("activation_workspace_gib_examples", false)) {
+    for (size_t i = 0; i < examples->size(); ++i) {
+      Reader x((*examples)[i], r.where() + ": activation_workspace_gib_examples[" + std::to_string(i) + "]");
+      EngineExample ex;
+      ex.model = x.String("model");
+      ex.gpu = x.String("gpu");
+      ex.workspace_bytes = x.Positive("gib") * kGiB;
+      ex.source = static_cast<int>(x.Integer("source_index", true, /*allow_zero=*/true));
+      if (ex.source < 0 || ex.source >= static_cast<int>(e.sources.size()))
+        x.Fail("source_index", "must index the engine's sources (0 to " + std::to_string(e.sources.size()) + " - 1)");
+      r.Adopt(x);
+      e.examples.push_back(ex);
+    }
+  }
+  RequireSourced(r, e.sources, {"gpu_memory_utilization_default", "mem_fraction_static_fallback",
+                                "kv_cache_free_gpu_mem_fraction_default", "kv_block_tokens",
+                                "default_max_num_batched_tokens", "cuda_context_mib", "activation_workspace_gib_examples"});
+  return e;
 }
 
 template <typename Format>
@@ -332,22 +473,24 @@ bool Upsert(std::vector<T>& list, T entry, OnExistingId on_existing) {
 
 template <typename T, typename ReadFn>
 bool ReadList(const json& doc, const std::string& file, const char* key, std::vector<T>& into,
-              std::string& error, OnExistingId on_existing, ReadFn read) {
+              std::vector<std::string>& errors, OnExistingId on_existing, ReadFn read) {
   auto it = doc.find(key);
   if (it == doc.end()) return true;
-  if (!it->is_array()) { error = file + ": '" + key + "' must be an array"; return false; }
+  if (!it->is_array()) {
+    errors.push_back(file + ": '" + key + "' must be an array");
+    return false;
+  }
+  const size_t before = errors.size();
   std::set<std::string> seen;
   for (size_t i = 0; i < it->size(); ++i) {
     Reader r((*it)[i], EntryWhere(file, key, i, (*it)[i]));
     T entry = read(r);
-    if (!r.failed() && !seen.insert(entry.id).second) r.Fail("id", "repeats an id used earlier in this file");
-    if (r.failed()) { error = r.error(); return false; }
-    if (!Upsert(into, std::move(entry), on_existing)) {
-      error = r.where() + ": field 'id' is already defined by another built-in file";
-      return false;
-    }
+    if (!entry.id.empty() && !seen.insert(entry.id).second) r.Fail("id", "repeats an id used earlier in this file");
+    if (!r.failed() && !Upsert(into, std::move(entry), on_existing))
+      r.Fail("id", "is already defined by another built-in file");
+    errors.insert(errors.end(), r.errors().begin(), r.errors().end());
   }
-  return true;
+  return errors.size() == before;
 }
 
 }  // namespace
@@ -366,24 +509,45 @@ const WeightFormat* Catalog::FindWeightFormat(std::string_view id) const { retur
 const KvFormat* Catalog::FindKvFormat(std::string_view id) const { return FindById(kv_formats, id); }
 
 Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base, OnExistingId on_existing) {
+  std::vector<std::string> errors;
   for (const CatalogFile& file : files) {
     json doc = json::parse(file.text, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) return Error{file.name + ": not valid JSON"};
-    if (!doc.is_object()) return Error{file.name + ": must be a JSON object"};
+    if (doc.is_discarded()) {
+      errors.push_back(file.name + ": not valid JSON");
+      continue;
+    }
+    if (!doc.is_object()) {
+      errors.push_back(file.name + ": must be a JSON object");
+      continue;
+    }
     auto schema = doc.find("schema");
-    if (schema == doc.end() || !schema->is_number_integer() || schema->get<int>() != 1)
-      return Error{file.name + ": field 'schema' must be 1"};
-    // Work on a copy so a rejected file leaves nothing half-applied.
+    if (schema == doc.end() || !schema->is_number_integer() || schema->get<int>() != 1) {
+      errors.push_back(file.name + ": field 'schema' must be 1");
+      continue;
+    }
+    // Every list is read and every problem collected; a file with any error adds nothing.
     Catalog next = base;
-    std::string error;
-    bool ok = ReadList(doc, file.name, "gpus", next.gpus, error, on_existing, ReadGpu) &&
-              ReadList(doc, file.name, "models", next.models, error, on_existing, ReadModel) &&
-              ReadList(doc, file.name, "weight_formats", next.weight_formats, error, on_existing,
-                       [](Reader& r) { return ReadFormat<WeightFormat>(r, "bits_per_weight"); }) &&
-              ReadList(doc, file.name, "kv_formats", next.kv_formats, error, on_existing,
-                       [](Reader& r) { return ReadFormat<KvFormat>(r, "bytes_per_element"); });
-    if (!ok) return Error{error};
-    base = std::move(next);
+    bool ok = ReadList(doc, file.name, "gpus", next.gpus, errors, on_existing, ReadGpu);
+    ok = ReadList(doc, file.name, "models", next.models, errors, on_existing, ReadModel) && ok;
+    ok = ReadList(doc, file.name, "weight_formats", next.weight_formats, errors, on_existing,
+                  [](Reader& r) { return ReadFormat<WeightFormat>(r, "bits_per_weight"); }) && ok;
+    ok = ReadList(doc, file.name, "kv_formats", next.kv_formats, errors, on_existing,
+                  [](Reader& r) { return ReadFormat<KvFormat>(r, "bytes_per_element"); }) && ok;
+    ok = ReadList(doc, file.name, "interconnects", next.interconnects, errors, on_existing, ReadInterconnect) && ok;
+    ok = ReadList(doc, file.name, "cloud_offers", next.cloud_offers, errors, on_existing, ReadCloudOffer) && ok;
+    ok = ReadList(doc, file.name, "engines", next.engines, errors, on_existing, ReadEngine) && ok;
+    if (ok) base = std::move(next);
+  }
+  // References across files, checked once everything is merged.
+  for (size_t i = 0; i < base.cloud_offers.size(); ++i) {
+    const CloudOffer& o = base.cloud_offers[i];
+    if (!base.FindGpu(o.gpu))
+      errors.push_back("cloud offer '" + o.id + "': field 'gpu' names an unknown GPU '" + o.gpu + "'");
+  }
+  if (!errors.empty()) {
+    std::string all;
+    for (const std::string& e : errors) all += (all.empty() ? "" : "\n") + e;
+    return Error{all};
   }
   return base;
 }

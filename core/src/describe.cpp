@@ -17,16 +17,6 @@ std::vector<int> SourcesFor(const Gpu& g, const std::string& field) {
   return out;
 }
 
-// Shortest text for a catalog figure: 989.4 -> "989.4", 80 -> "80", 0.125 -> "0.125".
-std::string Short(double v) {
-  std::string s = FormatFixed(v, 3);
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s;
-}
-
 }  // namespace
 
 std::vector<DetailRow> DescribeGpu(const Gpu& g) {
@@ -39,7 +29,7 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
   if (g.year) add("year", "Year", std::to_string(g.year));
   if (!g.form_factor.empty()) add("form_factor", "Form factor", g.form_factor);
   add("memory", "Memory (as quoted)",
-      Short(g.memory_quoted_value) + " " + g.memory_quoted_unit + (g.memory_type.empty() ? "" : " " + g.memory_type) +
+      FormatShort(g.memory_quoted_value) + " " + g.memory_quoted_unit + (g.memory_type.empty() ? "" : " " + g.memory_type) +
           " = " + FormatBytes(g.memory_quoted_bytes, ByteUnit::GiB) + " = " +
           FormatBytes(g.memory_quoted_bytes, ByteUnit::GB));
   if (g.memory_reported_bytes)
@@ -47,17 +37,17 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
         FormatCount(static_cast<long long>(*g.memory_reported_bytes / kMiB)) + " MiB = " +
             FormatBytes(*g.memory_reported_bytes, ByteUnit::GiB) + " (" + g.memory_reported_how + ")");
   if (g.bandwidth_bytes_per_s > 0)
-    add("bandwidth", "Memory bandwidth", Short(g.bandwidth_bytes_per_s / kGB) + " GB/s");
-  if (g.l2_cache_bytes > 0) add("l2_cache_mib", "L2 / last-level cache", Short(g.l2_cache_bytes / kMiB) + " MiB");
+    add("bandwidth", "Memory bandwidth", FormatShort(g.bandwidth_bytes_per_s / kGB) + " GB/s");
+  if (g.l2_cache_bytes > 0) add("l2_cache_mib", "L2 / last-level cache", FormatShort(g.l2_cache_bytes / kMiB) + " MiB");
   if (g.compute_units > 0) add("compute_units", "Compute units", std::to_string(g.compute_units) + " " + g.compute_unit_kind);
-  if (g.boost_clock_hz > 0) add("boost_clock_mhz", "Boost clock", Short(g.boost_clock_hz / 1e6) + " MHz");
+  if (g.boost_clock_hz > 0) add("boost_clock_mhz", "Boost clock", FormatShort(g.boost_clock_hz / 1e6) + " MHz");
   // Dense throughput in a fixed, readable order; unknown precisions are simply absent.
   static const char* kOrder[] = {"fp64", "fp64_tensor", "fp32", "tf32", "bf16", "fp16", "fp16_fp16acc",
                                  "fp8", "fp8_fp16acc", "int8", "fp6", "fp4"};
   std::vector<std::string> done;
   auto flops_row = [&](const std::string& precision, double flops) {
     const bool integer = precision.rfind("int", 0) == 0;
-    add("dense_tflops", "Dense " + precision, Short(flops / 1e12) + (integer ? " TOPS" : " TFLOP/s"));
+    add("dense_tflops", "Dense " + precision, FormatShort(flops / 1e12) + (integer ? " TOPS" : " TFLOP/s"));
     done.push_back(precision);
   };
   for (const char* p : kOrder) {
@@ -66,12 +56,12 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
   }
   for (const auto& [p, v] : g.dense_flops)
     if (std::find(done.begin(), done.end(), p) == done.end()) flops_row(p, v);
-  if (g.sparsity_factor > 0) add("sparsity_factor", "Sparsity factor", Short(g.sparsity_factor) + "× (2:4 structured; headline = dense × factor)");
-  if (g.tdp_w > 0) add("tdp_w", "TDP / board power", Short(g.tdp_w) + " W");
+  if (g.sparsity_factor > 0) add("sparsity_factor", "Sparsity factor", FormatShort(g.sparsity_factor) + "× (2:4 structured; headline = dense × factor)");
+  if (g.tdp_w > 0) add("tdp_w", "TDP / board power", FormatShort(g.tdp_w) + " W");
   if (g.interconnect) {
     const Interconnect& ic = *g.interconnect;
     std::string v = ic.kind + (ic.generation ? " gen " + std::to_string(ic.generation) : "");
-    if (ic.bytes_per_s > 0) v += ", " + Short(ic.bytes_per_s / kGB) + " GB/s per device";
+    if (ic.bytes_per_s > 0) v += ", " + FormatShort(ic.bytes_per_s / kGB) + " GB/s per device";
     if (!ic.note.empty()) v += " (" + ic.note + ")";
     add("interconnect", "Scale-up interconnect", v);
   }

@@ -62,7 +62,7 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s)
   } else {
     kv_formula = DescribeAttention(*model) + (model->mla ? " (replicated on each GPU)" : "") + "; ";
   }
-  kv_formula += FormatFixed(kvf->bytes_per_element, 0) + " B (" + kvf->name + ") × " + FormatCount(s.context) +
+  kv_formula += FormatShort(kvf->bytes_per_element) + " B (" + kvf->name + ") × " + FormatCount(s.context) +
                 " tokens × " + Plural(s.batch, "sequence", "sequences");
   Term kv{"kv_cache", "KV cache", kv_formula, kv_per_sequence * static_cast<double>(s.batch)};
 

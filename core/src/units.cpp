@@ -48,6 +48,15 @@ std::string FormatBytesAuto(double bytes, int decimals) {
   return FormatBytes(bytes, std::fabs(bytes) >= kGiB ? ByteUnit::GiB : ByteUnit::MiB, decimals);
 }
 
+std::string FormatShort(double value, int max_decimals) {
+  std::string s = FormatFixed(value, max_decimals);
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
 std::string FormatCount(int64_t count) {
   const bool negative = count < 0;
   // Work in unsigned so that INT64_MIN does not overflow.

@@ -4,6 +4,7 @@
 // Exit codes: 0 success (whether or not the scenario fits: that is a result, not an error);
 //             2 bad input (flag, value, id, --state link, --catalog file);
 //             1 internal error (the embedded catalog failed to load).
+#include <algorithm>
 #include <clocale>
 #include <ctime>
 #include <filesystem>
@@ -43,16 +44,29 @@ struct InputError {
   std::exit(code);
 }
 
+// The catalog loader reports every problem at once, one per line: each gets the context.
+[[noreturn]] void FailLines(const std::string& context, const std::string& lines, int code = kExitBadInput) {
+  size_t start = 0;
+  while (true) {
+    const size_t end = lines.find('\n', start);
+    const std::string line = lines.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::fprintf(stderr, "gpuplan: error: %s: %s\n", context.c_str(), line.c_str());
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  std::exit(code);
+}
+
 std::string ReadFileOrFail(const std::string& flag, const std::string& path);
 
 Catalog LoadAll(const std::vector<std::string>& user_files) {
   const Result<Catalog>& embedded = EmbeddedCatalog();
-  if (!embedded.ok()) Fail("embedded catalog: " + embedded.error(), kExitInternal);
+  if (!embedded.ok()) FailLines("embedded catalog", embedded.error(), kExitInternal);
   if (user_files.empty()) return embedded.value();
   std::vector<CatalogFile> files;
   for (const std::string& path : user_files) files.push_back({path, ReadFileOrFail("--catalog", path)});
   Result<Catalog> merged = LoadCatalog(files, embedded.value());
-  if (!merged.ok()) Fail("--catalog: " + merged.error());
+  if (!merged.ok()) FailLines("--catalog", merged.error());
   return std::move(merged).value();
 }
 
@@ -200,48 +214,180 @@ int RunShow(const Catalog& cat, const std::string& id, const std::string& format
   return 0;
 }
 
-int RunCatalog(const Catalog& cat, const std::string& what, const std::string& format) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::array();
-  if (what == "gpus") {
-    if (format != "json") fmt::print("{:<16} {:<28} {:>12} {:>14} {:>12}\n", "id", "name", "memory", "driver total", "bandwidth");
-    for (const Gpu& g : cat.gpus) {
-      std::string quoted = FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit;
-      std::string reported = g.memory_reported_bytes ? FormatBytes(*g.memory_reported_bytes) : "unknown";
-      std::string bw = g.bandwidth_bytes_per_s > 0 ? FormatFixed(g.bandwidth_bytes_per_s / kGB, 0) + " GB/s" : "unknown";
-      if (format == "json")
-        j.push_back({{"id", g.id}, {"name", g.name}, {"memory_quoted", quoted},
-                     {"memory_reported_bytes", g.memory_reported_bytes ? nlohmann::ordered_json(*g.memory_reported_bytes) : nullptr},
-                     {"bandwidth_bytes_per_s", g.bandwidth_bytes_per_s > 0 ? nlohmann::ordered_json(g.bandwidth_bytes_per_s) : nullptr}});
-      else
-        fmt::print("{:<16} {:<28} {:>12} {:>14} {:>12}\n", g.id, g.name.substr(0, 28), quoted, reported, bw);
+// --- one record schema, four printers (llama-bench habit: adding a column is one edit) -------
+struct Cell {
+  std::string text;              // what table/csv/md print
+  nlohmann::ordered_json value;  // what json prints (numbers stay numbers, unknown is null)
+};
+Cell Text(const std::string& s) { return {s, s}; }
+Cell Number(double v, const std::string& text) { return {text, v}; }
+Cell Unknown() { return {"", nullptr}; }
+
+struct Column {
+  std::string key;  // json key
+  std::string title;
+  bool right = false;
+};
+
+std::string CsvQuote(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Display width in characters: UTF-8 continuation bytes take no column.
+size_t Width(const std::string& s) {
+  size_t w = 0;
+  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
+  return w;
+}
+
+void PrintRecords(const std::vector<Column>& cols, const std::vector<std::vector<Cell>>& rows, const std::string& format) {
+  if (format == "json") {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& row : rows) {
+      nlohmann::ordered_json o;
+      for (size_t c = 0; c < cols.size(); ++c) o[cols[c].key] = row[c].value;
+      j.push_back(o);
     }
+    fmt::print("{}\n", j.dump(2));
+  } else if (format == "csv") {
+    for (size_t c = 0; c < cols.size(); ++c) fmt::print("{}{}", c ? "," : "", CsvQuote(cols[c].key));
+    fmt::print("\n");
+    for (const auto& row : rows) {
+      for (size_t c = 0; c < cols.size(); ++c) fmt::print("{}{}", c ? "," : "", CsvQuote(row[c].text));
+      fmt::print("\n");
+    }
+  } else if (format == "md") {
+    std::string head = "|", rule = "|";
+    for (const Column& col : cols) {
+      head += " " + col.title + " |";
+      rule += col.right ? " ---: |" : " --- |";
+    }
+    fmt::print("{}\n{}\n", head, rule);
+    for (const auto& row : rows) {
+      std::string line = "|";
+      for (const Cell& cell : row) {
+        std::string t = cell.text;
+        for (size_t p = t.find('|'); p != std::string::npos; p = t.find('|', p + 2)) t.replace(p, 1, "\\|");
+        line += " " + t + " |";
+      }
+      fmt::print("{}\n", line);
+    }
+  } else {
+    std::vector<size_t> width(cols.size());
+    for (size_t c = 0; c < cols.size(); ++c) {
+      width[c] = Width(cols[c].title);
+      for (const auto& row : rows) width[c] = std::max(width[c], Width(row[c].text));
+    }
+    auto line = [&](auto text_of, auto right_of) {
+      std::string out;
+      for (size_t c = 0; c < cols.size(); ++c) {
+        const std::string t = text_of(c);
+        const std::string pad(width[c] - Width(t), ' ');
+        out += (c ? "  " : "") + (right_of(c) ? pad + t : (c + 1 == cols.size() ? t : t + pad));
+      }
+      fmt::print("{}\n", out);
+    };
+    line([&](size_t c) { return cols[c].title; }, [&](size_t c) { return cols[c].right; });
+    for (const auto& row : rows) line([&](size_t c) { return row[c].text; }, [&](size_t c) { return cols[c].right; });
+  }
+}
+
+int RunCatalog(const Catalog& cat, const std::string& what, const std::string& format) {
+  std::vector<Column> cols;
+  std::vector<std::vector<Cell>> rows;
+  auto flops = [](const Gpu& g, const char* p) {
+    auto it = g.dense_flops.find(p);
+    return it == g.dense_flops.end() ? Unknown() : Number(it->second / 1e12, FormatFixed(it->second / 1e12, 1));
+  };
+  if (what == "gpus") {
+    cols = {{"id", "id"}, {"name", "name"}, {"vendor", "vendor"}, {"year", "year", true},
+            {"memory_quoted", "memory", true}, {"memory_bytes", "GiB", true}, {"bandwidth_gb_s", "GB/s", true},
+            {"bf16_dense_tflops", "BF16 TFLOP/s", true}, {"fp8_dense_tflops", "FP8 TFLOP/s", true},
+            {"tdp_w", "W", true}};
+    for (const Gpu& g : cat.gpus)
+      rows.push_back({Text(g.id), Text(g.name), Text(g.vendor),
+                      g.year ? Number(g.year, std::to_string(g.year)) : Unknown(),
+                      Text(FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit),
+                      Number(g.CapacityBytes(), FormatFixed(g.CapacityBytes() / kGiB, 1)),
+                      g.bandwidth_bytes_per_s > 0
+                          ? Number(g.bandwidth_bytes_per_s / kGB, FormatFixed(g.bandwidth_bytes_per_s / kGB, 0))
+                          : Unknown(),
+                      flops(g, "bf16"), flops(g, "fp8"), g.tdp_w > 0 ? Number(g.tdp_w, FormatFixed(g.tdp_w, 0)) : Unknown()});
   } else if (what == "models") {
-    if (format != "json")
-      fmt::print("{:<30} {:>10} {:>10} {:>7}  {}\n", "id", "params", "active", "layers", "attention (KV cache)");
+    cols = {{"id", "id"}, {"name", "name"}, {"params", "params", true}, {"active_params", "active", true},
+            {"layers", "layers", true}, {"kv_heads", "KV heads", true}, {"attention", "attention (KV cache)"}};
     for (const Model& m : cat.models) {
       const ParamCount c = CountParams(m);  // computed from the architecture
-      if (format == "json")
-        j.push_back({{"id", m.id}, {"name", m.name}, {"model_type", m.model_type}, {"params", c.total},
-                     {"active_params", c.active}, {"published_params", m.params > 0 ? nlohmann::ordered_json(m.params) : nullptr},
-                     {"layers", m.layers}, {"heads", m.heads}, {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim},
-                     {"attention", DescribeAttention(m)}});
-      else
-        fmt::print("{:<30} {:>10} {:>10} {:>7}  {}\n", m.id, FormatParams(c.total),
-                   m.moe ? FormatParams(c.active) : "", m.layers, DescribeAttention(m));
+      rows.push_back({Text(m.id), Text(m.name), Number(c.total, FormatParams(c.total)),
+                      m.moe ? Number(c.active, FormatParams(c.active)) : Unknown(),
+                      Number(m.layers, std::to_string(m.layers)), Number(m.kv_heads, std::to_string(m.kv_heads)),
+                      Text(DescribeAttention(m))});
     }
+  } else if (what == "interconnects") {
+    cols = {{"id", "id"}, {"name", "name"}, {"kind", "kind"}, {"raw_gb_per_s", "raw GB/s per dir.", true},
+            {"effective_gb_per_s", "effective", true}, {"bidirectional_gb_per_s", "bidir. GB/s", true},
+            {"measured_busbw_gb_per_s", "NCCL busbw", true}, {"domain_gpus", "domain", true}, {"scope", "scope"}};
+    auto gbs = [](double b) { return b > 0 ? Number(b / kGB, FormatShort(b / kGB, 2)) : Unknown(); };
+    for (const InterconnectSpec& l : cat.interconnects)
+      rows.push_back({Text(l.id), Text(l.name), Text(l.kind), gbs(l.raw_bytes_per_s), gbs(l.effective_bytes_per_s),
+                      gbs(l.bidirectional_bytes_per_s), gbs(l.measured_busbw_bytes_per_s),
+                      l.domain_gpus ? Number(l.domain_gpus, std::to_string(l.domain_gpus)) : Unknown(), Text(l.scope)});
+  } else if (what == "cloud") {
+    cols = {{"id", "id"}, {"provider", "provider"}, {"instance", "instance"}, {"gpu", "GPU"},
+            {"gpu_count", "GPUs", true}, {"on_demand_usd_per_hour", "on-demand $/h", true},
+            {"spot_usd_per_hour", "spot $/h", true}, {"usd_per_gpu_hour", "$/GPU-h", true}, {"region", "region"},
+            {"date", "date"}};
+    auto usd = [](double v) { return v > 0 ? Number(v, FormatFixed(v, 2)) : Unknown(); };
+    for (const CloudOffer& o : cat.cloud_offers)
+      rows.push_back({Text(o.id), Text(o.provider), Text(o.instance), Text(o.gpu),
+                      Number(o.gpu_count, std::to_string(o.gpu_count)), usd(o.on_demand_usd_per_hour),
+                      usd(o.spot_usd_per_hour), usd(o.on_demand_usd_per_hour / o.gpu_count), Text(o.region),
+                      Text(o.date)});
+  } else if (what == "engines") {
+    cols = {{"id", "id"}, {"name", "name"}, {"memory_fraction", "memory cap", true}, {"of", "of"},
+            {"kv_block_tokens", "KV block", true}, {"examples", "logged workspace examples", true}, {"version", "version"}};
+    for (const EngineProfile& e : cat.engines)
+      rows.push_back({Text(e.id), Text(e.name),
+                      e.memory_fraction > 0 ? Number(e.memory_fraction, FormatShort(e.memory_fraction, 3)) : Unknown(),
+                      Text(e.memory_fraction_of), e.kv_block_tokens ? Number(e.kv_block_tokens, std::to_string(e.kv_block_tokens)) : Unknown(),
+                      Number(static_cast<double>(e.examples.size()), std::to_string(e.examples.size())),
+                      Text(e.version.substr(0, 60))});
   } else {  // formats
-    if (format != "json") fmt::print("{:<10} {:<30} {:>14}\n", "id", "weight format", "bits/weight");
-    for (const WeightFormat& f : cat.weight_formats) {
-      if (format == "json") j.push_back({{"kind", "weights"}, {"id", f.id}, {"name", f.name}, {"bits_per_weight", f.bits_per_weight}});
-      else fmt::print("{:<10} {:<30} {:>14}\n", f.id, f.name, FormatFixed(f.bits_per_weight, 4));
-    }
-    if (format != "json") fmt::print("\n{:<10} {:<30} {:>14}\n", "id", "KV-cache format", "bytes/element");
-    for (const KvFormat& f : cat.kv_formats) {
-      if (format == "json") j.push_back({{"kind", "kv"}, {"id", f.id}, {"name", f.name}, {"bytes_per_element", f.bytes_per_element}});
-      else fmt::print("{:<10} {:<30} {:>14}\n", f.id, f.name, FormatFixed(f.bytes_per_element, 0));
-    }
+    cols = {{"kind", "kind"}, {"id", "id"}, {"name", "name"}, {"size", "bits/weight or bytes/element", true}};
+    for (const WeightFormat& f : cat.weight_formats)
+      rows.push_back({Text("weights"), Text(f.id), Text(f.name), Number(f.bits_per_weight, FormatFixed(f.bits_per_weight, 4))});
+    for (const KvFormat& f : cat.kv_formats)
+      rows.push_back({Text("kv"), Text(f.id), Text(f.name), Number(f.bytes_per_element, FormatFixed(f.bytes_per_element, 4))});
   }
-  if (format == "json") fmt::print("{}\n", j.dump(2));
+  PrintRecords(cols, rows, format);
+  return 0;
+}
+
+int RunValidate(const std::vector<std::string>& paths, const std::string& format) {
+  const Result<Catalog>& embedded = EmbeddedCatalog();
+  if (!embedded.ok()) FailLines("embedded catalog", embedded.error(), kExitInternal);
+  std::vector<CatalogFile> files;
+  for (const std::string& path : paths) files.push_back({path, ReadFileOrFail("catalog validate", path)});
+  Result<Catalog> merged = LoadCatalog(files, embedded.value());
+  if (!merged.ok()) FailLines("catalog validate", merged.error());
+  const Catalog& base = embedded.value();
+  const Catalog& c = merged.value();
+  std::vector<Column> cols = {{"kind", "kind"}, {"entries", "entries after merge", true}, {"added", "added", true}};
+  auto row = [](const char* kind, size_t now, size_t before) {
+    return std::vector<Cell>{Text(kind), Number(static_cast<double>(now), std::to_string(now)),
+                             Number(static_cast<double>(now - before), std::to_string(now - before))};
+  };
+  PrintRecords(cols,
+               {row("gpus", c.gpus.size(), base.gpus.size()), row("models", c.models.size(), base.models.size()),
+                row("weight_formats", c.weight_formats.size(), base.weight_formats.size()),
+                row("kv_formats", c.kv_formats.size(), base.kv_formats.size()),
+                row("interconnects", c.interconnects.size(), base.interconnects.size()),
+                row("cloud_offers", c.cloud_offers.size(), base.cloud_offers.size()),
+                row("engines", c.engines.size(), base.engines.size())},
+               format);
   return 0;
 }
 
@@ -276,13 +422,16 @@ int main(int argc, char** argv) {
   // catalog
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "list catalog entries and their ids");
   std::string what = "gpus";
-  std::string show_id;
+  std::vector<std::string> catalog_args;
   std::string catalog_format = "table";
-  catalog_cmd->add_option("what", what, "gpus, models, formats, or show ID (every field of a GPU with its sources)")
-      ->check(CLI::IsMember({"gpus", "models", "formats", "show"}))
+  catalog_cmd->add_option("what", what,
+                          "gpus | models | formats | interconnects | cloud | engines (or: list KIND), show ID (every field of a GPU with its sources), "
+                          "validate FILE... (check a catalog file against the built-in one)")
+      ->check(CLI::IsMember({"gpus", "models", "formats", "interconnects", "cloud", "engines", "list", "show", "validate"}))
       ->capture_default_str();
-  catalog_cmd->add_option("id", show_id, "with show: the GPU id");
-  catalog_cmd->add_option("--format", catalog_format, "output format")->check(CLI::IsMember({"table", "json"}))
+  catalog_cmd->add_option("args", catalog_args, "the kind, id or file(s)");
+  catalog_cmd->add_option("--format", catalog_format, "output format")
+      ->check(CLI::IsMember({"table", "json", "csv", "md"}))
       ->capture_default_str();
 
   // import-hf
@@ -309,11 +458,22 @@ int main(int argc, char** argv) {
   Catalog cat = LoadAll(catalog_files);
 
   if (*catalog_cmd) {
-    if (what == "show") {
-      if (show_id.empty()) Fail("catalog show: give a GPU id (gpuplan catalog gpus lists them)");
-      return RunShow(cat, show_id, catalog_format);
+    if (what == "validate") {
+      if (catalog_args.empty()) Fail("catalog validate: give one or more catalog files");
+      return RunValidate(catalog_args, catalog_format);
     }
-    if (!show_id.empty()) Fail("catalog " + what + ": unexpected argument '" + show_id + "'");
+    if (what == "show") {
+      if (catalog_args.size() != 1) Fail("catalog show: give one GPU id (gpuplan catalog gpus lists them)");
+      return RunShow(cat, catalog_args[0], catalog_format);
+    }
+    if (what == "list") {
+      static const std::vector<std::string> kKinds = {"gpus", "models", "formats", "interconnects", "cloud", "engines"};
+      if (catalog_args.size() != 1 || std::find(kKinds.begin(), kKinds.end(), catalog_args[0]) == kKinds.end())
+        Fail("catalog list: give one kind: gpus, models, formats, interconnects, cloud or engines");
+      what = catalog_args[0];
+    } else if (!catalog_args.empty()) {
+      Fail("catalog " + what + ": unexpected argument '" + catalog_args[0] + "'");
+    }
     return RunCatalog(cat, what, catalog_format);
   }
 

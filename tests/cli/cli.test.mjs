@@ -119,6 +119,38 @@ test('catalog lists ids in table and JSON', () => {
   assert.ok(models.some((m) => m.id === 'llama-3.1-70b' && m.kv_heads === 8));
 });
 
+test('catalog list in csv and md, and validate reports every problem of a file', () => {
+  const csv = run('catalog', 'list', 'gpus', '--format', 'csv');
+  assert.equal(csv.code, 0, csv.err);
+  const lines = csv.out.trim().split('\n');
+  assert.equal(lines[0], 'id,name,vendor,year,memory_quoted,memory_bytes,bandwidth_gb_s,bf16_dense_tflops,fp8_dense_tflops,tdp_w');
+  assert.ok(lines.length > 60, `${lines.length - 1} GPUs`);
+  assert.ok(lines.some((l) => l.startsWith('h100-sxm,')));
+  const md = run('catalog', 'models', '--format', 'md').out.split('\n');
+  assert.match(md[0], /^\| id \| name \| params \|/);
+  assert.match(md[1], /^\| --- \| --- \| ---: \|/);
+
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-validate-'));
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, JSON.stringify({ schema: 1, gpus: [
+    { id: 'a', name: 'A', vendor: 'V', memory: { value: 80, unit: 'GB', type: 'HBM3' }, bandwidth: { value: 3.35, unit: 'GB/s' },
+      sources: [{ fields: ['memory', 'bandwidth'], title: 't', url: 'https://example.invalid', read: '2026-11-29' }] },
+    { id: 'b', vendor: 'V', memory: { value: 24, unit: 'GB' }, sources: [] }] }));
+  const v = run('catalog', 'validate', bad);
+  assert.equal(v.code, 2);
+  const errs = v.err.trim().split('\n');
+  assert.ok(errs.length >= 3, v.err);
+  assert.ok(errs.every((l) => l.startsWith('gpuplan: error: catalog validate: ')), v.err);
+  assert.match(v.err, /gpus\[0\] \(id 'a'\): field 'bandwidth' 3 GB\/s is implausible for HBM3/);
+  assert.match(v.err, /gpus\[1\] \(id 'b'\): field 'name' is missing/);
+  assert.match(v.err, /gpus\[1\] \(id 'b'\): field 'sources' must name at least one source/);
+
+  const good = join(dir, 'good.json');
+  writeFileSync(good, run('import-hf', join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/phi-4.config.json'), '--id', 'my-phi', '--format', 'json').out);
+  const ok = JSON.parse(run('catalog', 'validate', good, '--format', 'json').out);
+  assert.deepEqual(ok.find((r) => r.kind === 'models'), { kind: 'models', entries: 49, added: 1 });
+});
+
 test('catalog show prints every field with its numbered sources', () => {
   const r = run('catalog', 'show', 'h100-sxm');
   assert.equal(r.code, 0, r.err);
@@ -131,7 +163,7 @@ test('catalog show prints every field with its numbered sources', () => {
   const bad = run('catalog', 'show', 'h1000');
   assert.equal(bad.code, 2);
   assert.match(bad.err, /unknown GPU 'h1000'/);
-  assert.match(run('catalog', 'show').err, /give a GPU id/);
+  assert.match(run('catalog', 'show').err, /give one GPU id/);
 });
 
 test('import-hf: reads a config, and its JSON is a catalog file the other commands accept', () => {

@@ -4,6 +4,7 @@
 
 #include "support.h"
 
+#include <algorithm>
 #include <string>
 
 #include "gpuplan/catalog.h"
@@ -219,4 +220,98 @@ TEST_CASE("every numeric row of every built-in GPU names a source", "[catalog]")
       CHECK_FALSE(row.sources.empty());
     }
   }
+}
+
+TEST_CASE("every problem in a file is reported at once, each with file, entry and field", "[catalog]") {
+  const std::string text = R"({"schema": 1, "gpus": [
+    {"id": "a", "name": "A", "vendor": "V", "memory": {"value": -1, "unit": "GB"}, "tdp_w": "450",
+     "sources": [{"fields": ["memory"], "title": "t", "url": "https://example.invalid", "read": "2026-11-29"}]},
+    {"id": "b", "vendor": "V", "memory": {"value": 24, "unit": "gigs"},
+     "sources": [{"fields": ["memory"], "title": "t", "url": "https://example.invalid", "read": "yesterday"}]}]})";
+  Result<Catalog> r = LoadCatalog({{"many.json", text}});
+  REQUIRE_FALSE(r.ok());
+  const std::string& e = r.error();
+  CHECK_THAT(e, Contains("many.json: gpus[0] (id 'a'): memory: field 'value' must be > 0"));
+  CHECK_THAT(e, Contains("many.json: gpus[0] (id 'a'): field 'tdp_w' must be a number"));
+  CHECK_THAT(e, Contains("many.json: gpus[1] (id 'b'): field 'name' is missing"));
+  CHECK_THAT(e, Contains("gpus[1] (id 'b'): memory: field 'unit' must be one of"));
+  CHECK_THAT(e, Contains("gpus[1] (id 'b'): sources[0]: field 'read' must be a date"));
+  CHECK(std::count(e.begin(), e.end(), '\n') >= 4);
+}
+
+TEST_CASE("consistency: implausible bandwidth for the memory type, sparse next to dense, params vs architecture",
+          "[catalog]") {
+  auto gpu = [](const std::string& memory_type, const std::string& bandwidth, const std::string& flops) {
+    return R"({"schema": 1, "gpus": [{"id": "x", "name": "X", "vendor": "V",
+      "memory": {"value": 80, "unit": "GB", "type": ")" + memory_type + R"("}, "bandwidth": )" + bandwidth +
+           R"(, "dense_tflops": )" + flops + R"(, "sources": [{"fields": ["memory", "bandwidth", "dense_tflops"],
+      "title": "t", "url": "https://example.invalid", "read": "2026-11-29"}]}]})";
+  };
+  CHECK(LoadCatalog({{"ok.json", gpu("HBM3", R"({"value": 3.35, "unit": "TB/s"})", R"({"bf16": 989.4, "fp8": 1978.9})")}}).ok());
+  // 3.35 typed as GB/s instead of TB/s.
+  auto unit_slip = LoadCatalog({{"x.json", gpu("HBM3", R"({"value": 3.35, "unit": "GB/s"})", "{}")}});
+  REQUIRE_FALSE(unit_slip.ok());
+  CHECK_THAT(unit_slip.error(), Contains("'bandwidth' 3 GB/s is implausible for HBM3"));
+  // FP8 quoted sparse (3,958) next to dense BF16 (989.4).
+  auto sparse = LoadCatalog({{"x.json", gpu("HBM3", R"({"value": 3.35, "unit": "TB/s"})", R"({"bf16": 989.4, "fp8": 3958})")}});
+  REQUIRE_FALSE(sparse.ok());
+  CHECK_THAT(sparse.error(), Contains("dense_tflops.fp8") && Contains("sparse"));
+
+  const std::string model = R"({"schema": 1, "models": [{"id": "m", "name": "M", "params": 9e9, "config": {
+      "model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
+      "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": false},
+      "sources": [{"fields": ["config", "params"], "title": "t", "url": "https://example.invalid", "read": "2026-11-29"}]}]})";
+  auto params = LoadCatalog({{"m.json", model}});
+  REQUIRE_FALSE(params.ok());
+  CHECK_THAT(params.error(), Contains("published 9.00 B but the architecture gives 8.03 B"));
+}
+
+TEST_CASE("interconnects, cloud offers and engine profiles load with their sources", "[catalog]") {
+  const Catalog& c = test::Cat();
+  CHECK(c.interconnects.size() >= 20);
+  CHECK(c.cloud_offers.size() >= 20);
+  CHECK(c.engines.size() >= 5);
+  for (const CloudOffer& o : c.cloud_offers) {
+    INFO(o.id);
+    CHECK(c.FindGpu(o.gpu));
+    CHECK(o.gpu_count >= 1);
+    CHECK(o.date.size() >= 7);
+    CHECK_FALSE(o.sources.empty());
+  }
+  // The seeds quote AWS p4d at $32.77/h (before AWS's 2025 cut): present, dated, sourced.
+  bool p4d = false;
+  for (const CloudOffer& o : c.cloud_offers)
+    p4d = p4d || (o.instance == "p4d.24xlarge" && o.on_demand_usd_per_hour == Approx(32.77) && o.date.rfind("2024", 0) == 0);
+  CHECK(p4d);
+  // PCIe: effective never above raw; x16 gen 4 = 32 GB/s per direction raw.
+  for (const InterconnectSpec& l : c.interconnects) {
+    INFO(l.id);
+    if (l.effective_bytes_per_s > 0) CHECK(l.effective_bytes_per_s <= l.raw_bytes_per_s);
+  }
+  bool pcie4 = false;
+  for (const InterconnectSpec& l : c.interconnects) pcie4 = pcie4 || (l.id == "pcie4-x16" && l.raw_bytes_per_s == 32e9);
+  CHECK(pcie4);
+  for (const EngineProfile& e : c.engines) {
+    INFO(e.id);
+    for (const EngineExample& ex : e.examples) CHECK((ex.source >= 0 && ex.source < static_cast<int>(e.sources.size())));
+  }
+}
+
+TEST_CASE("cross-file references and engine examples are checked", "[catalog]") {
+  const std::string offer = R"({"schema": 1, "cloud_offers": [{"id": "o", "provider": "P", "instance": "i",
+    "gpu": "h1000", "gpu_count": 8, "on_demand_usd_per_hour": 10, "date": "2026-01",
+    "sources": [{"fields": ["on_demand_usd_per_hour"], "title": "t", "url": "https://example.invalid", "read": "2026-11-29"}]}]})";
+  auto r = LoadCatalog({{"offer.json", offer}}, test::Cat());
+  REQUIRE_FALSE(r.ok());
+  CHECK_THAT(r.error(), Contains("cloud offer 'o': field 'gpu' names an unknown GPU 'h1000'"));
+
+  const std::string engine = R"({"schema": 1, "engines": [{"id": "e", "name": "E", "version": "1",
+    "gpu_memory_utilization_default": 1.5,
+    "activation_workspace_gib_examples": [{"model": "m", "gpu": "g", "gib": 1.2, "source_index": 3}],
+    "sources": [{"fields": ["gpu_memory_utilization_default", "activation_workspace_gib_examples"], "title": "t",
+                 "url": "https://example.invalid", "read": "2026-11-29"}]}]})";
+  auto e = LoadCatalog({{"engine.json", engine}});
+  REQUIRE_FALSE(e.ok());
+  CHECK_THAT(e.error(), Contains("'gpu_memory_utilization_default' must be a fraction"));
+  CHECK_THAT(e.error(), Contains("activation_workspace_gib_examples[0]: field 'source_index' must index"));
 }

@@ -48,3 +48,11 @@ TEST_CASE("counts and parameter counts", "[units]") {
   CHECK(FormatParams(125e6) == "125.0 M");
   CHECK(FormatParams(1.8e12) == "1.80 T");
 }
+
+TEST_CASE("short formatting drops trailing zeros only", "[units]") {
+  CHECK(FormatShort(989.4) == "989.4");
+  CHECK(FormatShort(80) == "80");
+  CHECK(FormatShort(1.0625) == "1.0625");
+  CHECK(FormatShort(0.53125, 2) == "0.53");
+  CHECK(FormatShort(100) == "100");
+}

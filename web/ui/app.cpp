@@ -191,7 +191,7 @@ void App::DrawInputs() {
   Track("weights");
 
   if (auto id = Picker("KV cache", cat.kv_formats, scenario_.kv, nullptr, 0,
-                       [](const KvFormat& f) { return f.name + "  (" + FormatFixed(f.bytes_per_element, 0) + " B)"; },
+                       [](const KvFormat& f) { return f.name + "  (" + FormatShort(f.bytes_per_element) + " B)"; },
                        [](const KvFormat& f) { return f.derivation + "\nSource: " + f.source.title; }))
     Edit("kv", *id);
   Track("kv");

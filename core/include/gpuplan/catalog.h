@@ -158,6 +158,47 @@ struct KvFormat {
   Source source;
 };
 
+// A link between accelerators or hosts. Bandwidths are per direction unless named otherwise.
+struct InterconnectSpec {
+  std::string id, name, kind;          // kind: pcie, nvlink, nvswitch, infiniband, ethernet, infinity-fabric, ici, ...
+  int generation = 0, links = 0, domain_gpus = 0;
+  double raw_bytes_per_s = 0;           // signalling rate, per direction
+  double effective_bytes_per_s = 0;     // after encoding / protocol overhead, per direction
+  double bidirectional_bytes_per_s = 0; // both directions, as vendors quote it
+  double domain_total_bytes_per_s = 0;  // whole switch domain (NVL72: 130 TB/s)
+  double measured_busbw_bytes_per_s = 0;  // NCCL all-reduce bus bandwidth measured on a named system
+  double latency_s = 0;
+  std::string scope, notes;
+  std::vector<Source> sources;
+};
+
+// A priced cloud instance at a date.
+struct CloudOffer {
+  std::string id, provider, instance, gpu, interconnect, region, date, notes;
+  int gpu_count = 0;
+  double on_demand_usd_per_hour = 0, spot_usd_per_hour = 0, reserved_1y_usd_per_hour = 0;  // 0: not published
+  std::vector<Source> sources;
+};
+
+// What an inference engine reserves (issue 4 turns these into memory terms).
+struct EngineExample {
+  std::string model, gpu;
+  double workspace_bytes = 0;  // activation / workspace peak the engine logged
+  int source = -1;             // index into the engine's sources
+};
+
+struct EngineProfile {
+  std::string id, name, version;
+  double memory_fraction = 0;      // vLLM gpu_memory_utilization, SGLang mem_fraction_static, TRT-LLM KV fraction
+  std::string memory_fraction_of;  // "total" (vLLM, SGLang) or "free" (TensorRT-LLM: of free memory after weights)
+  int kv_block_tokens = 0;
+  int max_batched_tokens = 0;
+  double cuda_context_bytes = 0;
+  std::string activation_workspace, notes;
+  std::vector<EngineExample> examples;
+  std::vector<Source> sources;
+};
+
 // [SECTION] Catalog and loading ----------------------------------------------------------
 struct CatalogFile {
   std::string name;   // shown in error messages ("gpus.json", a user's path)
@@ -169,6 +210,9 @@ struct Catalog {
   std::vector<Model> models;
   std::vector<WeightFormat> weight_formats;
   std::vector<KvFormat> kv_formats;
+  std::vector<InterconnectSpec> interconnects;
+  std::vector<CloudOffer> cloud_offers;
+  std::vector<EngineProfile> engines;
 
   const Gpu* FindGpu(std::string_view id) const;
   const Model* FindModel(std::string_view id) const;

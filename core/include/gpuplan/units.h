@@ -36,6 +36,8 @@ std::string FormatBytes(double bytes, ByteUnit unit = ByteUnit::GiB, int decimal
 std::string FormatBytesAuto(double bytes, int decimals = 2);
 // A plain number with a fixed number of decimals, "n/a" when not finite. Locale-independent.
 std::string FormatFixed(double value, int decimals);
+// Shortest text up to `max_decimals`: 989.4 -> "989.4", 80 -> "80", 1.0625 -> "1.0625".
+std::string FormatShort(double value, int max_decimals = 4);
 // Counts with thousands separators: 131072 -> "131,072".
 std::string FormatCount(int64_t count);
 // Parameter counts, 1000-based: 8.03e9 -> "8.03 B", 13e6 -> "13.0 M".
