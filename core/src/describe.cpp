@@ -1,6 +1,7 @@
 #include "gpuplan/describe.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "gpuplan/units.h"
 
@@ -90,6 +91,28 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
     rows.push_back({"prices", p.kind == "launch" ? "Launch price" : "Street price", v, {}});
   }
   return rows;
+}
+
+}  // namespace gpuplan
+
+namespace gpuplan {
+
+std::vector<std::string> ExplainQuotedTflops(const Gpu& g, const std::string& precision, double quoted_tflops,
+                                             double tolerance) {
+  std::vector<std::string> out;
+  auto near = [&](double tflops) { return tflops > 0 && std::abs(quoted_tflops / tflops - 1) <= tolerance; };
+  auto check = [&](const std::string& key, const std::string& label) {
+    auto it = g.dense_flops.find(key);
+    if (it == g.dense_flops.end()) return;
+    const double dense = it->second / 1e12;
+    if (near(dense)) out.push_back("dense " + label + " (" + FormatShort(dense, 2) + ")");
+    if (g.sparsity_factor > 1 && near(dense * g.sparsity_factor))
+      out.push_back("sparse: " + FormatShort(g.sparsity_factor) + " × dense " + label + " (" +
+                    FormatShort(g.sparsity_factor) + " × " + FormatShort(dense, 2) + ")");
+  };
+  check(precision, precision);
+  check(precision + "_fp16acc", precision + " with FP16 accumulate");
+  return out;
 }
 
 }  // namespace gpuplan

@@ -6,6 +6,8 @@
 //             1 internal error (the embedded catalog failed to load).
 #include <algorithm>
 #include <clocale>
+#include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <cstdio>
@@ -176,7 +178,8 @@ int RunImportHf(const std::string& path, std::string id, const std::string& name
 }
 
 // --- catalog --------------------------------------------------------------------------------
-int RunShow(const Catalog& cat, const std::string& id, const std::string& format) {
+int RunShow(const Catalog& cat, const std::string& id, const std::string& format,
+            const std::vector<std::string>& quoted) {
   const Gpu* g = cat.FindGpu(id);
   if (!g) {
     std::vector<std::string> ids;
@@ -184,6 +187,17 @@ int RunShow(const Catalog& cat, const std::string& id, const std::string& format
     Fail("catalog show: " + UnknownIdMessage("GPU", id, ids));
   }
   std::vector<DetailRow> rows = DescribeGpu(*g);
+  // "--quoted fp16=330": what a figure from a guide or a spec sheet is, in catalog terms.
+  std::vector<std::pair<std::string, std::vector<std::string>>> explained;
+  for (const std::string& q : quoted) {
+    const size_t eq = q.find('=');
+    char* end = nullptr;
+    const double tflops = eq == std::string::npos ? 0 : std::strtod(q.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || eq == 0 || end == q.c_str() + eq + 1 || *end != '\0' || !(tflops > 0) ||
+        !std::isfinite(tflops))
+      Fail("--quoted: '" + q + "' must be PRECISION=TFLOPS, e.g. fp16=330");
+    explained.push_back({q, ExplainQuotedTflops(*g, q.substr(0, eq), tflops)});
+  }
   if (format == "json") {
     nlohmann::ordered_json j;
     j["id"] = g->id;
@@ -196,6 +210,11 @@ int RunShow(const Catalog& cat, const std::string& id, const std::string& format
     for (const Source& s : g->sources)
       jsrc.push_back({{"fields", s.fields}, {"title", s.title}, {"url", s.url}, {"read", s.read}, {"note", s.note}});
     j["sources"] = jsrc;
+    if (!explained.empty()) {
+      nlohmann::ordered_json jq = nlohmann::ordered_json::object();
+      for (const auto& [q, why] : explained) jq[q] = why;
+      j["quoted"] = jq;
+    }
     fmt::print("{}\n", j.dump(2));
     return 0;
   }
@@ -204,6 +223,11 @@ int RunShow(const Catalog& cat, const std::string& id, const std::string& format
     std::string refs;
     for (int i : r.sources) refs += (refs.empty() ? "[" : ",") + std::to_string(i + 1);
     fmt::print("  {:<24} {}{}\n", r.label, r.value, refs.empty() ? "" : " " + refs + "]");
+  }
+  for (const auto& [q, why] : explained) {
+    std::string text;
+    for (const std::string& w : why) text += (text.empty() ? "" : "; or ") + w;
+    fmt::print("\n  Quoted {} TFLOP/s = {}\n", q, text.empty() ? "no catalog figure within 2%" : text);
   }
   fmt::print("\nSources:\n");
   for (size_t i = 0; i < g->sources.size(); ++i) {
@@ -430,6 +454,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"gpus", "models", "formats", "interconnects", "cloud", "engines", "list", "show", "validate"}))
       ->capture_default_str();
   catalog_cmd->add_option("args", catalog_args, "the kind, id or file(s)");
+  std::vector<std::string> quoted;
+  catalog_cmd->add_option("--quoted", quoted, "with show: explain a quoted figure, e.g. fp16=330 (dense? sparse? FP16-accumulate?)")
+      ->type_name("PRECISION=TFLOPS");
   catalog_cmd->add_option("--format", catalog_format, "output format")
       ->check(CLI::IsMember({"table", "json", "csv", "md"}))
       ->capture_default_str();
@@ -464,7 +491,7 @@ int main(int argc, char** argv) {
     }
     if (what == "show") {
       if (catalog_args.size() != 1) Fail("catalog show: give one GPU id (gpuplan catalog gpus lists them)");
-      return RunShow(cat, catalog_args[0], catalog_format);
+      return RunShow(cat, catalog_args[0], catalog_format, quoted);
     }
     if (what == "list") {
       static const std::vector<std::string> kKinds = {"gpus", "models", "formats", "interconnects", "cloud", "engines"};

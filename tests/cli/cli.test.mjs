@@ -151,6 +151,21 @@ test('catalog list in csv and md, and validate reports every problem of a file',
   assert.deepEqual(ok.find((r) => r.kind === 'models'), { kind: 'models', entries: 49, added: 1 });
 });
 
+test('catalog show --quoted says what a guide\'s figure is: dense, sparse or FP16-accumulate', () => {
+  const r = run('catalog', 'show', 'rtx-4090', '--quoted', 'fp16=330', '--quoted', 'fp32=83');
+  assert.equal(r.code, 0, r.err);
+  const line = r.out.split('\n').find((l) => l.includes('Quoted fp16=330'));
+  assert.match(line, /dense fp16 with FP16 accumulate \(330\.3\)/);
+  assert.match(line, /sparse: 2 × dense fp16 \(2 × 165\.2\)/);
+  assert.match(r.out, /Quoted fp32=83 TFLOP\/s = dense fp32 \(82\.6\)/);
+  const b200 = JSON.parse(run('catalog', 'show', 'b200', '--quoted', 'fp16=4500', '--format', 'json').out);
+  assert.deepEqual(b200.quoted['fp16=4500'], ['sparse: 2 × dense fp16 (2 × 2250)']);
+  assert.match(run('catalog', 'show', 'h100-sxm', '--quoted', 'fp16=3').out, /no catalog figure within 2%/);
+  const bad = run('catalog', 'show', 'h100-sxm', '--quoted', 'fp16');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--quoted: 'fp16' must be PRECISION=TFLOPS/);
+});
+
 test('catalog show prints every field with its numbered sources', () => {
   const r = run('catalog', 'show', 'h100-sxm');
   assert.equal(r.code, 0, r.err);

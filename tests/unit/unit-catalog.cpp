@@ -5,7 +5,12 @@
 #include "support.h"
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/describe.h"
@@ -314,4 +319,53 @@ TEST_CASE("cross-file references and engine examples are checked", "[catalog]") 
   REQUIRE_FALSE(e.ok());
   CHECK_THAT(e.error(), Contains("'gpu_memory_utilization_default' must be a fraction"));
   CHECK_THAT(e.error(), Contains("activation_workspace_gib_examples[0]: field 'source_index' must index"));
+}
+
+TEST_CASE("the seeds' GPU tables, rebuilt from the catalog: every quoted figure explained", "[catalog][reference]") {
+  std::ifstream in(std::string(GPUPLAN_TEST_DATA) + "/reference/seed_tables.json");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json ref = nlohmann::json::parse(text.str());
+  int rows = 0;
+  for (const auto& row : ref["rows"]) {
+    const std::string id = row["gpu"].get<std::string>();
+    const Gpu* g = test::Cat().FindGpu(id);
+    INFO(row["seed"].get<std::string>() << ":" << row["line"].get<int>() << " " << id);
+    REQUIRE(g);
+    const std::string precision = row["quoted"]["precision"].get<std::string>();
+    const double quoted = row["quoted"]["tflops"].get<double>();
+    const std::vector<std::string> why = ExplainQuotedTflops(*g, precision, quoted);
+    std::string joined;
+    for (const std::string& w : why) joined += w + "; ";
+    INFO("relations: " << joined);
+    const std::string expect = row["expect"].get<std::string>();
+    if (expect == "dense") {
+      REQUIRE_FALSE(why.empty());
+      CHECK(why[0].rfind("dense " + precision + " (", 0) == 0);
+    } else if (expect == "sparse") {
+      REQUIRE_FALSE(why.empty());
+      for (const std::string& w : why) CHECK(w.rfind("sparse:", 0) == 0);
+    } else if (expect == "fp16acc-or-sparse") {
+      CHECK_THAT(joined, Contains("with FP16 accumulate") && Contains("sparse: 2 × dense " + precision + " ("));
+    } else {
+      CHECK(expect == "not-in-catalog");
+      CHECK(g->dense_flops.count(precision) == 0);
+    }
+    if (row.contains("bandwidth_gb_s")) {
+      const double seed_bw = row["bandwidth_gb_s"].get<double>() * kGB;
+      if (row.value("memory_differs", false))
+        CHECK(std::abs(g->bandwidth_bytes_per_s / seed_bw - 1) > 0.02);
+      else
+        CHECK(std::abs(g->bandwidth_bytes_per_s / seed_bw - 1) <= 0.025);  // seeds round 2,039 to 2,000
+    }
+    if (row.contains("memory_gb")) {
+      const bool same = g->memory_quoted_value == row["memory_gb"].get<double>() && g->memory_quoted_unit == "GB";
+      CHECK(same != row.value("memory_differs", false));
+    }
+    if (row.contains("tdp_w")) CHECK(g->tdp_w == row["tdp_w"].get<double>());
+    if (row.contains("year")) CHECK((g->year == row["year"].get<int>()) != row.value("year_differs", false));
+    ++rows;
+  }
+  CHECK(rows >= 12);
 }

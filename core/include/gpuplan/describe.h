@@ -19,4 +19,12 @@ struct DetailRow {
 
 std::vector<DetailRow> DescribeGpu(const Gpu& g);
 
+// Which catalog figure a quoted throughput is: the dense rate, the 2:4-sparse headline
+// (dense × sparsity factor), the GeForce FP16-accumulate rate, or its sparse form. Guides
+// and vendors mix these freely ("RTX 4090: 330 TFLOPS FP16" is either FP16-accumulate dense
+// or FP32-accumulate sparse). Returns every match within `tolerance` (relative), as text
+// like "sparse: 2 × dense fp16 (2 × 165.2)"; empty when none matches.
+std::vector<std::string> ExplainQuotedTflops(const Gpu& g, const std::string& precision, double quoted_tflops,
+                                             double tolerance = 0.02);
+
 }  // namespace gpuplan
