@@ -137,6 +137,44 @@ test('a broken link keeps the valid fields and says which were dropped', async (
   await page.close();
 });
 
+test('the Catalog panel: search, select a row, see its sources, use it in Fit', async () => {
+  const { page, errors } = await openPage('v=1&model=llama-3.1-70b&gpu=rtx-4090&count=2&weights=q4_k_m');
+  const click = async (rect) => {
+    await page.mouse.click((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2, { delay: 80 });
+    await waitFrames(page, 3);
+  };
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await click(rects['tab-catalog']);
+  let ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  assert.equal(ui.tab, 'catalog');
+  assert.ok(ui.visible.length >= 60, `${ui.visible.length} accelerators listed`);
+
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await typeInto(page, rects['catalog-search'], 'H200');
+  ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  assert.equal(ui.search, 'H200');
+  assert.deepEqual([...ui.visible].sort(), ['gh200', 'h200-nvl', 'h200-sxm']);  // GH200 matches too
+
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await click(rects['row:h200-sxm']);
+  ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  assert.equal(ui.selected_gpu, 'h200-sxm');
+  const shot = await page.screenshot({ path: join(artifacts, 'page-catalog.png') });
+  assert.ok(imageStats(shot).colors > 50);
+
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await click(rects['use-in-fit']);
+  ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  assert.equal(ui.tab, 'fit');
+  const r = await report(page);
+  assert.equal(r.scenario.gpu, 'h200-sxm');
+  assert.equal(r.scenario.model, 'llama-3.1-70b');
+  assert.match(await page.evaluate(() => location.hash), /gpu=h200-sxm/);
+  assert.deepEqual(r, cliReport(r.state));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a phone-width viewport still renders the panel', async () => {
   const page = await browser.newPage({ viewport: { width: 380, height: 700 } });
   await page.goto(url + '#v=1&model=qwen2.5-7b&gpu=l4');

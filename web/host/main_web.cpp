@@ -87,6 +87,10 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_widget_rects() {
   g_host.scratch = g_host.app->WidgetRectsJson();
   return g_host.scratch.c_str();
 }
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_ui_state() {
+  g_host.scratch = g_host.app->UiStateJson();
+  return g_host.scratch.c_str();
+}
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_field_errors() {
   g_host.scratch = g_host.app->FieldErrorsJson();
   return g_host.scratch.c_str();

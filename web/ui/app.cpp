@@ -307,8 +307,7 @@ void App::Frame() {
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   ImGui::TextUnformatted("gpuplan");
   ImGui::SameLine();
-  ImGui::TextColored(kMuted, "Fit: will the model fit in GPU memory?");
-  ImGui::Separator();
+  ImGui::TextColored(kMuted, "which GPU, how many, how fast, at what cost - with the work shown");
 
   if (!catalog_error_.empty()) ImGui::TextColored(kBad, "Catalog failed to load: %s", catalog_error_.c_str());
   if (!notices_.empty()) {
@@ -318,6 +317,35 @@ void App::Frame() {
     ImGui::Separator();
   }
 
+  if (ImGui::BeginTabBar("panels")) {
+    // A tab asked for by the code (e.g. "Use in Fit") is selected once, then the user's clicks rule.
+    bool consumed = false;
+    auto tab = [&](const char* label, Tab which, const char* key) {
+      ImGuiTabItemFlags flags = 0;
+      if (requested_tab_ == which) {
+        flags = ImGuiTabItemFlags_SetSelected;
+        consumed = true;
+      }
+      const bool open = ImGui::BeginTabItem(label, nullptr, flags);
+      Track(key);
+      if (open) tab_ = which;
+      return open;
+    };
+    if (tab("Fit", Tab::kFit, "tab-fit")) {
+      DrawFit();
+      ImGui::EndTabItem();
+    }
+    if (tab("Catalog", Tab::kCatalog, "tab-catalog")) {
+      DrawCatalog();
+      ImGui::EndTabItem();
+    }
+    if (consumed) requested_tab_ = Tab::kNone;  // a request made while drawing applies next frame
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+void App::DrawFit() {
   const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 50.0f;
   if (wide) {
     ImGui::BeginChild("inputs", ImVec2(ImGui::GetFontSize() * 28.0f, 0), false);
@@ -332,7 +360,6 @@ void App::Frame() {
     ImGui::Separator();
     DrawResult();
   }
-  ImGui::End();
 }
 
 }  // namespace gpuplan::ui

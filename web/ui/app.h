@@ -39,6 +39,8 @@ class App {
   const std::vector<std::string>& Notices() const { return notices_; }
   // Screen rectangles of the main widgets, by field key, for end-to-end tests that click.
   std::string WidgetRectsJson() const;
+  // What the panels show besides the scenario (tab, catalog search, selection), for tests.
+  std::string UiStateJson() const;
   // Edits refused since the last good one, by field key: {"context": "context: '0' must ..."}.
   std::string FieldErrorsJson() const;
 
@@ -46,8 +48,16 @@ class App {
   void Recompute();
   void Edit(std::string_view key, const std::string& value);
   void Track(const char* key);
+  enum class Tab { kNone, kFit, kCatalog };
+
+  void DrawFit();
   void DrawInputs();
   void DrawResult();
+  // The Catalog panel (panel_catalog.cpp): search, filters, a table, the detail with sources.
+  void DrawCatalog();
+  void DrawGpuTable();
+  void DrawGpuDetail(const Gpu& g);
+  void DrawModelTable();
 
   const Catalog* catalog_ = nullptr;
   std::string catalog_error_;
@@ -62,6 +72,15 @@ class App {
   std::map<std::string, Rect> rects_;
   char model_filter_[64] = "";
   char gpu_filter_[64] = "";
+  Tab tab_ = Tab::kFit;
+  Tab requested_tab_ = Tab::kNone;
+  // Catalog panel
+  int catalog_view_ = 0;           // 0: accelerators, 1: models
+  char catalog_search_[64] = "";
+  int vendor_index_ = 0;           // 0: all vendors
+  float min_memory_gib_ = 0;
+  std::string selected_gpu_;
+  std::vector<std::string> visible_ids_;  // rows shown last frame, in order
 };
 
 }  // namespace gpuplan::ui

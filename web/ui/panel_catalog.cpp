@@ -1,0 +1,243 @@
+// web/ui/panel_catalog.cpp — the Catalog panel: every accelerator and model, searchable and
+// filterable, with a detail view that shows each figure next to the sources that back it.
+#include <algorithm>
+#include <set>
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include "app.h"
+#include "gpuplan/describe.h"
+#include "gpuplan/model.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan::ui {
+
+namespace {
+
+const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
+const ImVec4 kLink(0.45f, 0.70f, 1.00f, 1.0f);
+
+bool Matches(const std::string& text, const char* needle) {
+  if (!needle[0]) return true;
+  std::string a = text, b = needle;
+  std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(b.begin(), b.end(), b.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return a.find(b) != std::string::npos;
+}
+
+double Flops(const Gpu& g, const char* precision) {
+  auto it = g.dense_flops.find(precision);
+  return it == g.dense_flops.end() ? 0 : it->second;
+}
+
+// A number cell, or a muted dash where the catalog has no sourced figure.
+void NumberCell(double v, double scale, int decimals) {
+  ImGui::TableNextColumn();
+  if (v > 0)
+    ImGui::TextUnformatted(FormatFixed(v / scale, decimals).c_str());
+  else
+    ImGui::TextColored(kMuted, "-");
+}
+
+}  // namespace
+
+void App::DrawCatalog() {
+  ImGui::RadioButton("Accelerators", &catalog_view_, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("Models", &catalog_view_, 1);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  ImGui::InputTextWithHint("##catalog-search", "search name, vendor, architecture", catalog_search_,
+                           sizeof catalog_search_);
+  Track("catalog-search");
+  if (catalog_view_ == 0) {
+    DrawGpuTable();
+    if (const Gpu* g = catalog_->FindGpu(selected_gpu_)) {
+      ImGui::Separator();
+      DrawGpuDetail(*g);
+    } else {
+      ImGui::TextColored(kMuted, "Select a row to see every figure with its sources.");
+    }
+  } else {
+    DrawModelTable();
+  }
+}
+
+void App::DrawGpuTable() {
+  std::set<std::string> vendor_set;
+  for (const Gpu& g : catalog_->gpus) vendor_set.insert(g.vendor);
+  std::vector<std::string> vendors(vendor_set.begin(), vendor_set.end());
+  vendors.insert(vendors.begin(), "All vendors");
+  if (vendor_index_ >= static_cast<int>(vendors.size())) vendor_index_ = 0;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::BeginCombo("##vendor", vendors[static_cast<size_t>(vendor_index_)].c_str())) {
+    for (int i = 0; i < static_cast<int>(vendors.size()); ++i)
+      if (ImGui::Selectable(vendors[static_cast<size_t>(i)].c_str(), i == vendor_index_)) vendor_index_ = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  ImGui::SliderFloat("min memory", &min_memory_gib_, 0, 256, "%.0f GiB");
+
+  // Filter, then sort by the column the user picked.
+  std::vector<const Gpu*> rows;
+  for (const Gpu& g : catalog_->gpus) {
+    if (vendor_index_ > 0 && g.vendor != vendors[static_cast<size_t>(vendor_index_)]) continue;
+    if (g.CapacityBytes() < static_cast<double>(min_memory_gib_) * kGiB) continue;
+    if (!Matches(g.name + " " + g.vendor + " " + g.architecture + " " + g.id, catalog_search_)) continue;
+    rows.push_back(&g);
+  }
+  const float height = std::max(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().y * 0.45f);
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_Sortable | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+  visible_ids_.clear();
+  if (!ImGui::BeginTable("gpus", 8, flags, ImVec2(0, height))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Accelerator", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_DefaultSort);
+  ImGui::TableSetupColumn("Year");
+  ImGui::TableSetupColumn("Memory GiB");
+  ImGui::TableSetupColumn("GB/s");
+  ImGui::TableSetupColumn("BF16 dense");
+  ImGui::TableSetupColumn("FP8 dense");
+  ImGui::TableSetupColumn("W");
+  ImGui::TableSetupColumn("Vendor");
+  ImGui::TableHeadersRow();
+  if (ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs(); sort && sort->SpecsCount > 0) {
+    const ImGuiTableColumnSortSpecs& spec = sort->Specs[0];
+    auto key = [&](const Gpu* g) -> double {
+      switch (spec.ColumnIndex) {
+        case 1: return g->year;
+        case 2: return g->CapacityBytes();
+        case 3: return g->bandwidth_bytes_per_s;
+        case 4: return Flops(*g, "bf16");
+        case 5: return Flops(*g, "fp8");
+        case 6: return g->tdp_w;
+        default: return 0;
+      }
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const Gpu* a, const Gpu* b) {
+      const bool asc = spec.SortDirection == ImGuiSortDirection_Ascending;
+      if (spec.ColumnIndex == 0 || spec.ColumnIndex == 7) {
+        const std::string& x = spec.ColumnIndex == 0 ? a->name : a->vendor;
+        const std::string& y = spec.ColumnIndex == 0 ? b->name : b->vendor;
+        return asc ? x < y : y < x;
+      }
+      return asc ? key(a) < key(b) : key(b) < key(a);
+    });
+  }
+  for (const Gpu* g : rows) {
+    visible_ids_.push_back(g->id);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (ImGui::Selectable((g->name + "##" + g->id).c_str(), selected_gpu_ == g->id,
+                          ImGuiSelectableFlags_SpanAllColumns))
+      selected_gpu_ = g->id;
+    Track(("row:" + g->id).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", g->year);
+    NumberCell(g->CapacityBytes(), kGiB, 1);
+    NumberCell(g->bandwidth_bytes_per_s, kGB, 0);
+    NumberCell(Flops(*g, "bf16"), 1e12, 1);
+    NumberCell(Flops(*g, "fp8"), 1e12, 1);
+    NumberCell(g->tdp_w, 1, 0);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(g->vendor.c_str());
+  }
+  ImGui::EndTable();
+  ImGui::TextColored(kMuted, "%zu of %zu accelerators; throughput is dense (2:4-sparse headline figures are halved)",
+                     rows.size(), catalog_->gpus.size());
+}
+
+void App::DrawGpuDetail(const Gpu& g) {
+  ImGui::Text("%s", g.name.c_str());
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Use in Fit")) {
+    Edit("gpu", g.id);
+    requested_tab_ = Tab::kFit;
+  }
+  Track("use-in-fit");
+  if (ImGui::BeginTable("detail", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("Field");
+    ImGui::TableSetupColumn("Value", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("Sources");
+    for (const DetailRow& row : DescribeGpu(g)) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(kMuted, "%s", row.label.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", row.value.c_str());
+      ImGui::TableNextColumn();
+      std::string refs;
+      for (int i : row.sources) refs += (refs.empty() ? "[" : ",") + std::to_string(i + 1);
+      ImGui::TextUnformatted(refs.empty() ? "" : (refs + "]").c_str());
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextUnformatted("Sources");
+  for (size_t i = 0; i < g.sources.size(); ++i) {
+    const Source& s = g.sources[i];
+    ImGui::TextWrapped("[%zu] %s (read %s)", i + 1, s.title.c_str(), s.read.c_str());
+    ImGui::Indent();
+    ImGui::TextColored(kLink, "%s", s.url.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click to copy the address");
+    if (ImGui::IsItemClicked()) ImGui::SetClipboardText(s.url.c_str());
+    if (!s.note.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, kMuted);
+      ImGui::TextWrapped("%s", s.note.c_str());
+      ImGui::PopStyleColor();
+    }
+    ImGui::Unindent();
+  }
+}
+
+void App::DrawModelTable() {
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+  visible_ids_.clear();
+  if (!ImGui::BeginTable("models", 6, flags, ImVec2(0, 0))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Model");
+  ImGui::TableSetupColumn("Params");
+  ImGui::TableSetupColumn("Active");
+  ImGui::TableSetupColumn("Layers");
+  ImGui::TableSetupColumn("Attention (KV cache)", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("");
+  ImGui::TableHeadersRow();
+  for (const Model& m : catalog_->models) {
+    if (!Matches(m.name + " " + m.id + " " + m.model_type + " " + m.hf_repo, catalog_search_)) continue;
+    visible_ids_.push_back(m.id);
+    const ParamCount c = CountParams(m);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(m.name.c_str());
+    if (ImGui::IsItemHovered() && !m.hf_repo.empty()) ImGui::SetTooltip("%s", m.hf_repo.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(FormatParams(c.total).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(m.moe ? FormatParams(c.active).c_str() : "");
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", m.layers);
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", DescribeAttention(m).c_str());
+    ImGui::TableNextColumn();
+    if (ImGui::SmallButton(("Use##" + m.id).c_str())) {
+      Edit("model", m.id);
+      requested_tab_ = Tab::kFit;
+    }
+  }
+  ImGui::EndTable();
+}
+
+std::string App::UiStateJson() const {
+  nlohmann::json j;
+  j["tab"] = tab_ == Tab::kCatalog ? "catalog" : "fit";
+  j["catalog_view"] = catalog_view_ == 0 ? "gpus" : "models";
+  j["search"] = catalog_search_;
+  j["selected_gpu"] = selected_gpu_;
+  j["visible"] = visible_ids_;
+  return j.dump();
+}
+
+}  // namespace gpuplan::ui
