@@ -124,14 +124,13 @@ Source ReadSource(const json& j, const std::string& where, Reader& parent) {
   return s;
 }
 
-std::vector<Source> ReadSources(Reader& r, const json& entry) {
+std::vector<Source> ReadSources(Reader& r) {
   std::vector<Source> out;
   const json* list = r.Array("sources");
   if (!list) return out;
   if (list->empty()) r.Fail("sources", "must name at least one source");
   for (size_t i = 0; i < list->size(); ++i)
     out.push_back(ReadSource((*list)[i], r.where() + ": sources[" + std::to_string(i) + "]", r));
-  (void)entry;
   return out;
 }
 
@@ -301,7 +300,7 @@ Gpu ReadGpu(Reader& r) {
       g.prices.push_back(price);
     }
   }
-  std::vector<Source> sources = ReadSources(r, json());
+  std::vector<Source> sources = ReadSources(r);
   sources.insert(sources.end(), g.sources.begin(), g.sources.end());
   g.sources = std::move(sources);
   CheckGpuConsistency(r, g);
@@ -341,7 +340,7 @@ Model ReadModel(Reader& r) {
   m.params = r.Positive("params", false);
   m.active_params = r.Positive("active_params", false);
   m.notes = r.String("notes", false);
-  m.sources = ReadSources(r, json());
+  m.sources = ReadSources(r);
   // The architecture must account for the published count (2%: publishers round, and some
   // checkpoints carry buffers). A miss means a wrong config or a layout gpuplan misreads.
   if (m.params > 0 && m.layers > 0) {
@@ -373,7 +372,7 @@ InterconnectSpec ReadInterconnect(Reader& r) {
   l.notes = r.String("notes", false);
   if (l.effective_bytes_per_s > 0 && l.raw_bytes_per_s > 0 && l.effective_bytes_per_s > l.raw_bytes_per_s * 1.0001)
     r.Fail("effective_gb_per_s", "must not exceed raw_gb_per_s");
-  l.sources = ReadSources(r, json());
+  l.sources = ReadSources(r);
   RequireSourced(r, l.sources, {"raw_gb_per_s", "effective_gb_per_s", "bidirectional_gb_per_s", "total_domain_tb_per_s",
                                 "measured_busbw_gb_per_s", "latency_us", "domain_gpus", "links"});
   return l;
@@ -396,7 +395,7 @@ CloudOffer ReadCloudOffer(Reader& r) {
   o.reserved_1y_usd_per_hour = r.Positive("reserved_1y_usd_per_hour", false);
   if (o.on_demand_usd_per_hour == 0 && o.spot_usd_per_hour == 0 && o.reserved_1y_usd_per_hour == 0)
     r.FailEntry("needs at least one price (on_demand_usd_per_hour, spot_usd_per_hour or reserved_1y_usd_per_hour)");
-  o.sources = ReadSources(r, json());
+  o.sources = ReadSources(r);
   RequireSourced(r, o.sources, {"on_demand_usd_per_hour", "spot_usd_per_hour", "reserved_1y_usd_per_hour"});
   return o;
 }
@@ -425,7 +424,7 @@ EngineProfile ReadEngine(Reader& r) {
   e.cuda_context_bytes = r.Positive("cuda_context_mib", false) * kMiB;
   e.activation_workspace = r.String("activation_workspace", false);
   e.notes = r.String("notes", false);
-  e.sources = ReadSources(r, json());
+  e.sources = ReadSources(r);
   if (const json* examples = r.Array("activation_workspace_gib_examples", false)) {
     for (size_t i = 0; i < examples->size(); ++i) {
       Reader x((*examples)[i], r.where() + ": activation_workspace_gib_examples[" + std::to_string(i) + "]");
