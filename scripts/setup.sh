@@ -51,7 +51,9 @@ sources=(
 )
 
 have_deb_src() {
-  grep -rhsE '^\s*(Types:.*deb-src|deb-src\s)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null | grep -q .
+  # (grep exits 2 when /etc/apt/sources.list does not exist; with pipefail that must not count.)
+  { grep -rhsE '^\s*(Types:.*deb-src|deb-src\s)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null || true; } |
+    grep -q .
 }
 
 need_fetch=0
