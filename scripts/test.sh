@@ -46,7 +46,7 @@ if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
 else
   skipped+=(cuda); printf '\n=== cuda: skipped (nvcc not found; install the CUDA toolkit to build the probes)\n'
 fi
-step browser env GPUPLAN_SITE="$top/build/wasm/site" GPUPLAN_CLI="$top/build/native/native/gpuplan" \
+step browser env GPUPLAN_SITE="$top/build/wasm/site" GPUPLAN_CLI="$top/build/native/native/gpuplan" GPUPLAN_SOURCE_DIR="$top" \
   GPUPLAN_ARTIFACTS="$artifacts" node --test tests/e2e/
 step window tests/gui/native_window.sh build/native/native/gpuplan-gui build/native/native/gpuplan "$artifacts"
 

@@ -1,6 +1,8 @@
 #include "gpuplan/catalog.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <cmath>
 #include <set>
 
@@ -549,6 +551,43 @@ Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base,
     return Error{all};
   }
   return base;
+}
+
+Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, const std::string& name_hint) {
+  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const std::string origin = name_hint.empty() ? "pasted text" : name_hint;
+  if (doc.is_discarded()) return Error{origin + ": not valid JSON"};
+  if (!doc.is_object()) return Error{origin + ": must be a JSON object (a catalog file or a config.json)"};
+  if (doc.contains("schema")) {
+    Result<Catalog> merged = LoadCatalog({{origin, std::string(text)}}, base);
+    if (!merged.ok()) return Error{merged.error()};
+    const Catalog& c = merged.value();
+    auto added = [](size_t now, size_t before) { return std::to_string(now - before); };
+    return ImportedText{c, origin + ": catalog merged (" + added(c.gpus.size(), base.gpus.size()) + " new GPUs, " +
+                               added(c.models.size(), base.models.size()) + " new models; same ids replaced)"};
+  }
+  // A config.json: the id comes from the file name or the checkpoint name, made URL-safe.
+  std::string id = name_hint;
+  if (auto it = doc.find("_name_or_path"); (id.empty() || id == "config.json") && it != doc.end() && it->is_string())
+    id = it->get<std::string>();
+  for (const char* suffix : {".json", ".config"})
+    if (id.size() > std::strlen(suffix) && id.compare(id.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
+      id.resize(id.size() - std::strlen(suffix));
+  if (id.empty() || id == "config") id = "imported-model";
+  if (const size_t slash = id.find_last_of('/'); slash != std::string::npos) id = id.substr(slash + 1);
+  for (char& ch : id) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
+    ch = keep ? static_cast<char>(std::tolower(static_cast<unsigned char>(ch))) : '-';
+  }
+  Result<Model> m = ImportHfConfig(text, origin, id);
+  if (!m.ok()) return Error{m.error()};
+  Model model = std::move(m).value();
+  model.name = id + " (imported)";
+  model.notes = "imported from " + origin + " in this session; not part of the built-in catalog";
+  ImportedText out{base, ""};
+  Upsert(out.catalog.models, model, OnExistingId::kReplace);
+  out.summary = origin + ": model '" + id + "' added (" + FormatParams(CountParams(model).total) + " parameters)";
+  return out;
 }
 
 const Result<Catalog>& EmbeddedCatalog() {

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   for (const std::string& n : app.Notices()) std::fprintf(stderr, "gpuplan-gui: dropped from --state: %s\n", n.c_str());
 
   long frames = 0;
-  while (gpuplan::ui::PumpEvents(window)) {
+  while (gpuplan::ui::PumpEvents(window, app)) {
     const Uint64 start = SDL_GetTicks64();
     gpuplan::ui::RenderFrame(window, app, ClearGl);
     // Without vsync (Xvfb, some drivers) cap at ~60 frames/s instead of spinning a core.

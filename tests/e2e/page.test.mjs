@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -171,6 +171,34 @@ test('the Catalog panel: search, select a row, see its sources, use it in Fit', 
   assert.equal(r.scenario.model, 'llama-3.1-70b');
   assert.match(await page.evaluate(() => location.hash), /gpu=h200-sxm/);
   assert.deepEqual(r, cliReport(r.state));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a config.json dropped on the page joins the catalog and computes like the CLI with the same file', async () => {
+  const { page, errors } = await openPage('v=1&gpu=h100-sxm');
+  const cfgPath = join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/mixtral-8x7b.config.json');
+  const text = readFileSync(cfgPath, 'utf8');
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'mixtral-8x7b.config.json', { type: 'application/json' }));
+    document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await waitFrames(page, 3);
+  const state = 'v=1&model=mixtral-8x7b&weights=bf16&kv=fp16&context=8192&batch=4&gpu=h100-sxm&count=2&overhead-gib=1';
+  await page.evaluate((h) => { location.hash = h; }, state);
+  await waitFrames(page, 3);
+  const fromPage = await report(page);
+  assert.equal(fromPage.model.name, 'mixtral-8x7b (imported)');
+  assert.equal(fromPage.model.params, 46702792704);
+
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-drop-'));
+  const catalogFile = join(dir, 'mixtral.json');
+  const out = spawnSync(cli, ['import-hf', cfgPath, '--id', 'mixtral-8x7b', '--name', 'mixtral-8x7b (imported)', '--format', 'json'], { encoding: 'utf8' });
+  writeFileSync(catalogFile, out.stdout);
+  const r = spawnSync(cli, ['--catalog', catalogFile, 'fit', '--state', state, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(fromPage, JSON.parse(r.stdout));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support.h"
+#include "gpuplan/catalog.h"
 #include "gpuplan/hf_config.h"
 #include "gpuplan/model.h"
 
@@ -182,4 +183,29 @@ TEST_CASE("every built-in model imports and its computed count is finite and pos
     if (m.params > 0) CHECK(std::abs(c.total / m.params - 1) < 0.02);
     CHECK(KvBytesPerToken(m, 2) > 0);
   }
+}
+
+TEST_CASE("user text: a config.json becomes a model, a catalog file merges, garbage is refused", "[model][import]") {
+  const Catalog& base = test::Cat();
+  const std::string cfg = ReadText(std::string(GPUPLAN_TEST_DATA) + "/data/hf/phi-4.config.json");
+  Result<ImportedText> a = ImportUserText(base, cfg, "My Phi.config.json");
+  REQUIRE(a.ok());
+  const Model* m = a.value().catalog.FindModel("my-phi");
+  REQUIRE(m);
+  CHECK(m->name == "my-phi (imported)");
+  CHECK(a.value().catalog.models.size() == base.models.size() + 1);
+  CHECK_THAT(a.value().summary, Contains("model 'my-phi' added"));
+
+  const std::string file = R"({"schema": 1, "gpus": [{"id": "lab-gpu", "name": "Lab GPU", "vendor": "Lab",
+    "memory": {"value": 96, "unit": "GiB"}, "sources": [{"fields": ["memory"], "title": "our card",
+    "url": "https://example.invalid", "read": "2026-11-29"}]}]})";
+  Result<ImportedText> b = ImportUserText(base, file, "lab.json");
+  REQUIRE(b.ok());
+  CHECK(b.value().catalog.FindGpu("lab-gpu"));
+  CHECK_THAT(b.value().summary, Contains("1 new GPUs"));
+
+  Result<ImportedText> c = ImportUserText(base, "{\"model_type\": \"llama\"}", "");
+  REQUIRE_FALSE(c.ok());
+  CHECK_THAT(c.error(), Contains("pasted text: key 'hidden_size' is missing"));
+  CHECK_FALSE(ImportUserText(base, "not json", "x.json").ok());
 }

@@ -64,7 +64,7 @@ void MainLoop() {
     g_host.css_h = h;
   }
   if (JsHashChanged()) LoadHash();  // the user edited the URL or followed a link
-  gpuplan::ui::PumpEvents(g_host.window);
+  gpuplan::ui::PumpEvents(g_host.window, *g_host.app);
   gpuplan::ui::RenderFrame(g_host.window, *g_host.app, ClearGl);
   if (g_host.app->ConsumeStateChanged()) JsWriteHash(g_host.app->StateHash().c_str());
   if (++g_host.frames == 2) JsReady();
@@ -85,6 +85,11 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_state_hash() {
 }
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_widget_rects() {
   g_host.scratch = g_host.app->WidgetRectsJson();
+  return g_host.scratch.c_str();
+}
+// The page shell calls this with the text of a file dropped on the page (or pasted).
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_import_text(const char* text, const char* name) {
+  g_host.scratch = g_host.app->ImportText(text ? text : "", name ? name : "");
   return g_host.scratch.c_str();
 }
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_ui_state() {

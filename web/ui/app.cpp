@@ -89,13 +89,10 @@ std::string GpuTip(const Gpu& g) {
 
 App::App() {
   const Result<Catalog>& loaded = EmbeddedCatalog();
-  if (loaded.ok()) {
-    catalog_ = &loaded.value();
-  } else {
+  if (loaded.ok())
+    catalog_owned_ = loaded.value();
+  else
     catalog_error_ = loaded.error();
-    static const Catalog empty;
-    catalog_ = &empty;
-  }
 }
 
 void App::LoadState(std::string_view hash) {
@@ -150,6 +147,19 @@ std::string App::WidgetRectsJson() const {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [key, r] : rects_) j[key] = {{"x0", r.x0}, {"y0", r.y0}, {"x1", r.x1}, {"y1", r.y1}};
   return j.dump();
+}
+
+std::string App::ImportText(std::string_view text, const std::string& name_hint) {
+  Result<ImportedText> imported = ImportUserText(catalog_owned_, text, name_hint);
+  import_ok_ = imported.ok();
+  if (imported.ok()) {
+    catalog_owned_ = std::move(imported.value().catalog);
+    import_message_ = imported.value().summary;
+    dirty_ = true;  // an override may change the current scenario's numbers
+  } else {
+    import_message_ = imported.error();
+  }
+  return nlohmann::json{{"ok", import_ok_}, {"message", import_message_}}.dump();
 }
 
 std::string App::FieldErrorsJson() const { return nlohmann::json(field_errors_).dump(); }

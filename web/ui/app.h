@@ -39,6 +39,9 @@ class App {
   const std::vector<std::string>& Notices() const { return notices_; }
   // Screen rectangles of the main widgets, by field key, for end-to-end tests that click.
   std::string WidgetRectsJson() const;
+  // Adds a catalog file or a Hugging Face config.json (pasted, or dropped on the window) to the
+  // catalog of this session; returns {"ok": bool, "message": "..."} as JSON.
+  std::string ImportText(std::string_view text, const std::string& name_hint);
   // What the panels show besides the scenario (tab, catalog search, selection), for tests.
   std::string UiStateJson() const;
   // Edits refused since the last good one, by field key: {"context": "context: '0' must ..."}.
@@ -59,7 +62,11 @@ class App {
   void DrawGpuDetail(const Gpu& g);
   void DrawModelTable();
 
-  const Catalog* catalog_ = nullptr;
+  void DrawImport();
+  void DrawQuotedCheck(const Gpu& g);
+
+  Catalog catalog_owned_;                // built-in entries plus what the user imported
+  const Catalog* catalog_ = &catalog_owned_;
   std::string catalog_error_;
   Scenario scenario_;
   std::optional<Result<MemoryEstimate>> estimate_;
@@ -81,6 +88,12 @@ class App {
   float min_memory_gib_ = 0;
   std::string selected_gpu_;
   std::vector<std::string> visible_ids_;  // rows shown last frame, in order
+  int min_year_ = 2010;
+  std::vector<char> import_buffer_ = std::vector<char>(64 * 1024, '\0');
+  std::string import_message_;
+  bool import_ok_ = true;
+  int quoted_precision_ = 0;
+  float quoted_tflops_ = 0;
 };
 
 }  // namespace gpuplan::ui

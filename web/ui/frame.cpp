@@ -1,5 +1,9 @@
 #include "frame.h"
 
+#include <fstream>
+#include <sstream>
+#include <string>
+
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
@@ -23,11 +27,19 @@ void InitImGui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version) {
   ImGui_ImplOpenGL3_Init(glsl_version);
 }
 
-bool PumpEvents(SDL_Window* window) {
+bool PumpEvents(SDL_Window* window, App& app) {
   SDL_Event event;
   bool running = true;
   while (SDL_PollEvent(&event)) {
     ImGui_ImplSDL2_ProcessEvent(&event);
+    if (event.type == SDL_DROPFILE && event.drop.file) {
+      std::ifstream in(event.drop.file, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      const std::string path = event.drop.file;
+      app.ImportText(text.str(), path.substr(path.find_last_of("/\\") + 1));
+      SDL_free(event.drop.file);
+    }
     if (event.type == SDL_QUIT) running = false;
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
         event.window.windowID == SDL_GetWindowID(window))

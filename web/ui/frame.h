@@ -11,8 +11,9 @@ class App;
 
 // Creates the ImGui context and style (no .ini file: the URL or flags hold the state).
 void InitImGui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version);
-// Feeds pending SDL events to ImGui; returns false when the window was closed.
-bool PumpEvents(SDL_Window* window);
+// Feeds pending SDL events to ImGui (a file dropped on the window goes to the app's catalog
+// import); returns false when the window was closed.
+bool PumpEvents(SDL_Window* window, App& app);
 // Builds and renders one frame of `app` into the current GL framebuffer. `clear` sets the
 // viewport and clears it with the host's own GL header (desktop GL or GLES3).
 void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height));

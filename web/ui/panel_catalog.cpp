@@ -51,6 +51,7 @@ void App::DrawCatalog() {
   ImGui::InputTextWithHint("##catalog-search", "search name, vendor, architecture", catalog_search_,
                            sizeof catalog_search_);
   Track("catalog-search");
+  DrawImport();
   if (catalog_view_ == 0) {
     DrawGpuTable();
     if (const Gpu* g = catalog_->FindGpu(selected_gpu_)) {
@@ -78,14 +79,18 @@ void App::DrawGpuTable() {
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::SliderFloat("min memory", &min_memory_gib_, 0, 256, "%.0f GiB");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::SliderInt("since", &min_year_, 2010, 2026);
 
   // Filter, then sort by the column the user picked.
   std::vector<const Gpu*> rows;
   for (const Gpu& g : catalog_->gpus) {
     if (vendor_index_ > 0 && g.vendor != vendors[static_cast<size_t>(vendor_index_)]) continue;
     if (g.CapacityBytes() < static_cast<double>(min_memory_gib_) * kGiB) continue;
+    if (g.year != 0 && g.year < min_year_) continue;
     if (!Matches(g.name + " " + g.vendor + " " + g.architecture + " " + g.id, catalog_search_)) continue;
     rows.push_back(&g);
   }
@@ -158,6 +163,7 @@ void App::DrawGpuDetail(const Gpu& g) {
     requested_tab_ = Tab::kFit;
   }
   Track("use-in-fit");
+  DrawQuotedCheck(g);
   if (ImGui::BeginTable("detail", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("Field");
     ImGui::TableSetupColumn("Value", ImGuiTableColumnFlags_WidthStretch);
@@ -189,6 +195,53 @@ void App::DrawGpuDetail(const Gpu& g) {
       ImGui::PopStyleColor();
     }
     ImGui::Unindent();
+  }
+}
+
+// Paste a config.json or a catalog file (or drop one on the window): it joins this session's catalog.
+void App::DrawImport() {
+  if (!ImGui::CollapsingHeader("Add your own: paste a config.json or a catalog file (or drop it on the page)")) return;
+  ImGui::InputTextMultiline("##import", import_buffer_.data(), import_buffer_.size(),
+                            ImVec2(-1, ImGui::GetFontSize() * 6));
+  Track("import-text");
+  if (ImGui::Button("Add to catalog")) {
+    ImportText(import_buffer_.data(), "");
+    if (import_ok_) import_buffer_.assign(import_buffer_.size(), '\0');
+  }
+  Track("import-add");
+  if (!import_message_.empty()) {
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, import_ok_ ? ImVec4(0.35f, 0.8f, 0.45f, 1) : ImVec4(0.95f, 0.4f, 0.35f, 1));
+    ImGui::TextWrapped("%s", import_message_.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+// "A guide says 330 TFLOPS FP16 for this card: which figure is that?"
+void App::DrawQuotedCheck(const Gpu& g) {
+  std::vector<std::string> precisions;
+  for (const auto& [p, v] : g.dense_flops)
+    if (p.find("_fp16acc") == std::string::npos) precisions.push_back(p);
+  if (precisions.empty()) return;
+  if (quoted_precision_ >= static_cast<int>(precisions.size())) quoted_precision_ = 0;
+  ImGui::TextColored(kMuted, "A quoted figure:");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::InputFloat("TFLOP/s##quoted", &quoted_tflops_, 0, 0, "%.1f");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  if (ImGui::BeginCombo("##quoted-precision", precisions[static_cast<size_t>(quoted_precision_)].c_str())) {
+    for (int i = 0; i < static_cast<int>(precisions.size()); ++i)
+      if (ImGui::Selectable(precisions[static_cast<size_t>(i)].c_str(), i == quoted_precision_)) quoted_precision_ = i;
+    ImGui::EndCombo();
+  }
+  if (quoted_tflops_ > 0) {
+    ImGui::SameLine();
+    std::string text;
+    for (const std::string& w :
+         ExplainQuotedTflops(g, precisions[static_cast<size_t>(quoted_precision_)], static_cast<double>(quoted_tflops_)))
+      text += (text.empty() ? "= " : "; or ") + w;
+    ImGui::TextWrapped("%s", text.empty() ? "matches no catalog figure within 2%" : text.c_str());
   }
 }
 

@@ -233,6 +233,15 @@ enum class OnExistingId {
 Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base = {},
                             OnExistingId on_existing = OnExistingId::kReplace);
 
+// Text a user pastes or drops on the page (or passes to the CLI): a catalog file (it has
+// "schema") merged over `base`, or a Hugging Face config.json that becomes a model entry with
+// id `name_hint` (a file name, say) or its _name_or_path. `summary` says what was added.
+struct ImportedText {
+  Catalog catalog;
+  std::string summary;
+};
+Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, const std::string& name_hint);
+
 // The catalog compiled into the program (assets/catalog/*.json). Loaded once.
 const Result<Catalog>& EmbeddedCatalog();
 
