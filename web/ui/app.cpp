@@ -149,11 +149,18 @@ std::string App::WidgetRectsJson() const {
   return j.dump();
 }
 
+const ParamCount& App::Params(const Model& m) {
+  auto it = params_cache_.find(m.id);
+  if (it == params_cache_.end()) it = params_cache_.emplace(m.id, CountParams(m)).first;
+  return it->second;
+}
+
 std::string App::ImportText(std::string_view text, const std::string& name_hint) {
   Result<ImportedText> imported = ImportUserText(catalog_owned_, text, name_hint);
   import_ok_ = imported.ok();
   if (imported.ok()) {
     catalog_owned_ = std::move(imported.value().catalog);
+    params_cache_.clear();  // an import may replace a model of the same id
     import_message_ = imported.value().summary;
     dirty_ = true;  // an override may change the current scenario's numbers
   } else {
@@ -170,9 +177,9 @@ void App::DrawInputs() {
   ImGui::PushItemWidth(width);
 
   if (auto id = Picker("Model", cat.models, scenario_.model, model_filter_, sizeof model_filter_,
-                       [](const Model& m) { return m.name + "  (" + FormatParams(CountParams(m).total) + ")"; },
-                       [](const Model& m) {
-                         const ParamCount c = CountParams(m);
+                       [this](const Model& m) { return m.name + "  (" + FormatParams(Params(m).total) + ")"; },
+                       [this](const Model& m) {
+                         const ParamCount& c = Params(m);
                          return m.name + "\n" + std::to_string(m.layers) + " layers; " + DescribeAttention(m) +
                                 "\n" + FormatParams(c.total) + " parameters" +
                                 (m.moe ? ", " + FormatParams(c.active) + " active per token" : "") +

@@ -12,6 +12,7 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/model.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan::ui {
@@ -63,9 +64,12 @@ class App {
   void DrawModelTable();
 
   void DrawImport();
+  // Parameter counts by model id, computed once per catalog (the model lists draw every frame).
+  const ParamCount& Params(const Model& m);
   void DrawQuotedCheck(const Gpu& g);
 
   Catalog catalog_owned_;                // built-in entries plus what the user imported
+  std::map<std::string, ParamCount> params_cache_;
   const Catalog* catalog_ = &catalog_owned_;
   std::string catalog_error_;
   Scenario scenario_;

@@ -261,7 +261,7 @@ void App::DrawModelTable() {
   for (const Model& m : catalog_->models) {
     if (!Matches(m.name + " " + m.id + " " + m.model_type + " " + m.hf_repo, catalog_search_)) continue;
     visible_ids_.push_back(m.id);
-    const ParamCount c = CountParams(m);
+    const ParamCount& c = Params(m);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(m.name.c_str());
