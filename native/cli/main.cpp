@@ -59,7 +59,13 @@ struct InputError {
   std::exit(code);
 }
 
-std::string ReadFileOrFail(const std::string& flag, const std::string& path);
+std::string ReadFileOrFail(const std::string& flag, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) Fail(flag + ": cannot read '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 Catalog LoadAll(const std::vector<std::string>& user_files) {
   const Result<Catalog>& embedded = EmbeddedCatalog();
@@ -117,14 +123,6 @@ int RunFit(const Catalog& cat, const Scenario& s, const std::string& format) {
 }
 
 // --- import-hf ------------------------------------------------------------------------------
-std::string ReadFileOrFail(const std::string& flag, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) Fail(flag + ": cannot read '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::string Today() {
   std::time_t now = std::time(nullptr);
   char buf[16];

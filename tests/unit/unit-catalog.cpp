@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -322,11 +320,7 @@ TEST_CASE("cross-file references and engine examples are checked", "[catalog]") 
 }
 
 TEST_CASE("the seeds' GPU tables, rebuilt from the catalog: every quoted figure explained", "[catalog][reference]") {
-  std::ifstream in(std::string(GPUPLAN_TEST_DATA) + "/reference/seed_tables.json");
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json ref = nlohmann::json::parse(text.str());
+  nlohmann::json ref = nlohmann::json::parse(test::ReadTestFile("reference/seed_tables.json"));
   int rows = 0;
   for (const auto& row : ref["rows"]) {
     const std::string id = row["gpu"].get<std::string>();

@@ -5,8 +5,6 @@
 #include "support.h"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -35,11 +33,7 @@ double TermBytes(const MemoryEstimate& e, const std::string& key) {
 }  // namespace
 
 TEST_CASE("KV cache per token matches published figures (tests/reference/kv_cache.json)", "[inference][reference]") {
-  std::ifstream in(std::string(GPUPLAN_TEST_DATA) + "/reference/kv_cache.json");
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json ref = nlohmann::json::parse(text.str());
+  nlohmann::json ref = nlohmann::json::parse(test::ReadTestFile("reference/kv_cache.json"));
   REQUIRE(ref["cases"].size() >= 1);
   for (const auto& c : ref["cases"]) {
     Scenario s;

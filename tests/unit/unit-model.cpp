@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -20,18 +18,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  INFO(path);
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 Model Import(const std::string& id) {
-  const std::string path = std::string(GPUPLAN_TEST_DATA) + "/data/hf/" + id + ".config.json";
-  Result<Model> m = ImportHfConfig(ReadText(path), id + ".config.json", id);
+  Result<Model> m = ImportHfConfig(test::ReadTestFile("data/hf/" + id + ".config.json"), id + ".config.json", id);
   INFO((m.ok() ? std::string() : m.error()));
   REQUIRE(m.ok());
   return m.value();
@@ -42,7 +30,7 @@ Model Import(const std::string& id) {
 TEST_CASE("computed parameter counts match published ones within 1%", "[model][reference]") {
   int checked = 0;
   for (const char* file : {"model_params-a.json", "model_params-b.json"}) {
-    nlohmann::json ref = nlohmann::json::parse(ReadText(std::string(GPUPLAN_TEST_DATA) + "/reference/" + file));
+    nlohmann::json ref = nlohmann::json::parse(test::ReadTestFile(std::string("reference/") + file));
     for (const auto& entry : ref["models"]) {
       const std::string id = entry["id"].get<std::string>();
       Model m = Import(id);
@@ -160,7 +148,7 @@ TEST_CASE("import errors name the key; unknown keys are ignored", "[model][impor
   CHECK_THAT(err(R"({"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
                     "vocab_size": 10, "num_local_experts": 8, "num_experts_per_tok": 9})"),
              Contains("num_experts_per_tok"));
-  const std::string next = ReadText(std::string(GPUPLAN_TEST_DATA) + "/data/hf/qwen3-next-80b-a3b.config.json");
+  const std::string next = test::ReadTestFile("data/hf/qwen3-next-80b-a3b.config.json");
   CHECK_THAT(err(next), Contains("linear-attention") && Contains("does not model"));
 
   Result<Model> ok = ImportHfConfig(R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2,
@@ -187,7 +175,7 @@ TEST_CASE("every built-in model imports and its computed count is finite and pos
 
 TEST_CASE("user text: a config.json becomes a model, a catalog file merges, garbage is refused", "[model][import]") {
   const Catalog& base = test::Cat();
-  const std::string cfg = ReadText(std::string(GPUPLAN_TEST_DATA) + "/data/hf/phi-4.config.json");
+  const std::string cfg = test::ReadTestFile("data/hf/phi-4.config.json");
   Result<ImportedText> a = ImportUserText(base, cfg, "My Phi.config.json");
   REQUIRE(a.ok());
   const Model* m = a.value().catalog.FindModel("my-phi");
