@@ -427,6 +427,33 @@ EngineProfile ReadEngine(Reader& r) {
   e.activation_workspace = r.String("activation_workspace", false);
   e.notes = r.String("notes", false);
   e.sources = ReadSources(r);
+  if (const json* cal = r.Object("calibration", false)) {
+    Reader c(*cal, r.where() + ": calibration");
+    EngineCalibration& k = e.calibration;
+    k.decode_bw_efficiency = c.Positive("decode_bw_efficiency");
+    k.prefill_compute_efficiency = c.Positive("prefill_compute_efficiency");
+    k.layer_overhead_s = c.Positive("layer_overhead_us", true, /*allow_zero=*/true) * 1e-6;
+    k.prefill_token_layer_s = c.Positive("prefill_token_layer_us", true, /*allow_zero=*/true) * 1e-6;
+    if (k.decode_bw_efficiency > 1) c.Fail("decode_bw_efficiency", "must be a fraction from 0 to 1");
+    if (k.prefill_compute_efficiency > 1) c.Fail("prefill_compute_efficiency", "must be a fraction from 0 to 1");
+    k.basis = c.String("basis");
+    auto band = [&](const char* key, Band& b) {
+      const json* v = c.Object(key);
+      if (!v) return;
+      Reader br(*v, c.where() + ": " + key);
+      b.lo = br.Positive("lo");
+      b.hi = br.Positive("hi");
+      b.cases = static_cast<int>(br.Integer("cases", true, /*allow_zero=*/true));
+      if (!br.failed() && !(b.lo <= 1 && b.hi >= 1)) br.FailEntry("must have lo <= 1 <= hi");
+      c.Adopt(br);
+    };
+    band("decode_band", k.decode);
+    band("prefill_band", k.prefill);
+    band("memory_band", k.memory);
+    r.Adopt(c);
+  } else {
+    r.Fail("calibration", "is missing (efficiencies and error bands; see assets/catalog/README.md)");
+  }
   if (const json* examples = r.Array("activation_workspace_gib_examples", false)) {
     for (size_t i = 0; i < examples->size(); ++i) {
       Reader x((*examples)[i], r.where() + ": activation_workspace_gib_examples[" + std::to_string(i) + "]");
@@ -508,6 +535,7 @@ const Gpu* Catalog::FindGpu(std::string_view id) const { return FindById(gpus, i
 const Model* Catalog::FindModel(std::string_view id) const { return FindById(models, id); }
 const WeightFormat* Catalog::FindWeightFormat(std::string_view id) const { return FindById(weight_formats, id); }
 const KvFormat* Catalog::FindKvFormat(std::string_view id) const { return FindById(kv_formats, id); }
+const EngineProfile* Catalog::FindEngine(std::string_view id) const { return FindById(engines, id); }
 
 Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base, OnExistingId on_existing) {
   std::vector<std::string> errors;

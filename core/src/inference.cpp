@@ -22,72 +22,202 @@ long long MaxUnits(double budget, double per_unit, long long cap) {
   return n >= static_cast<double>(cap) ? cap : static_cast<long long>(n);
 }
 
+// FFN width one token passes through: the dense MLP, or top-k experts plus shared ones.
+double TokenFfnWidth(const Model& m) {
+  if (!m.moe) return m.intermediate;
+  const MoeSpec& e = *m.moe;
+  return static_cast<double>(e.experts_per_token + e.shared_experts) * e.expert_intermediate + e.shared_intermediate;
+}
+
+// SGLang's reserve for activations and CUDA graphs, per GPU (python/sglang/srt/server_args.py,
+// _handle_gpu_memory_settings, as recorded in engines.json): 512 MiB + 1.5 MiB per
+// chunked-prefill token + 2 MiB per CUDA-graph batch size + 1 GiB per 8 GPUs of TP×PP,
+// floored at 10 GiB on GPUs above 60 GiB. Tiers of chunked_prefill_size / cuda_graph_max_bs
+// by GPU memory are the ones engines.json lists.
+double SglangReserveBytes(double capacity_bytes, int tp) {
+  const double gib = capacity_bytes / kGiB;
+  double chunk = 16384, graphs = 512;
+  if (gib < 20) chunk = 2048, graphs = 8;
+  else if (gib < 35) chunk = 2048, graphs = tp < 4 ? 24 : 80;
+  else if (gib < 60) chunk = 4096, graphs = tp < 4 ? 32 : 160;
+  else if (gib < 160) chunk = 8192, graphs = tp < 4 ? 256 : 512;
+  double mib = 512 + 1.5 * chunk + 2 * graphs + 1024.0 * tp / 8.0;
+  if (gib > 60) mib = std::max(mib, 10240.0);
+  return mib * kMiB;
+}
+
+struct Workspace {
+  double bytes = 0;
+  std::string formula;
+};
+
+// Activation / workspace peak per GPU the engine holds besides weights and KV cache.
+Workspace EngineWorkspace(const EngineProfile& engine, const Model& m, const Scenario& s, double capacity) {
+  const double tp = s.count;
+  const double h = m.hidden, vocab = m.vocab;
+  const double qkv = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim;
+  const double ffn = TokenFfnWidth(m);
+  Workspace w;
+  if (engine.id == "vllm" || engine.id == "tensorrt-llm") {
+    // vLLM sizes the KV cache after a profiling forward pass of max_num_batched_tokens tokens
+    // (Worker.determine_num_available_blocks / profile_run). Its peak is the MLP's live
+    // tensors (gate+up output 2·I and the activated I, 2 bytes each), the QKV projection,
+    // a few hidden-sized buffers, and fp32 logits + probabilities for up to max_num_seqs (256)
+    // sampled rows. Checked against vLLM's logged 1.26 GiB for Llama-3-8B (engines.json).
+    const double t = engine.max_batched_tokens > 0 ? engine.max_batched_tokens : 8192;
+    const double rows = std::min(256.0, t);
+    w.bytes = t * 2 * (3 * ffn / tp + qkv / tp + 4 * h) + rows * vocab * 8;
+    w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × (3 × " + FormatCount(static_cast<long long>(ffn)) +
+                " FFN + " + FormatCount(static_cast<long long>(qkv)) + " QKV)/" + Plural(s.count, "GPU", "GPUs") +
+                " + 4 × hidden) + " + FormatCount(static_cast<long long>(rows)) + " rows × vocab " +
+                FormatCount(m.vocab) + " × 8 B logits";
+  } else if (engine.id == "sglang") {
+    w.bytes = SglangReserveBytes(capacity, s.count);
+    w.formula = "SGLang reserve: 512 MiB + 1.5 MiB × chunked-prefill tokens + 2 MiB × CUDA-graph batch sizes"
+                " + 1 GiB per 8 GPUs (10 GiB floor above 60 GiB)";
+  } else if (engine.id == "llama.cpp") {
+    // Compute buffer for one micro-batch (n_ubatch 512) with flash attention on: fp32 logits
+    // for the micro-batch plus the FFN and hidden intermediates (llama.cpp reserves the
+    // worst-case graph at startup; 'CUDA0 compute buffer size' in its log).
+    const double ub = 512;
+    w.bytes = ub * 4 * (vocab + ffn + 4 * h) / tp;
+    w.formula = "512-token micro-batch × 4 B × (vocab " + FormatCount(m.vocab) + " + FFN " +
+                FormatCount(static_cast<long long>(ffn)) + " + 4 × hidden)";
+  } else {
+    // Transformers generate(): the prefill forward of every prompt at once (SDPA attention,
+    // no P² scores) with fp32 logits for the last position only (logits_to_keep).
+    const double tokens = static_cast<double>(s.batch) * static_cast<double>(std::min(s.prompt, s.context));
+    w.bytes = tokens * 2 * (3 * ffn + 4 * h) / tp + static_cast<double>(s.batch) * vocab * 4;
+    w.formula = FormatCount(static_cast<long long>(tokens)) + " prompt tokens × 2 B × (3 × FFN + 4 × hidden) + " +
+                Plural(s.batch, "row", "rows") + " × vocab × 4 B";
+  }
+  return w;
+}
+
 }  // namespace
+
+int LayersOnGpu(const Model& m, const Scenario& s) {
+  if (s.gpu_layers < 0) return m.layers;
+  return static_cast<int>(std::min<long long>(s.gpu_layers, m.layers));
+}
 
 Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s) {
   const Model* model = catalog.FindModel(s.model);
   const Gpu* gpu = catalog.FindGpu(s.gpu);
   const WeightFormat* wf = catalog.FindWeightFormat(s.weights);
   const KvFormat* kvf = catalog.FindKvFormat(s.kv);
+  const EngineProfile* engine = catalog.FindEngine(s.engine);
   if (!model) return Error{"model: unknown model '" + s.model + "'"};
   if (!gpu) return Error{"gpu: unknown GPU '" + s.gpu + "'"};
   if (!wf) return Error{"weights: unknown weight format '" + s.weights + "'"};
   if (!kvf) return Error{"kv: unknown KV format '" + s.kv + "'"};
+  if (!engine) return Error{"engine: unknown engine '" + s.engine + "'"};
   if (s.count < 1 || s.context < 1 || s.batch < 1 || !(s.overhead_gib >= 0))
     return Error{"scenario: count, context and batch must be >= 1 and overhead-gib >= 0"};
+  if (model->layers < 1) return Error{"model: '" + s.model + "' has no layers"};
 
   MemoryEstimate e;
   const double n = s.count;
+  const bool llama_cpp = engine->id == "llama.cpp";
 
   // Weights: params × effective bits per weight / 8, split evenly by tensor parallelism.
   // Parameters are counted from the architecture (model.h); effective bits include block
-  // scales (e.g. GGUF Q8_0 = 8.5; see quant.json derivations).
+  // scales (e.g. GGUF Q8_0 = 8.5; see quant.json derivations). With partial offload
+  // (llama.cpp -ngl) only the first layers_on_gpu layers live on the GPUs; llama.cpp keeps
+  // the input embedding table in host RAM in every case (it only gathers rows from it).
   const ParamCount params = CountParams(*model);
-  Term weights{"weights", "Weights",
-               FormatParams(params.total) + " params × " + FormatFixed(wf->bits_per_weight, 3) +
-                   " bits (" + wf->name + ") / 8 / " + Plural(s.count, "GPU", "GPUs"),
-               params.total * wf->bits_per_weight / 8.0 / n};
+  e.layers_on_gpu = LayersOnGpu(*model, s);
+  const double bytes_per_param = wf->bits_per_weight / 8.0;
+  const double layer_params = (params.total - params.embedding) / model->layers;
+  const double host_embedding = llama_cpp ? params.input_embedding : 0;
+  const double gpu_params = layer_params * e.layers_on_gpu + params.embedding - host_embedding;
+  const bool offload = e.layers_on_gpu < model->layers;
+  std::string weights_formula = FormatParams(params.total) + " params × " + FormatFixed(wf->bits_per_weight, 3) +
+                                " bits (" + wf->name + ") / 8 / " + Plural(s.count, "GPU", "GPUs");
+  if (offload || host_embedding > 0)
+    weights_formula = FormatParams(gpu_params) + " of " + FormatParams(params.total) + " params on the GPUs (" +
+                      std::to_string(e.layers_on_gpu) + " of " + std::to_string(model->layers) + " layers" +
+                      (host_embedding > 0 ? "; input embedding in host RAM" : "") + ") × " +
+                      FormatFixed(wf->bits_per_weight, 3) + " bits (" + wf->name + ") / 8 / " +
+                      Plural(s.count, "GPU", "GPUs");
+  Term weights{"weights", "Weights", weights_formula, gpu_params * bytes_per_param / n};
 
   // KV cache per token = 2 (K and V) × layers × kv_heads × head_dim × bytes per element
   // (vLLM paper, Kwon et al. 2023, §3: OPT-13B ≈ 800 KB per token); GQA/MQA models have fewer
   // KV heads than query heads, MLA keeps one latent per layer, sliding-window layers hold at
-  // most the window and Mamba layers a constant state (model.h, KvCacheBytes).
+  // most the window and Mamba layers a constant state (model.h, KvCacheBytes). Offloaded
+  // layers keep their cache in host RAM (llama.cpp's default with -ngl).
+  const double gpu_layer_share = static_cast<double>(e.layers_on_gpu) / model->layers;
   e.kv_heads_per_gpu = model->mla ? 0 : KvHeadsPerGpu(*model, s.count);
   e.kv_bytes_per_token = KvBytesPerToken(*model, kvf->bytes_per_element);
-  const double kv_per_sequence = KvCacheBytes(*model, s.context, kvf->bytes_per_element, s.count);
+  const double kv_per_sequence = KvCacheBytes(*model, s.context, kvf->bytes_per_element, s.count) * gpu_layer_share;
   std::string kv_formula;
   if (!model->mla && !model->mamba && model->sliding_window == 0) {
-    kv_formula = "2 × " + std::to_string(model->layers) + " layers × " + std::to_string(e.kv_heads_per_gpu) +
+    kv_formula = "2 × " + std::to_string(e.layers_on_gpu) + " layers × " + std::to_string(e.kv_heads_per_gpu) +
                  " KV heads/GPU × " + std::to_string(model->head_dim) + " head dim × ";
   } else {
-    kv_formula = DescribeAttention(*model) + (model->mla ? " (replicated on each GPU)" : "") + "; ";
+    kv_formula = DescribeAttention(*model) + (model->mla ? " (replicated on each GPU)" : "") +
+                 (offload ? "; " + std::to_string(e.layers_on_gpu) + " layers on the GPUs" : "") + "; ";
   }
   kv_formula += FormatShort(kvf->bytes_per_element) + " B (" + kvf->name + ") × " + FormatCount(s.context) +
                 " tokens × " + Plural(s.batch, "sequence", "sequences");
   Term kv{"kv_cache", "KV cache", kv_formula, kv_per_sequence * static_cast<double>(s.batch)};
+
+  const double capacity = gpu->CapacityBytes();
+  const Workspace ws = EngineWorkspace(*engine, *model, s, capacity);
+  Term activations{"activations", llama_cpp ? "Compute buffer" : "Activations / workspace", ws.formula, ws.bytes};
 
   Term overhead{"overhead", "Runtime overhead",
                 FormatFixed(s.overhead_gib, 2) + " GiB per GPU (stated assumption: CUDA context and framework; "
                 "adjust with overhead-gib)",
                 s.overhead_gib * kGiB};
 
-  e.terms = {weights, kv, overhead};
+  e.terms = {weights, kv, activations, overhead};
   for (const Term& t : e.terms) e.total_bytes += t.bytes;
-  e.capacity_bytes = gpu->CapacityBytes();
+  e.capacity_bytes = capacity;
   e.capacity_basis = gpu->memory_reported_bytes
                          ? "driver-reported total (" + gpu->memory_reported_how + "), vendor quotes " +
                                FormatFixed(gpu->memory_quoted_value, 0) + " " + gpu->memory_quoted_unit
                          : "as quoted by the vendor: " + FormatFixed(gpu->memory_quoted_value, 0) + " " +
                                gpu->memory_quoted_unit;
-  e.headroom_bytes = e.capacity_bytes - e.total_bytes;
+
+  // The engine's cap: vLLM's gpu_memory_utilization and SGLang's mem_fraction_static are
+  // fractions of total memory; TensorRT-LLM's KV fraction is of the memory still free after
+  // weights and activations (engines.json). llama.cpp and Transformers take what they need.
+  const double fixed = weights.bytes + activations.bytes + overhead.bytes;
+  const double fraction = s.mem_util > 0 ? s.mem_util : engine->memory_fraction;
+  if (engine->memory_fraction_of == "total" && engine->id != "sglang" && fraction > 0) {
+    e.usable_bytes = capacity * fraction;
+    e.usable_basis = engine->name + " memory cap " + FormatFixed(fraction, 2) + " × " + FormatBytes(capacity, ByteUnit::GiB);
+  } else if (engine->memory_fraction_of == "free" && fraction > 0) {
+    e.usable_bytes = fixed + std::max(0.0, capacity - fixed) * fraction;
+    e.usable_basis = engine->name + " KV fraction " + FormatFixed(fraction, 2) + " of the memory free after weights";
+  } else {
+    e.usable_bytes = capacity;
+    e.usable_basis = "whole capacity (" + engine->name + " has no memory cap)";
+    if (s.mem_util > 0 && engine->id != "sglang")
+      e.warnings.push_back("mem-util has no effect with " + engine->name);
+  }
+  if (engine->id == "sglang" && s.mem_util > 0) {
+    // An explicit --mem-fraction-static replaces the reserve rule: weights + KV <= fraction × total.
+    activations.bytes = capacity * (1 - s.mem_util);
+    e.terms[2].bytes = activations.bytes;
+    e.terms[2].formula = "memory outside mem-fraction-static " + FormatFixed(s.mem_util, 2);
+    e.total_bytes = weights.bytes + kv.bytes + activations.bytes + overhead.bytes;
+  }
+  e.headroom_bytes = e.usable_bytes - e.total_bytes;
   e.fits = e.headroom_bytes >= 0;
+  const double free_for_kv = e.usable_bytes - weights.bytes - activations.bytes - overhead.bytes;
+  e.kv_pool_bytes = std::max(0.0, free_for_kv);
+  e.host_bytes = (params.total * bytes_per_param - gpu_params * bytes_per_param) +
+                 KvCacheBytes(*model, s.context, kvf->bytes_per_element, 1) * (1 - gpu_layer_share) *
+                     static_cast<double>(s.batch);
 
   // Largest context / batch that fit: the cache grows monotonically with tokens (windows and
   // recurrent states make it non-linear), so the context limit is found by bisection.
-  const double free_for_kv = e.capacity_bytes - weights.bytes - overhead.bytes;
   const double batch = static_cast<double>(s.batch);
   auto fits_tokens = [&](long long tokens) {
-    return KvCacheBytes(*model, tokens, kvf->bytes_per_element, s.count) * batch <= free_for_kv;
+    return KvCacheBytes(*model, tokens, kvf->bytes_per_element, s.count) * gpu_layer_share * batch <= free_for_kv;
   };
   constexpr long long kContextCap = 16777216;
   if (free_for_kv > 0 && fits_tokens(1)) {
@@ -104,15 +234,26 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s)
   }
   e.context_window = model->max_context;
   e.max_batch = MaxUnits(free_for_kv, kv_per_sequence, 65536);
+  e.band = engine->calibration.memory;
 
+  if (s.prompt > s.context)
+    e.warnings.push_back("prompt: " + FormatCount(s.prompt) + " tokens exceed the context of " + FormatCount(s.context) +
+                         " (context counts prompt + output); read as " + FormatCount(s.context));
   e.assumptions = {
       "weights and KV heads are split evenly across GPUs (tensor parallelism)",
       "KV cache is allocated for the full context of every sequence",
-      "activation workspace and engine memory caps are not modelled yet",
+      "engine profile: " + engine->name + " (" + engine->version + ")",
   };
+  if (offload)
+    e.assumptions.push_back(std::to_string(model->layers - e.layers_on_gpu) +
+                            " layers and their KV cache stay in host RAM (" + FormatBytes(e.host_bytes, ByteUnit::GiB) +
+                            ")");
   if (model->max_context > 0 && s.context > model->max_context)
     e.warnings.push_back("context " + FormatCount(s.context) + " exceeds the model's window of " +
                          FormatCount(model->max_context) + " tokens");
+  if (offload && !llama_cpp)
+    e.warnings.push_back("partial offload is modelled the llama.cpp way (-ngl); " + engine->name +
+                         " offloads differently, if at all");
   if (model->mla && s.count > 1)
     e.warnings.push_back("MLA's latent KV cache cannot be split by heads: every GPU holds all of it");
   else if (model->kv_heads < s.count)

@@ -70,7 +70,15 @@ ParamCount CountParams(const Model& m) {
   }
   c.total = shared + routed_total;
   c.active = shared + routed_active;
+  c.routed = routed_total;
+  c.input_embedding = static_cast<double>(m.vocab) * h + static_cast<double>(m.learned_positions) * h;
   return c;
+}
+
+double ExpertsTouchedFraction(const Model& m, double batch) {
+  if (!m.moe || m.moe->experts <= 0) return 1;
+  const double k = std::min(1.0, static_cast<double>(m.moe->experts_per_token) / m.moe->experts);
+  return 1 - std::pow(1 - k, std::max(1.0, batch));
 }
 
 int KvHeadsPerGpu(const Model& m, int tp) {

@@ -1,6 +1,7 @@
 #include "gpuplan/report.h"
 
 #include <cmath>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -15,17 +16,28 @@ namespace {
 // JSON has no NaN or infinity; nothing non-finite is ever written (null instead).
 ordered_json Number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
 
+// Every scenario field under its hash key, typed: numbers as numbers, ids as strings.
 ordered_json ScenarioJson(const Scenario& s) {
   ordered_json j;
-  j["model"] = s.model;
-  j["weights"] = s.weights;
-  j["kv"] = s.kv;
-  j["context"] = s.context;
-  j["batch"] = s.batch;
-  j["gpu"] = s.gpu;
-  j["count"] = s.count;
-  j["overhead_gib"] = Number(s.overhead_gib);
+  for (const FieldInfo& f : ScenarioFields()) {
+    const std::string v = GetField(s, f.key);
+    char* end = nullptr;
+    const double d = std::strtod(v.c_str(), &end);
+    if (!v.empty() && end == v.c_str() + v.size() && std::isfinite(d)) j[f.key] = d;
+    else j[f.key] = v;
+  }
   return j;
+}
+
+ordered_json BandJson(const Band& b) { return {{"lo", Number(b.lo)}, {"hi", Number(b.hi)}, {"cases", b.cases}}; }
+
+ordered_json StepJson(const StepTime& t) {
+  ordered_json terms = ordered_json::array();
+  for (const TimeTerm& x : t.terms)
+    terms.push_back({{"key", x.key}, {"name", x.name}, {"formula", x.formula}, {"seconds", Number(x.seconds)}});
+  return {{"seconds", Number(t.seconds)}, {"bound", t.bound},     {"memory_s", Number(t.memory_s)},
+          {"compute_s", Number(t.compute_s)}, {"serial_s", Number(t.serial_s)}, {"bytes", Number(t.bytes)},
+          {"flops", Number(t.flops)}, {"terms", terms}};
 }
 
 }  // namespace
@@ -65,6 +77,90 @@ std::string FitReportJson(const Catalog& catalog, const Scenario& s, const Memor
   j["context_window"] = e.context_window;
   j["assumptions"] = e.assumptions;
   j["warnings"] = e.warnings;
+  j["usable_bytes"] = Number(e.usable_bytes);
+  j["usable_basis"] = e.usable_basis;
+  j["kv_pool_bytes"] = Number(e.kv_pool_bytes);
+  j["host_bytes"] = Number(e.host_bytes);
+  j["layers_on_gpu"] = e.layers_on_gpu;
+  j["band"] = BandJson(e.band);
+  return j.dump(indent);
+}
+
+std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
+                            const SpeedEstimate& e, const CostEstimate& c, int indent) {
+  (void)catalog;
+  ordered_json j;
+  j["schema"] = "gpuplan.speed/1";
+  j["scenario"] = ScenarioJson(s);
+  j["state"] = EncodeState(s);
+  j["fits"] = memory.fits;
+  j["ttft_s"] = Number(e.ttft_s);
+  j["tokens_per_s_user"] = Number(e.tokens_per_s_user);
+  j["tokens_per_s_total"] = Number(e.tokens_per_s_total);
+  j["prefill_tokens_per_s"] = Number(e.prefill_tokens_per_s);
+  j["decode_context"] = Number(e.decode_context);
+  j["experts_touched"] = Number(e.experts_touched);
+  j["compute_precision"] = e.compute_precision;
+  j["peak_flops"] = Number(e.peak_flops);
+  j["bandwidth"] = Number(e.bandwidth);
+  j["eta_bw"] = Number(e.eta_bw);
+  j["eta_compute"] = Number(e.eta_compute);
+  j["link"] = {{"name", e.link_name}, {"bytes_per_s", Number(e.link_bytes_per_s)}};
+  j["decode"] = StepJson(e.decode);
+  j["prefill"] = StepJson(e.prefill);
+  j["prefill_one"] = StepJson(e.prefill_one);
+  j["decode_band"] = BandJson(e.decode_band);
+  j["prefill_band"] = BandJson(e.prefill_band);
+  ordered_json lines = ordered_json::array();
+  for (const CostLine& l : c.lines)
+    lines.push_back({{"key", l.key}, {"name", l.name}, {"formula", l.formula}, {"usd", Number(l.usd)}});
+  j["cost"] = {{"cloud_gpu_hour", Number(c.cloud_gpu_hour)},
+               {"cloud_basis", c.cloud_basis},
+               {"spot_gpu_hour", Number(c.spot_gpu_hour)},
+               {"cloud_per_m_output", Number(c.cloud_per_m_output)},
+               {"cloud_per_m_input", Number(c.cloud_per_m_input)},
+               {"spot_per_m_output", Number(c.spot_per_m_output)},
+               {"purchase_gpu", Number(c.purchase_gpu)},
+               {"purchase_basis", c.purchase_basis},
+               {"power_w", Number(c.power_w)},
+               {"owned_hour", Number(c.owned_hour)},
+               {"owned_per_m_output", Number(c.owned_per_m_output)},
+               {"owned_per_m_input", Number(c.owned_per_m_input)},
+               {"break_even_months", Number(c.break_even_months)},
+               {"lines", lines},
+               {"assumptions", c.assumptions},
+               {"warnings", c.warnings}};
+  j["assumptions"] = e.assumptions;
+  j["warnings"] = e.warnings;
+  return j.dump(indent);
+}
+
+std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& rows, int indent) {
+  ordered_json j;
+  j["schema"] = "gpuplan.compare/1";
+  j["scenario"] = ScenarioJson(s);
+  j["state"] = EncodeState(s);
+  ordered_json list = ordered_json::array();
+  for (const CompareRow& r : rows)
+    list.push_back({{"gpu", r.gpu},
+                    {"name", r.name},
+                    {"vendor", r.vendor},
+                    {"count", r.count},
+                    {"fits", r.fits},
+                    {"memory_per_gpu", Number(r.memory_per_gpu)},
+                    {"usable_per_gpu", Number(r.capacity)},
+                    {"max_context", r.max_context},
+                    {"max_batch", r.max_batch},
+                    {"tokens_per_s_user", Number(r.tokens_per_s_user)},
+                    {"tokens_per_s_total", Number(r.tokens_per_s_total)},
+                    {"ttft_s", Number(r.ttft_s)},
+                    {"usd_per_m_output", Number(r.usd_per_m_output)},
+                    {"price_basis", r.price_basis},
+                    {"upfront_usd", Number(r.upfront_usd)},
+                    {"watts", Number(r.watts)},
+                    {"year", r.year},
+                    {"note", r.note}});
+  j["rows"] = list;
   return j.dump(indent);
 }
 

@@ -15,21 +15,8 @@ constexpr long long kMaxContext = 16777216;
 constexpr long long kMaxBatch = 65536;
 constexpr long long kMaxCount = 4096;
 constexpr double kMaxOverheadGib = 1024;
+constexpr long long kMaxLayers = 100000;
 }  // namespace
-
-const std::vector<FieldInfo>& ScenarioFields() {
-  static const std::vector<FieldInfo> fields = {
-      {"model", "Model", "model id from the catalog (gpuplan catalog models)"},
-      {"weights", "Weights", "weight format id: bf16, fp8, q4_k_m, ... (gpuplan catalog formats)"},
-      {"kv", "KV cache", "KV-cache element format id: fp16, bf16, fp8"},
-      {"context", "Context", "tokens per sequence, prompt + output (1 to 16777216)"},
-      {"batch", "Batch", "concurrent sequences (1 to 65536)"},
-      {"gpu", "GPU", "accelerator id from the catalog (gpuplan catalog gpus)"},
-      {"count", "GPUs", "number of GPUs, tensor-parallel (1 to 4096)"},
-      {"overhead-gib", "Overhead", "CUDA context + runtime per GPU in GiB (0 to 1024)"},
-  };
-  return fields;
-}
 
 namespace {
 
@@ -134,58 +121,159 @@ std::string ShellQuote(const std::string& v) {
 
 }  // namespace
 
+// [SECTION] The field table ----------------------------------------------------------------
+// One row per field: key, label, help, and how it reads and writes the scenario. The hash,
+// the CLI flags, --help and the page all iterate this table.
+namespace {
+
+enum class Kind { kModel, kWeights, kKv, kGpu, kEngine, kInteger, kNumber };
+
+struct FieldDef {
+  FieldInfo info;
+  Kind kind;
+  double lo = 0, hi = 0;                   // limits for numbers and integers
+  std::string Scenario::*text = nullptr;   // id fields
+  long long Scenario::*integer = nullptr;
+  double Scenario::*number = nullptr;
+  int Scenario::*small = nullptr;          // int fields (count)
+  const char* special = nullptr;           // a word that stands for -1 ("all")
+};
+
+const std::vector<FieldDef>& Table() {
+  static const std::vector<FieldDef> table = [] {
+    std::vector<FieldDef> t;
+    auto id = [&](const char* key, const char* label, const char* help, Kind kind, std::string Scenario::*m) {
+      FieldDef f{{key, label, help}, kind};
+      f.text = m;
+      t.push_back(f);
+    };
+    auto integer = [&](const char* key, const char* label, const char* help, double lo, double hi,
+                       long long Scenario::*m, const char* special = nullptr) {
+      FieldDef f{{key, label, help}, Kind::kInteger, lo, hi};
+      f.integer = m;
+      f.special = special;
+      t.push_back(f);
+    };
+    auto number = [&](const char* key, const char* label, const char* help, double lo, double hi,
+                      double Scenario::*m) {
+      FieldDef f{{key, label, help}, Kind::kNumber, lo, hi};
+      f.number = m;
+      t.push_back(f);
+    };
+    id("model", "Model", "model id from the catalog (gpuplan catalog models)", Kind::kModel, &Scenario::model);
+    id("weights", "Weights", "weight format id: bf16, fp8, q4_k_m, ... (gpuplan catalog formats)", Kind::kWeights,
+       &Scenario::weights);
+    id("kv", "KV cache", "KV-cache element format id: fp16, bf16, fp8", Kind::kKv, &Scenario::kv);
+    integer("context", "Context", "tokens per sequence, prompt + output (1 to 16777216)", 1,
+            static_cast<double>(kMaxContext), &Scenario::context);
+    integer("prompt", "Prompt", "prompt tokens per sequence, at most the context (1 to 16777216)", 1,
+            static_cast<double>(kMaxContext), &Scenario::prompt);
+    integer("batch", "Batch", "concurrent sequences (1 to 65536)", 1, static_cast<double>(kMaxBatch),
+            &Scenario::batch);
+    id("gpu", "GPU", "accelerator id from the catalog (gpuplan catalog gpus)", Kind::kGpu, &Scenario::gpu);
+    {
+      FieldDef f{{"count", "GPUs", "number of GPUs, tensor-parallel (1 to 4096)"}, Kind::kInteger, 1,
+                 static_cast<double>(kMaxCount)};
+      f.small = &Scenario::count;
+      t.push_back(f);
+    }
+    id("engine", "Engine", "inference engine profile: vllm, sglang, llama.cpp, hf-transformers, tensorrt-llm",
+       Kind::kEngine, &Scenario::engine);
+    number("mem-util", "Memory cap", "engine memory cap as a fraction (vLLM gpu_memory_utilization); 0 = engine default",
+           0, 1, &Scenario::mem_util);
+    number("overhead-gib", "Overhead", "CUDA context + runtime per GPU in GiB (0 to 1024)", 0, kMaxOverheadGib,
+           &Scenario::overhead_gib);
+    integer("gpu-layers", "GPU layers", "layers kept on the GPUs (llama.cpp -ngl), the rest in host RAM; all = every layer",
+            0, static_cast<double>(kMaxLayers), &Scenario::gpu_layers, "all");
+    number("ram-gbs", "Host RAM GB/s", "host memory bandwidth for offloaded layers, GB/s (1 to 100000)", 1, 100000,
+           &Scenario::ram_gbs);
+    number("price-hour", "$/GPU-hour", "cloud price per GPU-hour in $; 0 = the catalog's cheapest on-demand offer", 0,
+           1000, &Scenario::price_hour);
+    number("buy-usd", "Price per GPU", "purchase price per GPU in $; 0 = the catalog's price", 0, 10000000,
+           &Scenario::buy_usd);
+    number("years", "Years", "years over which owned hardware is paid off (0.1 to 20)", 0.1, 20, &Scenario::years);
+    number("kwh-usd", "$/kWh", "electricity price in $ per kWh (0 to 10)", 0, 10, &Scenario::kwh_usd);
+    number("pue", "PUE", "power usage effectiveness of the room (1 to 5)", 1, 5, &Scenario::pue);
+    number("utilization", "Utilisation", "share of hours owned hardware is busy (0.01 to 1)", 0.01, 1,
+           &Scenario::utilization);
+    return t;
+  }();
+  return table;
+}
+
+const FieldDef* FindDef(std::string_view key) {
+  for (const FieldDef& f : Table())
+    if (key == f.info.key) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<FieldInfo>& ScenarioFields() {
+  static const std::vector<FieldInfo> fields = [] {
+    std::vector<FieldInfo> out;
+    for (const FieldDef& f : Table()) out.push_back(f.info);
+    return out;
+  }();
+  return fields;
+}
+
 std::string GetField(const Scenario& s, std::string_view key) {
-  if (key == "model") return s.model;
-  if (key == "weights") return s.weights;
-  if (key == "kv") return s.kv;
-  if (key == "context") return std::to_string(s.context);
-  if (key == "batch") return std::to_string(s.batch);
-  if (key == "gpu") return s.gpu;
-  if (key == "count") return std::to_string(s.count);
-  if (key == "overhead-gib") return FormatOverhead(s.overhead_gib);
-  return {};
+  const FieldDef* f = FindDef(key);
+  if (!f) return {};
+  if (f->text) return s.*(f->text);
+  if (f->small) return std::to_string(s.*(f->small));
+  if (f->integer) {
+    const long long v = s.*(f->integer);
+    return v < 0 && f->special ? f->special : std::to_string(v);
+  }
+  return FormatOverhead(s.*(f->number));
 }
 
 std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_view value,
                               const Catalog& catalog) {
-  auto whole = [&](long long lo, long long hi, long long& out) -> std::optional<Error> {
-    long long v = 0;
-    if (!ParseInteger(value, v) || v < lo || v > hi)
-      return FieldError(key, Quote(value) + " must be a whole number from " + std::to_string(lo) +
-                                 " to " + std::to_string(hi));
-    out = v;
-    return std::nullopt;
-  };
-  if (key == "model") {
-    if (!catalog.FindModel(value)) return FieldError(key, UnknownIdMessage("model", value, Ids(catalog.models)));
-    s.model = value;
-  } else if (key == "weights") {
-    if (!catalog.FindWeightFormat(value))
-      return FieldError(key, UnknownIdMessage("weight format", value, Ids(catalog.weight_formats)));
-    s.weights = value;
-  } else if (key == "kv") {
-    if (!catalog.FindKvFormat(value))
-      return FieldError(key, UnknownIdMessage("KV format", value, Ids(catalog.kv_formats)));
-    s.kv = value;
-  } else if (key == "gpu") {
-    if (!catalog.FindGpu(value)) return FieldError(key, UnknownIdMessage("GPU", value, Ids(catalog.gpus)));
-    s.gpu = value;
-  } else if (key == "context") {
-    return whole(1, kMaxContext, s.context);
-  } else if (key == "batch") {
-    return whole(1, kMaxBatch, s.batch);
-  } else if (key == "count") {
-    long long v = s.count;
-    if (auto e = whole(1, kMaxCount, v)) return e;
-    s.count = static_cast<int>(v);
-  } else if (key == "overhead-gib") {
-    double v = 0;
-    if (!ParseNumber(value, v) || v < 0 || v > kMaxOverheadGib)
-      return FieldError(key, Quote(value) + " must be a number of GiB from 0 to " + FormatOverhead(kMaxOverheadGib));
-    s.overhead_gib = v;
-  } else {
-    return Error{"unknown field " + Quote(key)};
+  const FieldDef* f = FindDef(key);
+  if (!f) return Error{"unknown field " + Quote(key)};
+  switch (f->kind) {
+    case Kind::kModel:
+      if (!catalog.FindModel(value)) return FieldError(key, UnknownIdMessage("model", value, Ids(catalog.models)));
+      break;
+    case Kind::kWeights:
+      if (!catalog.FindWeightFormat(value))
+        return FieldError(key, UnknownIdMessage("weight format", value, Ids(catalog.weight_formats)));
+      break;
+    case Kind::kKv:
+      if (!catalog.FindKvFormat(value))
+        return FieldError(key, UnknownIdMessage("KV format", value, Ids(catalog.kv_formats)));
+      break;
+    case Kind::kGpu:
+      if (!catalog.FindGpu(value)) return FieldError(key, UnknownIdMessage("GPU", value, Ids(catalog.gpus)));
+      break;
+    case Kind::kEngine:
+      if (!catalog.FindEngine(value)) return FieldError(key, UnknownIdMessage("engine", value, Ids(catalog.engines)));
+      break;
+    case Kind::kInteger: {
+      long long v = 0;
+      if (f->special && value == f->special) {
+        v = -1;
+      } else if (!ParseInteger(value, v) || static_cast<double>(v) < f->lo || static_cast<double>(v) > f->hi) {
+        return FieldError(key, Quote(value) + " must be a whole number from " + FormatOverhead(f->lo) + " to " +
+                                   FormatOverhead(f->hi) + (f->special ? std::string(", or ") + f->special : ""));
+      }
+      if (f->small) s.*(f->small) = static_cast<int>(v);
+      else s.*(f->integer) = v;
+      return std::nullopt;
+    }
+    case Kind::kNumber: {
+      double v = 0;
+      if (!ParseNumber(value, v) || v < f->lo || v > f->hi)
+        return FieldError(key, Quote(value) + " must be a number from " + FormatOverhead(f->lo) + " to " +
+                                   FormatOverhead(f->hi));
+      s.*(f->number) = v;
+      return std::nullopt;
+    }
   }
+  s.*(f->text) = std::string(value);
   return std::nullopt;
 }
 

@@ -21,13 +21,17 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/calibrate.h"
 #include "gpuplan/catalog.h"
+#include "gpuplan/compare.h"
+#include "gpuplan/cost.h"
 #include "gpuplan/describe.h"
 #include "gpuplan/hf_config.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/model.h"
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
+#include "gpuplan/speed.h"
 #include "gpuplan/units.h"
 
 namespace {
@@ -78,6 +82,87 @@ Catalog LoadAll(const std::vector<std::string>& user_files) {
   return std::move(merged).value();
 }
 
+// --- one record schema, four printers (llama-bench habit: adding a column is one edit) -------
+struct Cell {
+  std::string text;              // what table/csv/md print
+  nlohmann::ordered_json value;  // what json prints (numbers stay numbers, unknown is null)
+};
+Cell Text(const std::string& s) { return {s, s}; }
+Cell Number(double v, const std::string& text) { return {text, v}; }
+Cell Unknown() { return {"", nullptr}; }
+
+struct Column {
+  std::string key;  // json key
+  std::string title;
+  bool right = false;
+};
+
+std::string CsvQuote(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Display width in characters: UTF-8 continuation bytes take no column.
+size_t Width(const std::string& s) {
+  size_t w = 0;
+  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
+  return w;
+}
+
+void PrintRecords(const std::vector<Column>& cols, const std::vector<std::vector<Cell>>& rows, const std::string& format) {
+  if (format == "json") {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& row : rows) {
+      nlohmann::ordered_json o;
+      for (size_t c = 0; c < cols.size(); ++c) o[cols[c].key] = row[c].value;
+      j.push_back(o);
+    }
+    fmt::print("{}\n", j.dump(2));
+  } else if (format == "csv") {
+    for (size_t c = 0; c < cols.size(); ++c) fmt::print("{}{}", c ? "," : "", CsvQuote(cols[c].key));
+    fmt::print("\n");
+    for (const auto& row : rows) {
+      for (size_t c = 0; c < cols.size(); ++c) fmt::print("{}{}", c ? "," : "", CsvQuote(row[c].text));
+      fmt::print("\n");
+    }
+  } else if (format == "md") {
+    std::string head = "|", rule = "|";
+    for (const Column& col : cols) {
+      head += " " + col.title + " |";
+      rule += col.right ? " ---: |" : " --- |";
+    }
+    fmt::print("{}\n{}\n", head, rule);
+    for (const auto& row : rows) {
+      std::string line = "|";
+      for (const Cell& cell : row) {
+        std::string t = cell.text;
+        for (size_t p = t.find('|'); p != std::string::npos; p = t.find('|', p + 2)) t.replace(p, 1, "\\|");
+        line += " " + t + " |";
+      }
+      fmt::print("{}\n", line);
+    }
+  } else {
+    std::vector<size_t> width(cols.size());
+    for (size_t c = 0; c < cols.size(); ++c) {
+      width[c] = Width(cols[c].title);
+      for (const auto& row : rows) width[c] = std::max(width[c], Width(row[c].text));
+    }
+    auto line = [&](auto text_of, auto right_of) {
+      std::string out;
+      for (size_t c = 0; c < cols.size(); ++c) {
+        const std::string t = text_of(c);
+        const std::string pad(width[c] - Width(t), ' ');
+        out += (c ? "  " : "") + (right_of(c) ? pad + t : (c + 1 == cols.size() ? t : t + pad));
+      }
+      fmt::print("{}\n", out);
+    };
+    line([&](size_t c) { return cols[c].title; }, [&](size_t c) { return cols[c].right; });
+    for (const auto& row : rows) line([&](size_t c) { return row[c].text; }, [&](size_t c) { return cols[c].right; });
+  }
+}
+
 // --- fit ------------------------------------------------------------------------------------
 void PrintFitTable(const Catalog& cat, const Scenario& s, const MemoryEstimate& e) {
   const Model& m = *cat.FindModel(s.model);
@@ -96,9 +181,10 @@ void PrintFitTable(const Catalog& cat, const Scenario& s, const MemoryEstimate& 
   for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
   row("Total", e.total_bytes, "sum of the terms above");
   row("Capacity", e.capacity_bytes, e.capacity_basis);
-  row(e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "capacity - total");
-  fmt::print("\n  {}{}: {} of {} ({})\n", e.fits ? "FITS" : "DOES NOT FIT", per, FormatBytes(e.total_bytes),
-             FormatBytes(e.capacity_bytes),
+  row("Usable", e.usable_bytes, e.usable_basis);
+  row(e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "usable - total");
+  fmt::print("\n  {}{}: {} of {} usable ({})\n", e.fits ? "FITS" : "DOES NOT FIT", per, FormatBytes(e.total_bytes),
+             FormatBytes(e.usable_bytes),
              e.fits ? FormatBytes(e.headroom_bytes) + " free" : "short by " + FormatBytes(-e.headroom_bytes));
   fmt::print("  KV cache per token (whole model): {}\n", FormatBytes(e.kv_bytes_per_token, ByteUnit::MiB, 3));
   fmt::print("  Max context at batch {}: {} tokens{}\n", s.batch, FormatCount(e.max_context),
@@ -106,6 +192,12 @@ void PrintFitTable(const Catalog& cat, const Scenario& s, const MemoryEstimate& 
                  ? " (memory limit; the model's window is " + FormatCount(e.context_window) + ")"
                  : "");
   fmt::print("  Max batch at {} tokens: {} sequences\n", FormatCount(s.context), FormatCount(e.max_batch));
+  if (e.host_bytes > 0)
+    fmt::print("  Host RAM for offloaded layers: {} ({} of {} layers on the GPUs)\n", FormatBytes(e.host_bytes),
+               e.layers_on_gpu, m.layers);
+  if (e.band.cases > 0)
+    fmt::print("  Error band: real engines used {:.0f}%–{:.0f}% of this total on {} reference cases\n", e.band.lo * 100,
+               e.band.hi * 100, e.band.cases);
   for (const std::string& w : e.warnings) fmt::print("  warning: {}\n", w);
   fmt::print("  assumptions:\n");
   for (const std::string& a : e.assumptions) fmt::print("    - {}\n", a);
@@ -115,10 +207,22 @@ void PrintFitTable(const Catalog& cat, const Scenario& s, const MemoryEstimate& 
 int RunFit(const Catalog& cat, const Scenario& s, const std::string& format) {
   Result<MemoryEstimate> e = EstimateMemory(cat, s);
   if (!e.ok()) Fail(e.error());
-  if (format == "json")
+  if (format == "json") {
     fmt::print("{}\n", FitReportJson(cat, s, e.value()));
-  else
+  } else if (format == "csv" || format == "md") {
+    std::vector<Column> cols = {{"term", "term"}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", "how"}};
+    std::vector<std::vector<Cell>> rows;
+    auto row = [&](const std::string& name, double bytes, const std::string& how) {
+      rows.push_back({Text(name), Number(bytes / kGiB, FormatFixed(bytes / kGiB, 2)),
+                      Number(bytes / kGB, FormatFixed(bytes / kGB, 2)), Text(how)});
+    };
+    for (const Term& t : e->terms) row(t.name, t.bytes, t.formula);
+    row("Total", e->total_bytes, "sum of the terms");
+    row("Usable", e->usable_bytes, e->usable_basis);
+    PrintRecords(cols, rows, format);
+  } else {
     PrintFitTable(cat, s, e.value());
+  }
   return 0;
 }
 
@@ -236,87 +340,6 @@ int RunShow(const Catalog& cat, const std::string& id, const std::string& format
   return 0;
 }
 
-// --- one record schema, four printers (llama-bench habit: adding a column is one edit) -------
-struct Cell {
-  std::string text;              // what table/csv/md print
-  nlohmann::ordered_json value;  // what json prints (numbers stay numbers, unknown is null)
-};
-Cell Text(const std::string& s) { return {s, s}; }
-Cell Number(double v, const std::string& text) { return {text, v}; }
-Cell Unknown() { return {"", nullptr}; }
-
-struct Column {
-  std::string key;  // json key
-  std::string title;
-  bool right = false;
-};
-
-std::string CsvQuote(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-// Display width in characters: UTF-8 continuation bytes take no column.
-size_t Width(const std::string& s) {
-  size_t w = 0;
-  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
-  return w;
-}
-
-void PrintRecords(const std::vector<Column>& cols, const std::vector<std::vector<Cell>>& rows, const std::string& format) {
-  if (format == "json") {
-    nlohmann::ordered_json j = nlohmann::ordered_json::array();
-    for (const auto& row : rows) {
-      nlohmann::ordered_json o;
-      for (size_t c = 0; c < cols.size(); ++c) o[cols[c].key] = row[c].value;
-      j.push_back(o);
-    }
-    fmt::print("{}\n", j.dump(2));
-  } else if (format == "csv") {
-    for (size_t c = 0; c < cols.size(); ++c) fmt::print("{}{}", c ? "," : "", CsvQuote(cols[c].key));
-    fmt::print("\n");
-    for (const auto& row : rows) {
-      for (size_t c = 0; c < cols.size(); ++c) fmt::print("{}{}", c ? "," : "", CsvQuote(row[c].text));
-      fmt::print("\n");
-    }
-  } else if (format == "md") {
-    std::string head = "|", rule = "|";
-    for (const Column& col : cols) {
-      head += " " + col.title + " |";
-      rule += col.right ? " ---: |" : " --- |";
-    }
-    fmt::print("{}\n{}\n", head, rule);
-    for (const auto& row : rows) {
-      std::string line = "|";
-      for (const Cell& cell : row) {
-        std::string t = cell.text;
-        for (size_t p = t.find('|'); p != std::string::npos; p = t.find('|', p + 2)) t.replace(p, 1, "\\|");
-        line += " " + t + " |";
-      }
-      fmt::print("{}\n", line);
-    }
-  } else {
-    std::vector<size_t> width(cols.size());
-    for (size_t c = 0; c < cols.size(); ++c) {
-      width[c] = Width(cols[c].title);
-      for (const auto& row : rows) width[c] = std::max(width[c], Width(row[c].text));
-    }
-    auto line = [&](auto text_of, auto right_of) {
-      std::string out;
-      for (size_t c = 0; c < cols.size(); ++c) {
-        const std::string t = text_of(c);
-        const std::string pad(width[c] - Width(t), ' ');
-        out += (c ? "  " : "") + (right_of(c) ? pad + t : (c + 1 == cols.size() ? t : t + pad));
-      }
-      fmt::print("{}\n", out);
-    };
-    line([&](size_t c) { return cols[c].title; }, [&](size_t c) { return cols[c].right; });
-    for (const auto& row : rows) line([&](size_t c) { return row[c].text; }, [&](size_t c) { return cols[c].right; });
-  }
-}
-
 int RunCatalog(const Catalog& cat, const std::string& what, const std::string& format) {
   std::vector<Column> cols;
   std::vector<std::vector<Cell>> rows;
@@ -413,6 +436,180 @@ int RunValidate(const std::vector<std::string>& paths, const std::string& format
   return 0;
 }
 
+
+// --- speed, cost, compare -------------------------------------------------------------------
+std::string Secs(double s) {
+  if (!(s > 0)) return "-";
+  if (s >= 1) return FormatFixed(s, 2) + " s";
+  return FormatFixed(s * 1e3, s >= 0.01 ? 1 : 2) + " ms";
+}
+
+// "×0.71–1.32": the band as the factor range that brackets reality on the reference set.
+std::string BandText(const Band& b, double value, int digits) {
+  return FormatFixed(value * b.lo, digits) + "–" + FormatFixed(value * b.hi, digits) + " (band from " +
+         std::to_string(b.cases) + " reference cases)";
+}
+
+MemoryEstimate FitOrFail(const Catalog& cat, const Scenario& s) {
+  Result<MemoryEstimate> e = EstimateMemory(cat, s);
+  if (!e.ok()) Fail(e.error());
+  return std::move(e).value();
+}
+
+void PrintStep(const char* title, const StepTime& t) {
+  fmt::print("  {} — {} ({}-bound)\n", title, Secs(t.seconds), t.bound);
+  for (const TimeTerm& x : t.terms) fmt::print("    {:<30} {:>10}  {}\n", x.name, Secs(x.seconds), x.formula);
+  fmt::print("    {:<30} {:>10}  max(memory {}, compute {}) + serial {}\n", "= step", Secs(t.seconds), Secs(t.memory_s),
+             Secs(t.compute_s), Secs(t.serial_s));
+}
+
+int RunSpeed(const Catalog& cat, const Scenario& s, const std::string& format, bool explain) {
+  const MemoryEstimate m = FitOrFail(cat, s);
+  Result<SpeedEstimate> r = EstimateSpeed(cat, s, m);
+  if (!r.ok()) Fail(r.error());
+  const SpeedEstimate& e = r.value();
+  const CostEstimate c = EstimateCost(cat, s, e);
+  if (format == "json") {
+    fmt::print("{}\n", SpeedReportJson(cat, s, m, e, c));
+    return 0;
+  }
+  if (format == "csv" || format == "md") {
+    std::vector<Column> cols = {{"metric", "metric"}, {"value", "value", true}, {"unit", "unit"},
+                                {"low", "band low", true}, {"high", "band high", true}};
+    auto row = [](const char* name, double v, const char* unit, const Band& b, int digits) {
+      return std::vector<Cell>{Text(name), Number(v, FormatFixed(v, digits)), Text(unit),
+                               Number(v * b.lo, FormatFixed(v * b.lo, digits)), Number(v * b.hi, FormatFixed(v * b.hi, digits))};
+    };
+    PrintRecords(cols,
+                 {row("decode tokens/s per user", e.tokens_per_s_user, "tokens/s", e.decode_band, 1),
+                  row("decode tokens/s total", e.tokens_per_s_total, "tokens/s", e.decode_band, 1),
+                  row("time to first token", e.ttft_s, "s", Band{1 / e.prefill_band.hi, 1 / e.prefill_band.lo, 0}, 3),
+                  row("prefill tokens/s", e.prefill_tokens_per_s, "tokens/s", e.prefill_band, 0)},
+                 format);
+    return 0;
+  }
+  const Model& model = *cat.FindModel(s.model);
+  const Gpu& g = *cat.FindGpu(s.gpu);
+  fmt::print("gpuplan speed: {} on {} × {}, {} weights, {}\n", model.name, s.count, g.name,
+             cat.FindWeightFormat(s.weights)->name, cat.FindEngine(s.engine)->name);
+  fmt::print("  prompt {} tokens, context {} tokens, batch {}{}\n\n", FormatCount(s.prompt), FormatCount(s.context),
+             s.batch, m.fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)");
+  fmt::print("  {:<28} {:>12}  {}\n", "Decode, per user", FormatFixed(e.tokens_per_s_user, 1) + " tok/s",
+             BandText(e.decode_band, e.tokens_per_s_user, 1));
+  fmt::print("  {:<28} {:>12}  {}\n", "Decode, all users", FormatFixed(e.tokens_per_s_total, 1) + " tok/s",
+             BandText(e.decode_band, e.tokens_per_s_total, 1));
+  fmt::print("  {:<28} {:>12}  {}\n", "Time per output token", Secs(e.decode.seconds), e.decode.bound + "-bound");
+  fmt::print("  {:<28} {:>12}  {}\n", "Time to first token", Secs(e.ttft_s), "one prompt alone, + one decode step");
+  fmt::print("  {:<28} {:>12}  {}\n", "Prefill", FormatFixed(e.prefill_tokens_per_s, 0) + " tok/s",
+             BandText(e.prefill_band, e.prefill_tokens_per_s, 0));
+  if (c.cloud_per_m_output > 0)
+    fmt::print("  {:<28} {:>12}  input ${}/1M; {}\n", "Cloud $/1M output tokens", "$" + FormatFixed(c.cloud_per_m_output, 3),
+               FormatFixed(c.cloud_per_m_input, 3), c.cloud_basis);
+  if (c.owned_per_m_output > 0)
+    fmt::print("  {:<28} {:>12}  input ${}/1M; {}\n", "Owned $/1M output tokens", "$" + FormatFixed(c.owned_per_m_output, 3),
+               FormatFixed(c.owned_per_m_input, 3), c.purchase_basis);
+  if (explain) {
+    fmt::print("\n");
+    PrintStep("Decode step", e.decode);
+    PrintStep("Prefill of the batch", e.prefill);
+    fmt::print("  peak {} {} TFLOP/s, bandwidth {} GB/s{}\n", e.compute_precision, FormatFixed(e.peak_flops / 1e12, 1),
+               FormatFixed(e.bandwidth / 1e9, 0), e.link_name.empty() ? "" : ", link " + e.link_name);
+    for (const CostLine& l : c.lines) fmt::print("  {:<30} ${:>9}  {}\n", l.name, FormatFixed(l.usd, 4), l.formula);
+  }
+  for (const std::string& w : e.warnings) fmt::print("  warning: {}\n", w);
+  for (const std::string& w : c.warnings) fmt::print("  note: {}\n", w);
+  fmt::print("  assumptions:\n");
+  for (const std::string& a : e.assumptions) fmt::print("    - {}\n", a);
+  if (explain)
+    for (const std::string& a : c.assumptions) fmt::print("    - {}\n", a);
+  fmt::print("  page state: #{}\n", EncodeState(s));
+  return 0;
+}
+
+int RunCompare(const Catalog& cat, const Scenario& s, const std::string& format, const std::string& sort_key,
+               bool fitting_only) {
+  // Validate the shared fields once, so a bad model or format is one clear error.
+  (void)FitOrFail(cat, s);
+  std::vector<CompareRow> rows = CompareCatalog(cat, s);
+  if (fitting_only)
+    rows.erase(std::remove_if(rows.begin(), rows.end(), [](const CompareRow& r) { return !r.fits; }), rows.end());
+  SortCompareRows(rows, sort_key);
+  if (format == "json") {
+    fmt::print("{}\n", CompareReportJson(s, rows));
+    return 0;
+  }
+  std::vector<Column> cols = {{"gpu", "GPU"},           {"count", "GPUs", true},        {"fits", "fits"},
+                              {"max_context", "max ctx", true}, {"tokens_per_s_user", "tok/s/user", true},
+                              {"tokens_per_s_total", "tok/s total", true}, {"ttft_s", "TTFT", true},
+                              {"usd_per_m_output", "$/1M out", true}, {"upfront_usd", "upfront $", true},
+                              {"watts", "W", true},         {"note", "note"}};
+  std::vector<std::vector<Cell>> out;
+  auto num = [](double v, int digits) { return v > 0 ? Number(v, FormatFixed(v, digits)) : Unknown(); };
+  for (const CompareRow& r : rows)
+    out.push_back({Text(r.gpu), Number(r.count, r.count ? std::to_string(r.count) : "-"), Text(r.fits ? "yes" : "no"),
+                   r.fits ? Number(static_cast<double>(r.max_context), FormatCount(r.max_context)) : Unknown(),
+                   num(r.tokens_per_s_user, 1), num(r.tokens_per_s_total, 1),
+                   r.ttft_s > 0 ? Number(r.ttft_s, Secs(r.ttft_s)) : Unknown(),
+                   r.usd_per_m_output > 0 ? Number(r.usd_per_m_output, FormatFixed(r.usd_per_m_output, 3) + " " + r.price_basis) : Unknown(),
+                   num(r.upfront_usd, 0), num(r.watts, 0), Text(r.note)});
+  PrintRecords(cols, out, format);
+  return 0;
+}
+
+// --- calibrate --------------------------------------------------------------------------------
+int RunCalibrate(const Catalog& cat, const std::string& path, bool fit, const std::string& format) {
+  Result<std::vector<ReferenceCase>> cases = ParseReferenceCases(ReadFileOrFail("--reference", path));
+  if (!cases.ok()) Fail(cases.error());
+  std::vector<std::string> log;
+  const Catalog fitted = fit ? FitCalibration(cat, cases.value(), log) : cat;
+  const std::vector<CaseResult> results = RunReferenceCases(fitted, cases.value());
+  if (format == "json") {
+    nlohmann::ordered_json j;
+    j["schema"] = "gpuplan.calibration/1";
+    nlohmann::ordered_json engines = nlohmann::ordered_json::array();
+    for (const EngineProfile& e : fitted.engines) {
+      const EngineCalibration& k = e.calibration;
+      auto band = [](const Band& b) { return nlohmann::ordered_json{{"lo", b.lo}, {"hi", b.hi}, {"cases", b.cases}}; };
+      engines.push_back({{"id", e.id},
+                         {"calibration",
+                          {{"decode_bw_efficiency", std::round(k.decode_bw_efficiency * 100) / 100},
+                           {"prefill_compute_efficiency", std::round(k.prefill_compute_efficiency * 100) / 100},
+                           {"layer_overhead_us", std::round(k.layer_overhead_s * 1e7) / 10},
+                           {"prefill_token_layer_us", std::round(k.prefill_token_layer_s * 1e8) / 100},
+                           {"decode_band", band(k.decode)},
+                           {"prefill_band", band(k.prefill)},
+                           {"memory_band", band(k.memory)}}}});
+    }
+    j["engines"] = engines;
+    j["log"] = log;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const CaseResult& r : results)
+      rows.push_back({{"id", r.c->id}, {"kind", r.c->kind}, {"engine", r.c->engine}, {"ran", r.ran},
+                      {"skipped", r.skipped}, {"measured", r.c->measured},
+                      {"estimated", r.ran ? nlohmann::ordered_json(r.estimated) : nlohmann::ordered_json(nullptr)},
+                      {"ratio", r.ran ? nlohmann::ordered_json(r.ratio) : nlohmann::ordered_json(nullptr)}});
+    j["cases"] = rows;
+    fmt::print("{}\n", j.dump(2));
+    return 0;
+  }
+  for (const std::string& l : log) fmt::print("fit: {}\n", l);
+  fmt::print("{:<58} {:<16} {:>10} {:>10} {:>7}\n", "case", "kind", "measured", "estimate", "ratio");
+  for (const CaseResult& r : results) {
+    if (!r.ran) {
+      fmt::print("{:<58} {:<16} skipped: {}\n", r.c->id.substr(0, 58), r.c->kind, r.skipped);
+      continue;
+    }
+    fmt::print("{:<58} {:<16} {:>10} {:>10} {:>7}\n", r.c->id.substr(0, 58), r.c->kind, FormatShort(r.c->measured, 4),
+               FormatShort(r.estimated, 4), FormatFixed(r.ratio, 2));
+  }
+  for (const char* group : {"memory", "speed"}) {
+    const ErrorStats st = Summarise(results, group);
+    fmt::print("{}: {} cases, median error {:.1f}%, worst {:.1f}% ({}), measured/estimated p10 {:.2f} p90 {:.2f}\n",
+               group, st.n, st.median_abs_error * 100, st.worst_abs_error * 100, st.worst_case, st.p10_ratio,
+               st.p90_ratio);
+  }
+  return 0;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -428,18 +625,44 @@ int main(int argc, char** argv) {
   app.add_option("--catalog", catalog_files, "extra catalog JSON file(s); entries add to or replace built-in ids")
       ->type_name("FILE");
 
-  // fit
-  CLI::App* fit = app.add_subcommand("fit", "memory per GPU for serving a model: weights + KV cache + overhead, and whether it fits");
+  // fit, speed, compare: one set of scenario flags (the page's hash keys) on each
   std::string format = "table";
   std::string state;
+  bool explain = false;
+  std::string sort_key = "tokens_per_s_total";
+  bool fitting_only = false;
   const Scenario defaults;
   std::map<std::string, std::string> field_values;
-  for (const FieldInfo& f : ScenarioFields()) {
-    fit->add_option(std::string("--") + f.key, field_values[f.key], f.help)->default_str(GetField(defaults, f.key));
+  CLI::App* fit = app.add_subcommand("fit", "memory per GPU for serving a model: weights, KV cache, activations, overhead, the engine's cap; whether it fits");
+  CLI::App* speed = app.add_subcommand("speed", "prefill and decode speed (tokens/s, time to first token) with the error band, and $ per 1M tokens");
+  CLI::App* compare = app.add_subcommand("compare", "the whole catalog for one scenario: fewest GPUs that fit, tokens/s, $/1M tokens, upfront $, watts");
+  for (CLI::App* cmd : {fit, speed, compare}) {
+    for (const FieldInfo& f : ScenarioFields())
+      cmd->add_option(std::string("--") + f.key, field_values[f.key], f.help)->default_str(GetField(defaults, f.key));
+    cmd->add_option("--state", state, "a page link's hash (v=1&model=...); flags given as well override it")
+        ->type_name("HASH");
+    cmd->add_option("--format", format, "output format")
+        ->check(CLI::IsMember({"table", "json", "csv", "md"}))
+        ->capture_default_str();
   }
-  fit->add_option("--state", state, "a page link's hash (v=1&model=...); flags given as well override it")
-      ->type_name("HASH");
-  fit->add_option("--format", format, "output format")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+  fit->add_flag("--explain", explain, "show every term's formula (the table always does)");
+  speed->add_flag("--explain", explain, "show every term of the decode and prefill steps with its formula");
+  compare->add_flag("--explain", explain, "accepted for symmetry; rows carry their bound in the note column");
+  compare->add_option("--sort", sort_key, "column to sort by (descending for speeds, ascending for costs)")
+      ->check(CLI::IsMember({"tokens_per_s_total", "tokens_per_s_user", "ttft_s", "usd_per_m_output", "upfront_usd",
+                             "watts", "max_context", "count", "gpu"}))
+      ->capture_default_str();
+  compare->add_flag("--fits", fitting_only, "only the GPUs that fit (at up to 64 GPUs)");
+
+  // calibrate
+  CLI::App* calibrate = app.add_subcommand("calibrate", "run the estimators on published measurements (tests/reference/inference_measurements.json); --fit refits the engines' efficiencies and bands");
+  std::string reference_path = "tests/reference/inference_measurements.json";
+  bool refit = false;
+  std::string calibrate_format = "table";
+  calibrate->add_option("--reference", reference_path, "reference measurements file")->capture_default_str();
+  calibrate->add_flag("--fit", refit, "fit efficiencies and bands, and print them (paste into assets/catalog/engines.json)");
+  calibrate->add_option("--format", calibrate_format, "output format")->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
 
   // catalog
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "list catalog entries and their ids");
@@ -502,8 +725,11 @@ int main(int argc, char** argv) {
     return RunCatalog(cat, what, catalog_format);
   }
 
+  if (*calibrate) return RunCalibrate(cat, reference_path, refit, calibrate_format);
+
+  CLI::App* cmd = *speed ? speed : *compare ? compare : fit;
   Scenario s;
-  if (fit->count("--state")) {
+  if (cmd->count("--state")) {
     DecodedState decoded = DecodeState(state, cat);
     if (!decoded.dropped.empty()) {
       for (const std::string& d : decoded.dropped) std::fprintf(stderr, "gpuplan: error: --state: %s\n", d.c_str());
@@ -512,8 +738,10 @@ int main(int argc, char** argv) {
     s = decoded.scenario;
   }
   for (const FieldInfo& f : ScenarioFields()) {
-    if (fit->count(std::string("--") + f.key) == 0) continue;
+    if (cmd->count(std::string("--") + f.key) == 0) continue;
     if (auto err = SetField(s, f.key, field_values[f.key], cat)) Fail("--" + err->message);
   }
+  if (cmd == speed) return RunSpeed(cat, s, format, explain);
+  if (cmd == compare) return RunCompare(cat, s, format, sort_key, fitting_only);
   return RunFit(cat, s, format);
 }

@@ -29,18 +29,21 @@ test('fit --format json: breakdown sums, GQA-aware KV, verdict', () => {
   assert.equal(terms.weights, 8030261248 * 2);
   assert.equal(terms.kv_cache, 2 * 32 * 8 * 128 * 2 * 8192);
   assert.equal(terms.overhead, 2 ** 30);
-  assert.equal(j.per_gpu.total_bytes, terms.weights + terms.kv_cache + terms.overhead);
+  assert.ok(terms.activations > 1.0 * 2 ** 30 && terms.activations < 1.5 * 2 ** 30);  // vLLM's profiling peak
+  assert.equal(j.per_gpu.total_bytes, terms.weights + terms.kv_cache + terms.activations + terms.overhead);
   assert.equal(j.per_gpu.capacity_bytes, 24564 * 2 ** 20);
+  assert.equal(j.usable_bytes, 24564 * 2 ** 20 * 0.92);  // vLLM gpu_memory_utilization
   assert.equal(j.fits, true);
   assert.equal(j.kv_bytes_per_token, 131072);
 });
 
 test('the seeds\' example: 70B at 4-bit on 2x RTX 4090 fits one 8k sequence, not four', () => {
-  const one = fitJson('--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--gpu', 'rtx-4090', '--count', '2');
+  const one = fitJson('--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--gpu', 'rtx-4090', '--count', '2',
+    '--engine', 'llama.cpp');
   assert.equal(one.fits, true);
   assert.equal(one.kv_heads_per_gpu, 4);
   const four = fitJson('--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--gpu', 'rtx-4090', '--count', '2',
-    '--batch', '4');
+    '--batch', '4', '--engine', 'llama.cpp');
   assert.equal(four.fits, false);
   assert.ok(four.per_gpu.headroom_bytes < 0);
   assert.ok(four.max_batch >= 1 && four.max_batch < 4);
@@ -71,12 +74,17 @@ test('bad input: clear message naming the flag, exit 2, nothing on stdout', () =
     [['fit', '--context', '-5'], /--context: '-5' must be a whole number from 1 to 16777216/],
     [['fit', '--batch', '1e9'], /--batch: '1e9' must be a whole number/],
     [['fit', '--count', '0'], /--count: '0' must be a whole number from 1/],
-    [['fit', '--overhead-gib', 'nan'], /--overhead-gib: 'nan' must be a number of GiB/],
+    [['fit', '--overhead-gib', 'nan'], /--overhead-gib: 'nan' must be a number from 0 to 1024/],
     [['fit', '--weights', 'q3'], /--weights: unknown weight format 'q3'/],
     [['fit', '--format', 'xml'], /--format/],
     [['fit', '--bogus'], /--bogus/],
     [['fit', '--state', 'v=1&model=nope&gpu=l4'], /--state: model: unknown model 'nope'/],
     [['catalog', 'chips'], /chips/],
+    [['speed', '--engine', 'ollama'], /--engine: unknown engine 'ollama' \(known: .*llama\.cpp/],
+    [['speed', '--mem-util', '1.5'], /--mem-util: '1\.5' must be a number from 0 to 1/],
+    [['speed', '--gpu-layers', '-3'], /--gpu-layers: '-3' must be a whole number from 0 to 100000, or all/],
+    [['compare', '--sort', 'fastest'], /--sort/],
+    [['calibrate', '--reference', '/nonexistent.json'], /--reference: cannot read/],
     [[], /subcommand/i],
   ];
   for (const [args, pattern] of cases) {
@@ -211,4 +219,50 @@ test('--help prints the defaults from the Scenario struct', () => {
   assert.equal(r.code, 0);
   assert.match(r.out, /--context.*8192/);
   assert.match(r.out, /--gpu.*rtx-4090/);
+});
+
+test('speed: json and table carry the same numbers, with the band and the work shown', () => {
+  const args = ['speed', '--model', 'llama-3.1-8b', '--weights', 'q4_k_m', '--engine', 'llama.cpp', '--gpu', 'rtx-4090',
+    '--prompt', '512', '--context', '1024'];
+  const r = run(...args, '--format', 'json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.schema, 'gpuplan.speed/1');
+  assert.equal(j.decode.bound, 'memory');
+  assert.ok(j.tokens_per_s_user > 50 && j.tokens_per_s_user < 400, String(j.tokens_per_s_user));
+  assert.ok(j.decode_band.cases >= 20 && j.decode_band.lo < 1 && j.decode_band.hi > 1);
+  assert.ok(j.decode.terms.every((t) => t.formula.length > 0 && Number.isFinite(t.seconds)));
+  const t = run(...args, '--explain');
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, new RegExp(`Decode, per user\\s+${j.tokens_per_s_user.toFixed(1)} tok/s`));
+  assert.match(t.out, /Weights read .* GB per GPU \/ \(1008 GB\/s × 0\.\d\d\)/);
+  assert.match(t.out, /band from \d+ reference cases/);
+  assert.doesNotMatch(t.out, /nan|inf/i);
+  const md = run(...args, '--format', 'md');
+  assert.match(md.out, /^\| metric \| value \| unit \| band low \| band high \|/);
+});
+
+test('compare: the whole catalog, sortable, every format; csv rows match json', () => {
+  const base = ['compare', '--model', 'llama-3.1-70b', '--weights', 'fp8'];
+  const j = JSON.parse(run(...base, '--format', 'json').out);
+  assert.equal(j.schema, 'gpuplan.compare/1');
+  assert.ok(j.rows.length >= 60);
+  const fitting = j.rows.filter((r) => r.fits);
+  for (let i = 1; i < fitting.length; ++i)
+    if (fitting[i].tokens_per_s_total > 0) assert.ok(fitting[i - 1].tokens_per_s_total >= fitting[i].tokens_per_s_total);
+  assert.equal(j.rows.find((r) => r.gpu === 'h100-sxm').count, 1);
+  const csv = run(...base, '--format', 'csv', '--sort', 'watts', '--fits').out.trim().split('\n');
+  assert.equal(csv[0].split(',')[0], 'gpu');
+  assert.equal(csv.length - 1, fitting.length);
+  const byWatts = JSON.parse(run(...base, '--format', 'json', '--sort', 'watts', '--fits').out).rows;
+  assert.equal(byWatts.length, fitting.length);
+  const watts = byWatts.map((r) => r.watts).filter((w) => w > 0);
+  for (let i = 1; i < watts.length; ++i) assert.ok(watts[i - 1] <= watts[i]);
+});
+
+test('calibrate: the reference set runs through the real binary', () => {
+  const r = run('calibrate', '--reference', join(process.env.GPUPLAN_SOURCE_DIR, "tests/reference/inference_measurements.json"));
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^memory: \d+ cases, median error [\d.]+%/m);
+  assert.match(r.out, /^speed: \d+ cases, median error [\d.]+%/m);
 });

@@ -131,7 +131,8 @@ TEST_CASE("the total is the sum of its terms and capacity is the driver total wh
   for (const Term& t : e.terms) sum += t.bytes;
   CHECK(e.total_bytes == sum);
   CHECK(e.capacity_bytes == *Cat().FindGpu(s.gpu)->memory_reported_bytes);
-  CHECK(e.headroom_bytes == e.capacity_bytes - e.total_bytes);
+  CHECK(e.headroom_bytes == e.usable_bytes - e.total_bytes);
+  CHECK(e.usable_bytes <= e.capacity_bytes);
 }
 
 TEST_CASE("extreme scenarios stay finite and non-negative where sizes are", "[inference]") {

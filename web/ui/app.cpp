@@ -112,8 +112,11 @@ bool App::ConsumeStateChanged() {
 void App::Recompute() {
   if (!dirty_) return;
   estimate_ = EstimateMemory(*catalog_, scenario_);
+  speed_.reset();
   if (estimate_->ok()) {
     report_json_ = FitReportJson(*catalog_, scenario_, estimate_->value());
+    speed_ = EstimateSpeed(*catalog_, scenario_, estimate_->value());
+    if (speed_->ok()) cost_ = EstimateCost(*catalog_, scenario_, speed_->value());
   } else {
     report_json_ = nlohmann::json{{"error", estimate_->error()}}.dump(2);
   }
@@ -213,7 +216,15 @@ void App::DrawInputs() {
     Edit("kv", *id);
   Track("kv");
 
+  if (auto id = Picker("Engine", cat.engines, scenario_.engine, nullptr, 0,
+                       [](const EngineProfile& e) { return e.name; },
+                       [](const EngineProfile& e) { return e.version + "\n" + e.activation_workspace; }))
+    Edit("engine", *id);
+  Track("engine");
+
   int_field("context", "Context (tokens)", scenario_.context, 1024);
+  int_field("prompt", "Prompt (tokens)", scenario_.prompt, 256);
+  HelpMarker("Prompt tokens per sequence (prefill); the rest of the context is output.");
   int_field("batch", "Batch (sequences)", scenario_.batch, 1);
 
   double overhead = scenario_.overhead_gib;
@@ -227,7 +238,7 @@ void App::DrawInputs() {
     Edit("overhead-gib", buf);
   }
   HelpMarker("CUDA context and framework runtime per GPU. A stated assumption, not a measurement: "
-             "CUDA contexts alone take a few hundred MiB; engines add workspace (issue 4 models them).");
+             "CUDA contexts alone take a few hundred MiB; the engine's workspace is its own term.");
   ImGui::PopItemWidth();
 
   ImGui::PushStyleColor(ImGuiCol_Text, kBad);
@@ -245,11 +256,11 @@ void App::DrawResult() {
   const std::string per = scenario_.count > 1 ? " per GPU" : "";
 
   if (e.fits)
-    ImGui::TextColored(kGood, "FITS%s: %s of %s used, %s free", per.c_str(), FormatBytes(e.total_bytes).c_str(),
-                       FormatBytes(e.capacity_bytes).c_str(), FormatBytes(e.headroom_bytes).c_str());
+    ImGui::TextColored(kGood, "FITS%s: %s of %s usable, %s free", per.c_str(), FormatBytes(e.total_bytes).c_str(),
+                       FormatBytes(e.usable_bytes).c_str(), FormatBytes(e.headroom_bytes).c_str());
   else
     ImGui::TextColored(kBad, "DOES NOT FIT%s: needs %s, has %s (short by %s)", per.c_str(),
-                       FormatBytes(e.total_bytes).c_str(), FormatBytes(e.capacity_bytes).c_str(),
+                       FormatBytes(e.total_bytes).c_str(), FormatBytes(e.usable_bytes).c_str(),
                        FormatBytes(-e.headroom_bytes).c_str());
 
   // A stacked bar: each term's share of the capacity.
@@ -258,17 +269,20 @@ void App::DrawResult() {
     ImVec2 p = ImGui::GetCursorScreenPos();
     float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 1.2f;
     double scale = std::max(e.capacity_bytes, e.total_bytes);
-    const ImU32 colors[] = {IM_COL32(90, 140, 230, 255), IM_COL32(230, 160, 60, 255), IM_COL32(150, 150, 160, 255)};
+    const ImU32 colors[] = {IM_COL32(90, 140, 230, 255), IM_COL32(230, 160, 60, 255), IM_COL32(120, 190, 120, 255),
+                            IM_COL32(150, 150, 160, 255)};
     dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(50, 50, 58, 255));
     float x = p.x;
     for (size_t i = 0; i < e.terms.size() && scale > 0; ++i) {
       float tw = static_cast<float>(e.terms[i].bytes / scale) * w;
-      dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + tw, p.y + h), colors[i % 3]);
+      dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + tw, p.y + h), colors[i % 4]);
       x += tw;
     }
     if (scale > 0) {
       float cap_x = p.x + static_cast<float>(e.capacity_bytes / scale) * w;
       dl->AddLine(ImVec2(cap_x, p.y - 2), ImVec2(cap_x, p.y + h + 2), IM_COL32(255, 255, 255, 255), 2.0f);
+      const float use_x = p.x + static_cast<float>(e.usable_bytes / scale) * w;  // the engine's cap
+      dl->AddLine(ImVec2(use_x, p.y - 2), ImVec2(use_x, p.y + h + 2), IM_COL32(255, 220, 80, 255), 2.0f);
     }
     ImGui::Dummy(ImVec2(w, h));
     Track("usage-bar");
@@ -294,7 +308,8 @@ void App::DrawResult() {
     for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
     row("Total", e.total_bytes, "sum of the terms above");
     row("Capacity", e.capacity_bytes, e.capacity_basis);
-    row(e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "capacity - total");
+    row("Usable", e.usable_bytes, e.usable_basis);
+    row(e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "usable - total");
     ImGui::EndTable();
   }
 
@@ -310,9 +325,41 @@ void App::DrawResult() {
     for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
     ImGui::TreePop();
   }
+  DrawSpeedSummary();
   ImGui::TextColored(kMuted, "CLI twin:");
   ImGui::SameLine();
   ImGui::TextWrapped("%s", cli_command_.c_str());
+}
+
+// Speed and cost of the same scenario, with the reference set's band (gpuplan speed).
+void App::DrawSpeedSummary() {
+  if (!speed_) return;
+  ImGui::Separator();
+  if (!speed_->ok()) {
+    ImGui::TextColored(kWarn, "Speed: %s", speed_->error().c_str());
+    return;
+  }
+  const SpeedEstimate& e = speed_->value();
+  const Band& b = e.decode_band;
+  ImGui::Text("Decode: %s tok/s per user, %s tok/s in all (band %s-%s from %d measurements); %s-bound",
+              FormatFixed(e.tokens_per_s_user, 1).c_str(), FormatFixed(e.tokens_per_s_total, 1).c_str(),
+              FormatFixed(e.tokens_per_s_user * b.lo, 1).c_str(), FormatFixed(e.tokens_per_s_user * b.hi, 1).c_str(),
+              b.cases, e.decode.bound.c_str());
+  Track("speed");
+  if (ImGui::IsItemHovered()) {
+    std::string tip;
+    for (const TimeTerm& t : e.decode.terms) tip += t.name + ": " + FormatFixed(t.seconds * 1e3, 3) + " ms = " + t.formula + "\n";
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
+  if (e.ttft_s > 0)
+    ImGui::Text("Time to first token: %s ms; prefill %s tok/s", FormatFixed(e.ttft_s * 1e3, 1).c_str(),
+                FormatFixed(e.prefill_tokens_per_s, 0).c_str());
+  if (cost_.cloud_per_m_output > 0)
+    ImGui::Text("Cloud: $%s per 1M output tokens (%s)", FormatFixed(cost_.cloud_per_m_output, 3).c_str(),
+                cost_.cloud_basis.c_str());
+  if (cost_.owned_per_m_output > 0)
+    ImGui::Text("Owned: $%s per 1M output tokens", FormatFixed(cost_.owned_per_m_output, 3).c_str());
+  for (const std::string& w : e.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
 }
 
 void App::Frame() {

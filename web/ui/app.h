@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/speed.h"
 #include "gpuplan/model.h"
 #include "gpuplan/scenario.h"
 
@@ -57,6 +59,7 @@ class App {
   void DrawFit();
   void DrawInputs();
   void DrawResult();
+  void DrawSpeedSummary();
   // The Catalog panel (panel_catalog.cpp): search, filters, a table, the detail with sources.
   void DrawCatalog();
   void DrawGpuTable();
@@ -74,6 +77,8 @@ class App {
   std::string catalog_error_;
   Scenario scenario_;
   std::optional<Result<MemoryEstimate>> estimate_;
+  std::optional<Result<SpeedEstimate>> speed_;   // with estimate_, recomputed only when dirty
+  CostEstimate cost_;
   std::string report_json_;
   std::string cli_command_;
   bool dirty_ = true;

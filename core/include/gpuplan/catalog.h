@@ -187,8 +187,26 @@ struct EngineExample {
   int source = -1;             // index into the engine's sources
 };
 
+// Efficiencies fitted on tests/reference/inference_measurements.json (gpuplan calibrate prints
+// them) and the error band the same set implies: the measured/estimated ratios that the middle
+// 80% of cases fall within. A test recomputes both and fails when they drift.
+struct Band {
+  double lo = 1, hi = 1;  // measured / estimated: the estimate times lo..hi brackets reality
+  int cases = 0;          // reference cases behind it (0: none; the band is a stated guess)
+};
+
+struct EngineCalibration {
+  double decode_bw_efficiency = 0;       // share of datasheet bandwidth a decode step reaches
+  double prefill_compute_efficiency = 0; // share of dense tensor peak prefill reaches
+  double layer_overhead_s = 0;           // fixed cost per layer and decode step (kernel launches)
+  double prefill_token_layer_s = 0;      // prefill: non-matmul work per token and layer
+  Band decode, prefill, memory;
+  std::string basis;                     // how and when the numbers were fitted
+};
+
 struct EngineProfile {
   std::string id, name, version;
+  EngineCalibration calibration;
   double memory_fraction = 0;      // vLLM gpu_memory_utilization, SGLang mem_fraction_static, TRT-LLM KV fraction
   std::string memory_fraction_of;  // "total" (vLLM, SGLang) or "free" (TensorRT-LLM: of free memory after weights)
   int kv_block_tokens = 0;
@@ -218,6 +236,7 @@ struct Catalog {
   const Model* FindModel(std::string_view id) const;
   const WeightFormat* FindWeightFormat(std::string_view id) const;
   const KvFormat* FindKvFormat(std::string_view id) const;
+  const EngineProfile* FindEngine(std::string_view id) const;
 };
 
 // What a file may do with an id that is already in the catalog.

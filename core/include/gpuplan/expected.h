@@ -26,6 +26,10 @@ class Result {
   const T& value() const& { return std::get<T>(data_); }
   T&& value() && { return std::get<T>(std::move(data_)); }
   const std::string& error() const { return std::get<Error>(data_).message; }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
 
  private:
   std::variant<T, Error> data_;

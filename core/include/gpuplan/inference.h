@@ -1,5 +1,8 @@
-// gpuplan/inference.h — serving estimates. For now: memory per GPU (weights + KV cache +
-// runtime overhead) and whether it fits. Speed, engine profiles and activations come later.
+// gpuplan/inference.h — serving estimates: memory per GPU under an engine profile (weights,
+// KV cache, activation workspace, runtime overhead, the engine's memory cap, partial offload
+// to host RAM) and whether it fits, with the largest context and batch that do.
+//
+// Speed and cost live in speed.h and cost.h; they take this estimate as input.
 #pragma once
 
 #include <string>
@@ -14,7 +17,7 @@ namespace gpuplan {
 // One named term of a breakdown: what it is, how it was computed (in words, with the
 // numbers), and its value.
 struct Term {
-  std::string key;      // stable id: "weights", "kv_cache", "overhead"
+  std::string key;      // stable id: "weights", "kv_cache", "activations", "overhead"
   std::string name;     // "Weights"
   std::string formula;  // "8.03 B params × 16 bits / 8 / 1 GPU"
   double bytes = 0;
@@ -22,21 +25,30 @@ struct Term {
 
 struct MemoryEstimate {
   std::vector<Term> terms;              // per GPU
-  double total_bytes = 0;               // per GPU
+  double total_bytes = 0;               // per GPU: the sum of the terms
   double capacity_bytes = 0;            // per GPU, see Gpu::CapacityBytes
   std::string capacity_basis;           // where the capacity figure comes from
-  double headroom_bytes = 0;            // capacity - total; negative when it does not fit
+  double usable_bytes = 0;              // what the engine lets itself use (its memory cap)
+  std::string usable_basis;             // "vLLM gpu_memory_utilization 0.92 × 23.99 GiB"
+  double headroom_bytes = 0;            // usable - total; negative when it does not fit
   bool fits = false;
+  double kv_pool_bytes = 0;             // per GPU: what is left for the KV cache (vLLM allocates all of it)
+  double host_bytes = 0;                // whole model: weights + KV kept in host RAM by partial offload
+  int layers_on_gpu = 0;                // of the model's layers
   double kv_bytes_per_token = 0;        // whole model, one sequence
   int kv_heads_per_gpu = 0;
   long long max_context = 0;            // per sequence, at the scenario's batch (0: weights alone do not fit)
   long long max_batch = 0;              // at the scenario's context
   long long context_window = 0;         // the model's own limit (0: unknown); max_context may exceed it
+  Band band;                            // measured / estimated on the reference set (memory cases)
   std::vector<std::string> assumptions;
   std::vector<std::string> warnings;
 };
 
 // Never aborts; an unknown id or impossible scenario comes back as an Error naming the field.
 Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s);
+
+// Layers on the GPUs for a scenario: gpu-layers, or every layer when it is "all" (-1).
+int LayersOnGpu(const Model& m, const Scenario& s);
 
 }  // namespace gpuplan

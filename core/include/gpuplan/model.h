@@ -13,7 +13,15 @@ struct ParamCount {
   double total = 0;      // every weight, embeddings included (and lm_head unless tied)
   double active = 0;     // weights one token passes through: MoE counts top-k experts only
   double embedding = 0;  // input embeddings + lm_head + learned positions
+  double routed = 0;     // MoE routed experts, all of them (0 for dense models)
+  double input_embedding = 0;  // the input table alone (llama.cpp keeps it in host RAM)
 };
+
+// Share of each MoE layer's routed experts a decode step reads when `batch` tokens each pick
+// top-k of E experts independently and uniformly: 1 - (1 - k/E)^batch. At batch 1 it is k/E;
+// by batch 64 a 64-expert top-2 layer touches 87% of its experts. Real routers are not
+// uniform (hot experts), so this is an upper estimate of the weights read.
+double ExpertsTouchedFraction(const Model& m, double batch);
 
 ParamCount CountParams(const Model& m);
 

@@ -5,7 +5,10 @@
 #include <string>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/compare.h"
+#include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/speed.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan {
@@ -14,5 +17,12 @@ namespace gpuplan {
 // one line. The scenario must have produced `estimate`.
 std::string FitReportJson(const Catalog& catalog, const Scenario& s, const MemoryEstimate& estimate,
                           int indent = 2);
+
+// The speed report (gpuplan.speed/1): prefill, decode and their terms, bands, cost per token.
+std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
+                            const SpeedEstimate& speed, const CostEstimate& cost, int indent = 2);
+
+// The compare report (gpuplan.compare/1): one row per catalog GPU, in the order given.
+std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& rows, int indent = 2);
 
 }  // namespace gpuplan

@@ -25,10 +25,21 @@ struct Scenario {
   std::string weights = "bf16";      // weight format id
   std::string kv = "fp16";           // KV-cache format id
   long long context = 8192;          // tokens per sequence (prompt + output)
+  long long prompt = 1024;           // prompt tokens per sequence (prefill); output = context - prompt
   long long batch = 1;               // concurrent sequences
   std::string gpu = "rtx-4090";
   int count = 1;                     // GPUs, tensor-parallel
+  std::string engine = "vllm";       // engine profile id (memory terms, efficiencies)
+  double mem_util = 0;               // engine memory cap (vLLM gpu_memory_utilization); 0: engine default
   double overhead_gib = 1.0;         // CUDA context + runtime, per GPU (stated assumption)
+  long long gpu_layers = -1;         // llama.cpp -ngl: repeating layers on the GPUs; -1: all
+  double ram_gbs = 89.6;             // host memory bandwidth for offloaded layers, GB/s
+  double price_hour = 0;             // $ per GPU-hour; 0: the catalog's cheapest on-demand offer
+  double buy_usd = 0;                // purchase price per GPU; 0: the catalog's price
+  double years = 3;                  // amortisation period of owned hardware
+  double kwh_usd = 0.15;             // electricity price, $ per kWh
+  double pue = 1.3;                  // power usage effectiveness of the room
+  double utilization = 0.5;          // share of hours owned hardware is busy
 
   bool operator==(const Scenario&) const = default;
 };

@@ -1,0 +1,40 @@
+// gpuplan/compare.h — the whole catalog ranked for one scenario: for every accelerator, the
+// fewest GPUs (1, 2, 4, 8 per node, then whole nodes) that hold the model, and what that
+// setup does: max context, tokens/s, time to first token, $ per million tokens, upfront $,
+// watts. Callers sort and filter the rows; the rows themselves are cached by scenario.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/scenario.h"
+
+namespace gpuplan {
+
+struct CompareRow {
+  std::string gpu, name, vendor;
+  int count = 0;                   // GPUs used (0: does not fit at any count tried)
+  bool fits = false;
+  double memory_per_gpu = 0;       // bytes the scenario needs per GPU
+  double capacity = 0;             // usable bytes per GPU under the engine's cap
+  long long max_context = 0, max_batch = 0;
+  double tokens_per_s_user = 0, tokens_per_s_total = 0, ttft_s = 0;
+  double usd_per_m_output = 0;     // cloud on demand when an offer exists, else owned
+  std::string price_basis;         // "cloud" / "owned" / ""
+  double upfront_usd = 0;          // purchase price × count (0: unknown)
+  double watts = 0;                // TDP × count
+  int year = 0;
+  std::string note;                // why it does not fit, or the bound
+};
+
+inline constexpr int kCompareMaxCount = 64;
+
+// Every catalog GPU for scenario `s` (its gpu and count fields are replaced per row).
+std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s);
+
+// Sorts by a column key (as in the JSON): speeds and context descending, costs, watts, TTFT
+// and counts ascending; rows that do not fit, or lack the figure, go last. Stable.
+void SortCompareRows(std::vector<CompareRow>& rows, const std::string& key);
+
+}  // namespace gpuplan

@@ -1,0 +1,69 @@
+// gpuplan/speed.h — how fast a scenario serves: prefill (time to first token) and decode
+// (time per output token, tokens/s per user and in all) from a roofline of each step —
+// bytes read against the memory bandwidth, FLOPs against the dense tensor peak — with the
+// engine's fitted efficiencies, tensor-parallel all-reduce over the real link, and partial
+// offload to host RAM. Every figure carries the error band of the reference set.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/expected.h"
+#include "gpuplan/inference.h"
+#include "gpuplan/scenario.h"
+
+namespace gpuplan {
+
+// One component of a step time: what it is, its formula in words with the numbers, seconds.
+struct TimeTerm {
+  std::string key;      // "weights_read", "kv_read", "compute", "all_reduce", "launch", "host_read", "pcie"
+  std::string name;
+  std::string formula;
+  double seconds = 0;
+};
+
+struct StepTime {
+  std::vector<TimeTerm> terms;  // the step is max(memory, compute) + the serial terms
+  double memory_s = 0, compute_s = 0, serial_s = 0;
+  double seconds = 0;
+  std::string bound;            // "memory", "compute", "host memory", "communication"
+  double bytes = 0, flops = 0;  // per GPU: what the step reads and computes (roofline point)
+};
+
+struct SpeedEstimate {
+  StepTime decode;                   // one output token for every sequence of the batch
+  StepTime prefill;                  // every prompt of the batch, chunked as the engine does
+  StepTime prefill_one;              // one prompt alone (time to first token)
+  double ttft_s = 0;                 // prefill_one + one decode step
+  double tokens_per_s_user = 0;      // 1 / decode step
+  double tokens_per_s_total = 0;     // batch / decode step
+  double prefill_tokens_per_s = 0;   // batch × prompt / prefill time
+  double decode_context = 0;         // mean tokens in the cache over the output (prompt + output / 2)
+  double experts_touched = 1;        // MoE: share of routed experts a decode step reads
+  std::string compute_precision;     // the dense peak used: "fp16", "fp8", "int8", ...
+  double peak_flops = 0, bandwidth = 0;  // per GPU, datasheet
+  double eta_bw = 0, eta_compute = 0;    // efficiencies used
+  double link_bytes_per_s = 0;           // per direction, for the all-reduce (0: one GPU)
+  std::string link_name;
+  Band decode_band, prefill_band;
+  std::vector<std::string> assumptions;
+  std::vector<std::string> warnings;
+};
+
+// Overrides for the engine's fitted efficiencies (0: use the engine's). Issue 7's measured
+// bandwidth / GEMM fractions come in here.
+struct Efficiency {
+  double bw = 0, compute = 0;
+};
+
+// The memory estimate supplies the offload split; call EstimateMemory first.
+Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
+                                    Efficiency eff = {});
+
+// The dense peak a scenario's matmuls run at on a GPU, and its precision key (dense_flops):
+// FP8 weights on FP8 hardware, W8A8 / GGUF-quantised weights on INT8 tensor cores
+// (llama.cpp's MMQ kernels), else 16-bit (FP32 accumulate).
+std::string ComputePrecision(const Gpu& gpu, const WeightFormat& wf, const EngineProfile& engine);
+
+}  // namespace gpuplan

@@ -1,0 +1,364 @@
+#include "gpuplan/calibrate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/inference.h"
+#include "gpuplan/model.h"
+#include "gpuplan/speed.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+using nlohmann::json;
+
+std::string CaseGroup(const std::string& kind) {
+  return kind == "weights_gib" || kind == "kv_cache_gib" || kind == "kv_bytes_per_token" ||
+                 kind == "peak_memory_gib" || kind == "total_memory_gib"
+             ? "memory"
+             : "speed";
+}
+
+namespace {
+
+double UnitScale(const std::string& unit) {
+  if (unit == "GiB") return kGiB;
+  if (unit == "GB") return kGB;
+  if (unit == "MiB") return kMiB;
+  if (unit == "MB") return 1e6;
+  if (unit == "KiB") return 1024;
+  if (unit == "KB" || unit == "kB") return 1e3;
+  if (unit == "bytes" || unit == "B") return 1;
+  if (unit == "s") return 1;
+  if (unit == "ms") return 1e-3;
+  if (unit == "tokens/s") return 1;
+  return 0;
+}
+
+long long IntField(const json& j, const char* key, long long fallback) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return fallback;
+  const double v = it->get<double>();
+  return std::isfinite(v) && v >= 0 ? static_cast<long long>(v) : fallback;
+}
+
+std::string StrField(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) {
+  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) return Error{"reference file: not a JSON object"};
+  auto list = doc.find("cases");
+  if (list == doc.end() || !list->is_array()) return Error{"reference file: 'cases' must be an array"};
+  std::vector<ReferenceCase> out;
+  for (size_t i = 0; i < list->size(); ++i) {
+    const json& j = (*list)[i];
+    ReferenceCase c;
+    c.id = StrField(j, "id");
+    c.kind = StrField(j, "kind");
+    c.engine = StrField(j, "engine");
+    c.model = StrField(j, "model");
+    c.weights = StrField(j, "weights");
+    c.kv = StrField(j, "kv");
+    c.gpu = StrField(j, "gpu");
+    c.unit = StrField(j, "unit");
+    c.gap = StrField(j, "catalog_gap");
+    if (auto src = j.find("source"); src != j.end() && src->is_object()) c.source_url = StrField(*src, "url");
+    c.count = static_cast<int>(std::max(IntField(j, "tp", 0), IntField(j, "count", 1)));
+    c.batch = IntField(j, "batch", 0);  // 0: not stated (a throughput run at full load)
+    c.prompt = IntField(j, "prompt_tokens", 0);
+    c.output = IntField(j, "output_tokens", 0);
+    c.context = IntField(j, "context", 0);
+    auto m = j.find("measured");
+    const std::string where = "reference case " + std::to_string(i) + " ('" + c.id + "')";
+    if (c.id.empty() || c.kind.empty()) return Error{where + ": needs id and kind"};
+    if (m == j.end() || !m->is_number() || !(m->get<double>() > 0)) return Error{where + ": 'measured' must be a number > 0"};
+    c.measured = m->get<double>();
+    // Units as the sources print them, normalised: per-GPU throughput to the whole setup,
+    // milliseconds per token to tokens per second.
+    if (c.unit.rfind("tokens/s", 0) == 0) {
+      if (c.unit.find("per GPU") != std::string::npos) c.measured *= std::max(1, c.count);
+      c.unit = "tokens/s";
+    } else if (c.unit.rfind("ms/token", 0) == 0) {
+      c.measured = 1000 / c.measured;
+      c.unit = "tokens/s";
+    }
+    if (UnitScale(c.unit) == 0 && c.kind != "kv_bytes_per_token") return Error{where + ": unknown unit '" + c.unit + "'"};
+    if (c.count < 1) c.count = 1;
+    out.push_back(c);
+  }
+  return out;
+}
+
+namespace {
+
+CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
+  CaseResult r;
+  r.c = &c;
+  if (!c.gap.empty()) return r.skipped = "catalog gap: " + c.gap, r;
+  const Model* model = catalog.FindModel(c.model);
+  if (!model) return r.skipped = "model '" + c.model + "' not in the catalog", r;
+  Scenario s;
+  s.model = c.model;
+  s.weights = c.weights.empty() ? "bf16" : c.weights;
+  s.kv = c.kv.empty() ? "fp16" : c.kv;
+  s.gpu = c.gpu;
+  s.count = c.count;
+  s.engine = c.engine.empty() ? "vllm" : c.engine;
+  s.batch = std::max<long long>(1, c.batch);
+  if (!catalog.FindGpu(s.gpu) && c.kind != "kv_bytes_per_token" && c.kind != "weights_gib")
+    return r.skipped = "GPU '" + c.gpu + "' not in the catalog", r;
+  if (!catalog.FindGpu(s.gpu)) s.gpu = catalog.gpus.empty() ? "" : catalog.gpus.front().id;
+  if (!catalog.FindWeightFormat(s.weights)) return r.skipped = "weight format '" + s.weights + "' not in the catalog", r;
+  if (!catalog.FindKvFormat(s.kv)) return r.skipped = "KV format '" + s.kv + "' not in the catalog", r;
+  if (!catalog.FindEngine(s.engine)) return r.skipped = "engine '" + s.engine + "' not in the catalog", r;
+  const double scale = UnitScale(c.unit);
+
+  // Token counts: llama-bench's tgN starts from an empty cache; ppN is one N-token prompt.
+  if (c.kind == "decode_tps") {
+    s.prompt = std::max<long long>(1, c.prompt);
+    s.context = s.prompt + std::max<long long>(1, c.output > 0 ? c.output : 128);
+  } else if (c.kind == "prefill_tps" || c.kind == "ttft_s") {
+    s.prompt = std::max<long long>(1, c.prompt > 0 ? c.prompt : 512);
+    s.context = s.prompt + std::max<long long>(1, c.output);
+  } else if (c.kind == "throughput_tps") {
+    s.prompt = std::max<long long>(1, c.prompt > 0 ? c.prompt : 128);
+    s.context = s.prompt + std::max<long long>(1, c.output > 0 ? c.output : 128);
+  } else {
+    s.context = c.context > 0 ? c.context : std::max<long long>(1, c.prompt + c.output);
+    s.prompt = std::min(s.context, std::max<long long>(1, c.prompt));
+  }
+  if (c.kind == "kv_bytes_per_token") {
+    const KvFormat* kvf = catalog.FindKvFormat(s.kv);
+    r.estimated = KvBytesPerToken(*model, kvf->bytes_per_element) / (scale > 0 ? scale : 1);
+  } else {
+    Result<MemoryEstimate> mem = EstimateMemory(catalog, s);
+    if (!mem) return r.skipped = mem.error(), r;
+    if (c.kind == "throughput_tps" && c.batch == 0) {
+      // Benchmarks at full load (TensorRT-LLM's perf overview) run as many sequences as the
+      // KV cache holds; 1,024 caps it where the scheduler would.
+      s.batch = std::clamp<long long>(mem->max_batch, 1, 1024);
+      mem = EstimateMemory(catalog, s);
+      if (!mem) return r.skipped = mem.error(), r;
+    }
+    if (c.kind == "weights_gib") {
+      r.estimated = mem->terms[0].bytes / scale;
+    } else if (c.kind == "kv_cache_gib") {
+      // vLLM-style engines log the pool they allocate; llama.cpp logs the cache for n_ctx.
+      const EngineProfile* e = catalog.FindEngine(s.engine);
+      r.estimated = (e->memory_fraction > 0 ? mem->kv_pool_bytes : mem->terms[1].bytes) / scale;
+    } else if (c.kind == "peak_memory_gib" || c.kind == "total_memory_gib") {
+      // Engines that pre-allocate to their cap (vLLM) hold the cap; the others what they need.
+      const EngineProfile* e = catalog.FindEngine(s.engine);
+      const bool preallocates = e->memory_fraction > 0 && e->memory_fraction_of == "total" && e->id != "sglang";
+      r.estimated = (preallocates ? mem->usable_bytes : mem->total_bytes) / scale;
+    } else {
+      Result<SpeedEstimate> sp = EstimateSpeed(catalog, s, *mem);
+      if (!sp) return r.skipped = sp.error(), r;
+      if (c.kind == "decode_tps") {
+        r.estimated = sp->tokens_per_s_user;
+      } else if (c.kind == "prefill_tps") {
+        r.estimated = sp->prefill_tokens_per_s;
+      } else if (c.kind == "ttft_s") {
+        r.estimated = sp->ttft_s / scale;
+      } else if (c.kind == "throughput_tps") {
+        // Output tokens per second over whole requests: the batch's prefill, then its decode.
+        const double out_tokens = static_cast<double>(s.context - s.prompt);
+        const double t = sp->prefill.seconds + out_tokens * sp->decode.seconds;
+        r.estimated = t > 0 ? static_cast<double>(s.batch) * out_tokens / t : 0;
+      } else {
+        return r.skipped = "unknown kind '" + c.kind + "'", r;
+      }
+    }
+  }
+  if (!(r.estimated > 0) || !std::isfinite(r.estimated)) return r.skipped = "estimate is not positive", r;
+  r.ratio = c.measured / r.estimated;
+  r.ran = true;
+  return r;
+}
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 1;
+  std::sort(v.begin(), v.end());
+  const double pos = p * static_cast<double>(v.size() - 1);
+  const size_t i = static_cast<size_t>(pos);
+  const double f = pos - static_cast<double>(i);
+  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+double SymmetricError(double ratio) { return std::max(ratio, 1 / ratio) - 1; }
+
+}  // namespace
+
+std::vector<CaseResult> RunReferenceCases(const Catalog& catalog, const std::vector<ReferenceCase>& cases) {
+  std::vector<CaseResult> out;
+  out.reserve(cases.size());
+  for (const ReferenceCase& c : cases) out.push_back(RunCase(catalog, c));
+  return out;
+}
+
+ErrorStats Summarise(const std::vector<CaseResult>& results, const std::string& group, const std::string& engine,
+                     const std::string& kind) {
+  ErrorStats st;
+  std::vector<double> errors, ratios;
+  for (const CaseResult& r : results) {
+    if (!r.ran) continue;
+    if (!group.empty() && CaseGroup(r.c->kind) != group) continue;
+    if (!engine.empty() && r.c->engine != engine) continue;
+    if (!kind.empty() && r.c->kind != kind) continue;
+    const double e = SymmetricError(r.ratio);
+    errors.push_back(e);
+    ratios.push_back(r.ratio);
+    if (e > st.worst_abs_error) st.worst_abs_error = e, st.worst_case = r.c->id;
+  }
+  st.n = static_cast<int>(errors.size());
+  if (st.n == 0) return st;
+  st.median_abs_error = Percentile(errors, 0.5);
+  st.p10_ratio = std::min(1.0, Percentile(ratios, 0.1));
+  st.p90_ratio = std::max(1.0, Percentile(ratios, 0.9));
+  return st;
+}
+
+namespace {
+
+bool IsDecodeKind(const std::string& k) { return k == "decode_tps" || k == "throughput_tps"; }
+bool IsPrefillKind(const std::string& k) { return k == "prefill_tps" || k == "ttft_s"; }
+bool IsSpeedKind(const std::string& k) { return IsDecodeKind(k) || IsPrefillKind(k); }
+
+// Median |log ratio| of the selected cases under a candidate calibration.
+double Loss(const Catalog& cat, const std::vector<ReferenceCase>& cases, bool (*pick)(const std::string&)) {
+  std::vector<double> logs;
+  for (const ReferenceCase& c : cases) {
+    if (!pick(c.kind)) continue;
+    CaseResult r = RunCase(cat, c);
+    if (r.ran) logs.push_back(std::abs(std::log(r.ratio)));
+  }
+  if (logs.empty()) return 1e9;
+  // Median plus a little of the mean so the fit does not ignore the tails.
+  double mean = 0;
+  for (double l : logs) mean += l;
+  mean /= static_cast<double>(logs.size());
+  return Percentile(logs, 0.5) + 0.25 * mean;
+}
+
+}  // namespace
+
+Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>& cases, std::vector<std::string>& log,
+                       int min_cases) {
+  Catalog cat = catalog;
+  auto count_of = [&](const std::string& engine, bool (*pick)(const std::string&)) {
+    int n = 0;
+    for (const ReferenceCase& c : cases)
+      if ((engine.empty() || c.engine == engine) && pick(c.kind) && RunCase(catalog, c).ran) ++n;
+    return n;
+  };
+  auto subset = [&](const std::string& engine) {
+    std::vector<ReferenceCase> out;
+    for (const ReferenceCase& c : cases)
+      if (engine.empty() || c.engine == engine) out.push_back(c);
+    return out;
+  };
+  // The pooled fit: every engine's cases with each case scored under its own engine profile,
+  // all profiles sharing one candidate calibration.
+  auto fit = [&](const std::vector<ReferenceCase>& sel, EngineCalibration start, const std::string& only_engine) {
+    EngineCalibration best = start;
+    auto apply = [&](const EngineCalibration& k) {
+      for (EngineProfile& e : cat.engines)
+        if (only_engine.empty() || e.id == only_engine) {
+          e.calibration.decode_bw_efficiency = k.decode_bw_efficiency;
+          e.calibration.prefill_compute_efficiency = k.prefill_compute_efficiency;
+          e.calibration.layer_overhead_s = k.layer_overhead_s;
+          e.calibration.prefill_token_layer_s = k.prefill_token_layer_s;
+        }
+    };
+    // Coordinate descent, two rounds: bandwidth efficiency and per-layer overhead on the
+    // decode-side cases, then compute efficiency and per-token work on every speed case
+    // (large-batch throughput is compute-bound, so it informs the compute efficiency too).
+    for (int round = 0; round < 2; ++round) {
+      double best_loss = 1e18;
+      for (double bw = 0.30; bw <= 0.9501; bw += 0.01)  // no engine streams at 100% of the datasheet
+        for (double us = 0; us <= 80.0001; us += 2) {
+          EngineCalibration k = best;
+          k.decode_bw_efficiency = bw;
+          k.layer_overhead_s = us * 1e-6;
+          apply(k);
+          const double l = Loss(cat, sel, IsDecodeKind);
+          if (l < best_loss) best_loss = l, best.decode_bw_efficiency = bw, best.layer_overhead_s = us * 1e-6;
+        }
+      best_loss = 1e18;
+      for (double c = 0.10; c <= 0.9001; c += 0.02)
+        for (double tl = 0; tl <= 4.0001; tl += 0.1) {
+          EngineCalibration k = best;
+          k.prefill_compute_efficiency = c;
+          k.prefill_token_layer_s = tl * 1e-6;
+          apply(k);
+          const double l = Loss(cat, sel, IsSpeedKind);
+          if (l < best_loss) best_loss = l, best.prefill_compute_efficiency = c, best.prefill_token_layer_s = tl * 1e-6;
+        }
+    }
+    apply(best);
+    return best;
+  };
+
+  // 1. All engines together (the fallback for thin engines).
+  EngineCalibration pooled = fit(cases, cat.engines.empty() ? EngineCalibration{} : cat.engines.front().calibration, "");
+  log.push_back("pooled: bw " + FormatFixed(pooled.decode_bw_efficiency, 2) + ", compute " +
+                FormatFixed(pooled.prefill_compute_efficiency, 2) + ", " + FormatFixed(pooled.layer_overhead_s * 1e6, 1) +
+                " us/layer");
+  // 2. Each engine with enough cases of its own.
+  for (EngineProfile& e : cat.engines) {
+    const int nd = count_of(e.id, IsDecodeKind), np = count_of(e.id, IsPrefillKind);
+    EngineCalibration k = pooled;
+    if (nd >= min_cases || np >= min_cases) {
+      EngineCalibration own = fit(subset(e.id), pooled, e.id);
+      if (nd >= min_cases) k.decode_bw_efficiency = own.decode_bw_efficiency, k.layer_overhead_s = own.layer_overhead_s;
+      if (np >= min_cases)
+        k.prefill_compute_efficiency = own.prefill_compute_efficiency, k.prefill_token_layer_s = own.prefill_token_layer_s;
+    }
+    e.calibration.decode_bw_efficiency = k.decode_bw_efficiency;
+    e.calibration.prefill_compute_efficiency = k.prefill_compute_efficiency;
+    e.calibration.layer_overhead_s = k.layer_overhead_s;
+    e.calibration.prefill_token_layer_s = k.prefill_token_layer_s;
+    log.push_back(e.id + ": " + std::to_string(nd) + " decode/throughput cases, " + std::to_string(np) +
+                  " prefill/TTFT cases -> bw " + FormatFixed(k.decode_bw_efficiency, 2) + (nd >= min_cases ? "" : " (pooled)") +
+                  ", compute " + FormatFixed(k.prefill_compute_efficiency, 2) + (np >= min_cases ? "" : " (pooled)") + ", " +
+                  FormatFixed(k.layer_overhead_s * 1e6, 1) + " us/layer, prefill " +
+                  FormatFixed(k.prefill_token_layer_s * 1e6, 2) + " us/token/layer");
+  }
+  return WithBands(cat, cases, min_cases);
+}
+
+Catalog WithBands(const Catalog& catalog, const std::vector<ReferenceCase>& cases, int min_cases) {
+  Catalog cat = catalog;
+  // Bands from the residuals: each engine's own when it has enough cases, else all.
+  const std::vector<CaseResult> results = RunReferenceCases(cat, cases);
+  for (EngineProfile& e : cat.engines) {
+    auto band = [&](const std::string& group, bool (*pick)(const std::string&)) {
+      std::vector<CaseResult> mine, all;
+      for (const CaseResult& r : results) {
+        if (!r.ran || CaseGroup(r.c->kind) != group || (pick && !pick(r.c->kind))) continue;
+        all.push_back(r);
+        if (r.c->engine == e.id) mine.push_back(r);
+      }
+      const std::vector<CaseResult>& use = static_cast<int>(mine.size()) >= min_cases ? mine : all;
+      const ErrorStats st = Summarise(use, group);
+      Band b;
+      b.lo = std::floor(st.p10_ratio * 100) / 100;
+      b.hi = std::ceil(st.p90_ratio * 100) / 100;
+      b.cases = st.n;
+      return b;
+    };
+    e.calibration.decode = band("speed", IsDecodeKind);
+    e.calibration.prefill = band("speed", IsPrefillKind);
+    e.calibration.memory = band("memory", nullptr);
+  }
+  return cat;
+}
+
+}  // namespace gpuplan

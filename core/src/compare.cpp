@@ -1,0 +1,96 @@
+#include "gpuplan/compare.h"
+
+#include <algorithm>
+
+#include "gpuplan/cost.h"
+#include "gpuplan/inference.h"
+#include "gpuplan/speed.h"
+
+namespace gpuplan {
+
+std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s) {
+  std::vector<CompareRow> rows;
+  rows.reserve(catalog.gpus.size());
+  for (const Gpu& g : catalog.gpus) {
+    CompareRow row;
+    row.gpu = g.id;
+    row.name = g.name;
+    row.vendor = g.vendor;
+    row.year = g.year;
+    Scenario t = s;
+    t.gpu = g.id;
+    // Fewest GPUs that hold the scenario: powers of two up to a node of 8, then whole nodes.
+    Result<MemoryEstimate> fit = Error{""};
+    for (int count = 1; count <= kCompareMaxCount; count *= 2) {
+      t.count = count;
+      fit = EstimateMemory(catalog, t);
+      if (!fit) break;
+      if (fit->fits) break;
+    }
+    if (!fit) {
+      row.note = fit.error();
+      rows.push_back(row);
+      continue;
+    }
+    row.count = fit->fits ? t.count : 0;
+    row.fits = fit->fits;
+    row.memory_per_gpu = fit->total_bytes;
+    row.capacity = fit->usable_bytes;
+    row.max_context = fit->max_context;
+    row.max_batch = fit->max_batch;
+    const Price* price = nullptr;
+    for (const Price& p : g.prices)
+      if (!price || p.date > price->date) price = &p;
+    row.watts = g.tdp_w * t.count;
+    if (!fit->fits) {
+      row.note = "does not fit on " + std::to_string(kCompareMaxCount) + " GPUs";
+      rows.push_back(row);
+      continue;
+    }
+    row.upfront_usd = price ? price->usd * t.count : 0;
+    Result<SpeedEstimate> speed = EstimateSpeed(catalog, t, *fit);
+    if (!speed) {
+      row.note = speed.error();
+      rows.push_back(row);
+      continue;
+    }
+    row.tokens_per_s_user = speed->tokens_per_s_user;
+    row.tokens_per_s_total = speed->tokens_per_s_total;
+    row.ttft_s = speed->ttft_s;
+    row.note = speed->decode.bound + "-bound decode";
+    const CostEstimate cost = EstimateCost(catalog, t, *speed);
+    if (cost.cloud_per_m_output > 0) {
+      row.usd_per_m_output = cost.cloud_per_m_output;
+      row.price_basis = "cloud";
+    } else if (cost.owned_per_m_output > 0) {
+      row.usd_per_m_output = cost.owned_per_m_output;
+      row.price_basis = "owned";
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+void SortCompareRows(std::vector<CompareRow>& rows, const std::string& key) {
+  auto value = [&](const CompareRow& r) -> double {
+    if (key == "tokens_per_s_user") return r.tokens_per_s_user;
+    if (key == "ttft_s") return r.ttft_s;
+    if (key == "usd_per_m_output") return r.usd_per_m_output;
+    if (key == "upfront_usd") return r.upfront_usd;
+    if (key == "watts") return r.watts;
+    if (key == "max_context") return static_cast<double>(r.max_context);
+    if (key == "count") return r.count;
+    return r.tokens_per_s_total;
+  };
+  const bool descending = key == "tokens_per_s_total" || key == "tokens_per_s_user" || key == "max_context";
+  std::stable_sort(rows.begin(), rows.end(), [&](const CompareRow& a, const CompareRow& b) {
+    if (key == "gpu") return a.gpu < b.gpu;
+    const double va = value(a), vb = value(b);
+    const bool ka = a.fits && va > 0, kb = b.fits && vb > 0;  // known figures first
+    if (ka != kb) return ka;
+    if (!ka) return false;
+    return descending ? va > vb : va < vb;
+  });
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,308 @@
+#include "gpuplan/speed.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuplan/model.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+namespace {
+
+std::string Seconds(double s) {
+  if (s >= 1) return FormatFixed(s, 2) + " s";
+  if (s >= 1e-3) return FormatFixed(s * 1e3, 2) + " ms";
+  return FormatFixed(s * 1e6, 1) + " µs";
+}
+
+std::string Rate(double bytes_per_s) { return FormatFixed(bytes_per_s / 1e9, 0) + " GB/s"; }
+std::string Tflops(double flops) { return FormatFixed(flops / 1e12, 1) + " TFLOP/s"; }
+
+bool IsGguf(const WeightFormat& wf) {
+  return !wf.id.empty() && (wf.id[0] == 'q' || wf.id.rfind("iq", 0) == 0);
+}
+
+double Peak(const Gpu& gpu, const std::string& key) {
+  auto it = gpu.dense_flops.find(key);
+  return it == gpu.dense_flops.end() ? 0 : it->second;
+}
+
+// Per-layer all-reduce latency, a stated assumption (no catalog latency yet): one-shot
+// all-reduce kernels over NVLink finish small messages in ~10 µs, over PCIe in ~30 µs.
+constexpr double kNvlinkAllReduceLatency = 10e-6;
+constexpr double kPcieAllReduceLatency = 30e-6;
+
+struct Link {
+  double bytes_per_s = 0;  // per direction
+  double latency_s = 0;
+  std::string name;
+};
+
+Link FindLink(const Catalog& catalog, const Gpu& gpu, std::vector<std::string>& warnings) {
+  Link link;
+  if (gpu.interconnect && gpu.interconnect->bytes_per_s > 0) {
+    link.bytes_per_s = gpu.interconnect->bytes_per_s / 2;  // vendors quote both directions together
+    link.latency_s = kNvlinkAllReduceLatency;
+    link.name = gpu.interconnect->kind + (gpu.interconnect->generation ? " " + std::to_string(gpu.interconnect->generation) : "");
+    return link;
+  }
+  int gen = gpu.pcie_gen, lanes = gpu.pcie_lanes > 0 ? gpu.pcie_lanes : 16;
+  if (gen == 0) {
+    gen = 4;
+    warnings.push_back(gpu.name + ": no PCIe generation in the catalog; all-reduce assumes PCIe 4.0 x16");
+  }
+  for (const InterconnectSpec& ic : catalog.interconnects)
+    if (ic.kind == "pcie" && ic.generation == gen)
+      link.bytes_per_s = (ic.effective_bytes_per_s > 0 ? ic.effective_bytes_per_s : ic.raw_bytes_per_s) * lanes / 16.0;
+  if (link.bytes_per_s == 0) link.bytes_per_s = 31.5e9 * lanes / 16.0;
+  link.latency_s = kPcieAllReduceLatency;
+  link.name = "PCIe " + std::to_string(gen) + ".0 x" + std::to_string(lanes);
+  return link;
+}
+
+// Ring all-reduce of `bytes` over n GPUs (Patarasuk & Yuan 2009; NCCL's busbw = algbw ×
+// 2(n-1)/n, nccl-tests doc/PERFORMANCE.md): each GPU sends and receives 2(n-1)/n × bytes.
+double AllReduceSeconds(double bytes, int n, const Link& link) {
+  if (n <= 1 || link.bytes_per_s <= 0) return 0;
+  return 2.0 * (n - 1) / n * bytes / link.bytes_per_s + link.latency_s;
+}
+
+// Attention FLOPs per generated token at `context` cached tokens: QKᵀ and AV, 2 FLOPs per
+// multiply-add each (Kaplan et al. 2020, Table 1: 2·n_layer·n_ctx·d_attn per token forward,
+// ×2 for the two products), over the tokens each layer attends to (windows cap it).
+double AttentionFlopsPerToken(const Model& m, double context) {
+  const double width = m.mla ? static_cast<double>(m.heads) * (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim + m.mla->v_head_dim) / 2
+                             : static_cast<double>(m.heads) * m.head_dim;
+  double flops = 0;
+  for (int layer = 0; layer < m.layers; ++layer) {
+    if (!m.IsAttentionLayer(layer)) continue;
+    const double span = m.IsSlidingLayer(layer) ? std::min<double>(context, m.sliding_window) : context;
+    flops += 4 * width * span;
+  }
+  return flops;
+}
+
+void Finish(StepTime& t) {
+  t.seconds = std::max(t.memory_s, t.compute_s) + t.serial_s;
+  double largest_serial = 0;
+  std::string serial_bound;
+  for (const TimeTerm& term : t.terms)
+    if ((term.key == "all_reduce" || term.key == "host_read" || term.key == "pcie") && term.seconds > largest_serial)
+      largest_serial = term.seconds, serial_bound = term.key == "all_reduce" ? "communication" : "host memory";
+  if (largest_serial > std::max(t.memory_s, t.compute_s)) t.bound = serial_bound;
+  else t.bound = t.compute_s > t.memory_s ? "compute" : "memory";
+}
+
+}  // namespace
+
+std::string ComputePrecision(const Gpu& gpu, const WeightFormat& wf, const EngineProfile& engine) {
+  auto has = [&](const char* key) { return Peak(gpu, key) > 0; };
+  if (wf.id.rfind("fp8", 0) == 0 && has("fp8")) return "fp8";
+  if (wf.id == "nvfp4" && has("fp4")) return "fp4";
+  if ((wf.id == "int8" || (engine.id == "llama.cpp" && IsGguf(wf))) && has("int8")) return "int8";
+  if (has("fp16")) return "fp16";
+  if (has("bf16")) return "bf16";
+  return "fp32";
+}
+
+Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
+                                    Efficiency eff) {
+  const Model* model = catalog.FindModel(s.model);
+  const Gpu* gpu = catalog.FindGpu(s.gpu);
+  const WeightFormat* wf = catalog.FindWeightFormat(s.weights);
+  const KvFormat* kvf = catalog.FindKvFormat(s.kv);
+  const EngineProfile* engine = catalog.FindEngine(s.engine);
+  if (!model || !gpu || !wf || !kvf || !engine) return Error{"scenario: unknown id (run the memory estimate first)"};
+  if (gpu->bandwidth_bytes_per_s <= 0)
+    return Error{"gpu: the catalog has no memory bandwidth for '" + gpu->id + "', so speed cannot be estimated"};
+
+  SpeedEstimate e;
+  const EngineCalibration& cal = engine->calibration;
+  e.eta_bw = eff.bw > 0 ? eff.bw : cal.decode_bw_efficiency;
+  e.eta_compute = eff.compute > 0 ? eff.compute : cal.prefill_compute_efficiency;
+  e.decode_band = cal.decode;
+  e.prefill_band = cal.prefill;
+  e.compute_precision = ComputePrecision(*gpu, *wf, *engine);
+  e.peak_flops = Peak(*gpu, e.compute_precision);
+  e.bandwidth = gpu->bandwidth_bytes_per_s;
+  const bool no_peak = e.peak_flops <= 0;
+  if (no_peak)
+    e.warnings.push_back(gpu->name + ": the catalog has no dense throughput figure, so compute time is left out"
+                         " (decode is memory-bound; prefill cannot be estimated)");
+  if (!(e.eta_bw > 0) || !(e.eta_compute > 0))
+    return Error{"engine: '" + engine->id + "' has no fitted efficiencies"};
+
+  const int n = s.count;
+  const Link link = n > 1 ? FindLink(catalog, *gpu, e.warnings) : Link{};
+  e.link_bytes_per_s = link.bytes_per_s;
+  e.link_name = link.name;
+
+  const ParamCount params = CountParams(*model);
+  const double bpp = wf->bits_per_weight / 8.0;
+  const double layers = model->layers;
+  const double gpu_share = static_cast<double>(memory.layers_on_gpu) / layers;
+  const double batch = static_cast<double>(s.batch);
+  const double prompt = static_cast<double>(std::min(s.prompt, s.context));
+  e.decode_context = prompt + (static_cast<double>(s.context) - prompt) / 2;
+  const double bw_gpu = e.bandwidth * e.eta_bw;
+  const double bw_host = s.ram_gbs * 1e9 * e.eta_bw;
+  const double flops_gpu = no_peak ? 0 : e.peak_flops * e.eta_compute;
+  const double hidden_bytes = static_cast<double>(model->hidden) * 2;  // 16-bit activations
+
+  // --- Decode: one token for each of `batch` sequences --------------------------------------
+  // Weights read once per step (Pope et al. 2022, "Efficiently Scaling Transformer
+  // Inference", §2: small-batch decode is bound by loading the weights); MoE layers read the
+  // experts the batch touches. KV read: every cached token of every sequence.
+  e.experts_touched = ExpertsTouchedFraction(*model, batch);
+  const double routed_active = model->moe ? params.routed * model->moe->experts_per_token / model->moe->experts : 0;
+  const double step_params = params.active - routed_active + params.routed * e.experts_touched;
+  // The input embedding is only gathered (one row per token): it is not streamed.
+  const double streamed_params = step_params - params.input_embedding;
+  const double weights_gpu = streamed_params * bpp * gpu_share / n;
+  const double weights_host = streamed_params * bpp * (1 - gpu_share);
+  const double kv_read = KvCacheBytes(*model, static_cast<long long>(e.decode_context), kvf->bytes_per_element, n) * batch;
+  const double kv_gpu = kv_read * gpu_share, kv_host = kv_read * (1 - gpu_share) * n;
+  const double decode_flops = (2 * params.active * batch + AttentionFlopsPerToken(*model, e.decode_context) * batch) / n;
+
+  StepTime& d = e.decode;
+  d.bytes = weights_gpu + kv_gpu;
+  d.flops = decode_flops;
+  d.memory_s = d.bytes / bw_gpu;
+  d.compute_s = no_peak ? 0 : decode_flops / flops_gpu;
+  d.terms.push_back({"weights_read", "Weights read",
+                     FormatBytes(weights_gpu, ByteUnit::GB) + " per GPU" +
+                         (model->moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
+                         " / (" + Rate(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")",
+                     weights_gpu / bw_gpu});
+  d.terms.push_back({"kv_read", "KV cache read",
+                     FormatBytes(kv_gpu, ByteUnit::GB) + " (" + FormatCount(static_cast<long long>(e.decode_context)) +
+                         " tokens × " + FormatCount(s.batch) + " seq) / (" + Rate(e.bandwidth) + " × " +
+                         FormatFixed(e.eta_bw, 2) + ")",
+                     kv_gpu / bw_gpu});
+  d.terms.push_back({"compute", "Compute",
+                     "2 × " + FormatParams(params.active) + " active params × " + FormatCount(s.batch) +
+                         " tokens + attention, / " + std::to_string(n) + " GPU(s) / (" + Tflops(e.peak_flops) + " " +
+                         e.compute_precision + " × " + FormatFixed(e.eta_compute, 2) + ")",
+                     d.compute_s});
+  const double launch = layers * cal.layer_overhead_s;
+  d.serial_s += launch;
+  d.terms.push_back({"launch", "Per-layer overhead",
+                     FormatCount(model->layers) + " layers × " + FormatFixed(cal.layer_overhead_s * 1e6, 1) +
+                         " µs (fitted: kernel launches and synchronisation)",
+                     launch});
+  if (n > 1) {
+    // Megatron-style tensor parallelism: two all-reduces of the hidden state per layer
+    // (after attention and after the MLP; Shoeybi et al. 2019, §3).
+    const double ar = 2 * layers * AllReduceSeconds(batch * hidden_bytes, n, link);
+    d.serial_s += ar;
+    d.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
+                       "2 × " + FormatCount(model->layers) + " layers × ring all-reduce of " +
+                           FormatBytes(batch * hidden_bytes, ByteUnit::GB) + " over " + link.name + " (" +
+                           Rate(link.bytes_per_s) + " per direction, " + Seconds(link.latency_s) + " latency)",
+                       ar});
+  }
+  if (weights_host + kv_host > 0) {
+    const double host = (weights_host + kv_host) / bw_host;
+    d.serial_s += host;
+    d.terms.push_back({"host_read", "Offloaded layers (host RAM)",
+                       FormatBytes(weights_host + kv_host, ByteUnit::GB) + " / (" + FormatFixed(s.ram_gbs, 1) +
+                           " GB/s × " + FormatFixed(e.eta_bw, 2) + ")",
+                       host});
+  }
+  Finish(d);
+
+  // --- Prefill ------------------------------------------------------------------------------
+  // 2 FLOPs per parameter per token (Kaplan et al. 2020) plus causal attention over the
+  // prompt (half of the P² scores); the engine processes max_num_batched_tokens per forward,
+  // and each forward reads the weights once (all experts: a long prompt touches them all).
+  auto prefill = [&](double sequences) {
+    StepTime p;
+    const double tokens = sequences * prompt;
+    const double chunk = engine->max_batched_tokens > 0 ? engine->max_batched_tokens : 8192;
+    const double passes = std::max(1.0, std::ceil(tokens / chunk));
+    const double flops = (2 * params.active * tokens + AttentionFlopsPerToken(*model, prompt / 2) * tokens) / n;
+    const double wbytes = (params.total - params.input_embedding) * bpp * gpu_share / n * passes;
+    p.bytes = wbytes;
+    p.flops = flops;
+    p.compute_s = no_peak ? 0 : flops / flops_gpu;
+    p.memory_s = wbytes / bw_gpu;
+    p.terms.push_back({"compute", "Compute",
+                       "(2 × " + FormatParams(params.active) + " params + attention) × " +
+                           FormatCount(static_cast<long long>(tokens)) + " tokens / " + std::to_string(n) +
+                           " GPU(s) / (" + Tflops(e.peak_flops) + " " + e.compute_precision + " × " +
+                           FormatFixed(e.eta_compute, 2) + ")",
+                       p.compute_s});
+    p.terms.push_back({"weights_read", "Weights read",
+                       FormatFixed(passes, 0) + " forward pass(es) × " + FormatBytes(wbytes / passes, ByteUnit::GB) +
+                           " per GPU / (" + Rate(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")",
+                       p.memory_s});
+    const double launches = passes * layers * cal.layer_overhead_s;
+    p.serial_s += launches;
+    // Work outside the matmuls (norms, rotary, softmax, activation quantisation) grows with
+    // tokens × layers; fitted per engine, it is what makes llama.cpp's prefill scale less
+    // than the tensor peak across GPUs.
+    const double per_token = tokens * layers * cal.prefill_token_layer_s / n;
+    p.serial_s += per_token;
+    if (per_token > 0)
+      p.terms.push_back({"token_work", "Non-matmul work",
+                         FormatCount(static_cast<long long>(tokens)) + " tokens × " + FormatCount(model->layers) +
+                             " layers × " + FormatFixed(cal.prefill_token_layer_s * 1e6, 2) + " µs (fitted)",
+                         per_token});
+    if (n > 1) {
+      const double ar = 2 * layers * passes * AllReduceSeconds(tokens / passes * hidden_bytes, n, link);
+      p.serial_s += ar;
+      p.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
+                         "2 × " + FormatCount(model->layers) + " layers × " + FormatFixed(passes, 0) +
+                             " pass(es) × all-reduce of " + FormatBytes(tokens / passes * hidden_bytes, ByteUnit::GB) +
+                             " over " + link.name,
+                         ar});
+    }
+    if (weights_host > 0) {
+      // llama.cpp runs large batches of offloaded layers on the GPU, copying their weights over
+      // PCIe for each 512-token micro-batch (ggml-cuda offload_op for batch >= 32).
+      Link pcie;
+      std::vector<std::string> ignored;
+      Gpu plain = *gpu;
+      plain.interconnect.reset();
+      pcie = FindLink(catalog, plain, ignored);
+      const double ubatches = std::max(1.0, std::ceil(tokens / 512));
+      const double copy = ubatches * (params.total - params.input_embedding) * bpp * (1 - gpu_share) / pcie.bytes_per_s;
+      p.serial_s += copy;
+      p.terms.push_back({"pcie", "Offloaded weights over PCIe",
+                         FormatFixed(ubatches, 0) + " micro-batches × " +
+                             FormatBytes((params.total - params.input_embedding) * bpp * (1 - gpu_share), ByteUnit::GB) +
+                             " / " + Rate(pcie.bytes_per_s) + " (" + pcie.name + ")",
+                         copy});
+    }
+    Finish(p);
+    return p;
+  };
+  e.prefill = prefill(batch);
+  e.prefill_one = prefill(1);
+  e.ttft_s = e.prefill_one.seconds + d.seconds;
+  e.tokens_per_s_user = d.seconds > 0 ? 1 / d.seconds : 0;
+  e.tokens_per_s_total = e.tokens_per_s_user * batch;
+  e.prefill_tokens_per_s = e.prefill.seconds > 0 && !no_peak ? batch * prompt / e.prefill.seconds : 0;
+  if (no_peak) e.ttft_s = 0;
+
+  e.assumptions = {
+      "decode at the mean cache length over the output: prompt + output / 2 = " +
+          FormatCount(static_cast<long long>(e.decode_context)) + " tokens",
+      "efficiencies " + std::string(eff.bw > 0 || eff.compute > 0 ? "given" : "fitted for " + engine->name) +
+          ": bandwidth × " + FormatFixed(e.eta_bw, 2) + ", " + e.compute_precision + " peak × " +
+          FormatFixed(e.eta_compute, 2) + ", " + FormatFixed(cal.layer_overhead_s * 1e6, 1) + " µs per layer and step",
+      "all sequences decode in lock-step (continuous batching at a steady batch)",
+  };
+  if (model->moe)
+    e.assumptions.push_back("MoE routing uniform and independent per token: " +
+                            FormatFixed(e.experts_touched * 100, 0) + "% of routed experts read per step");
+  if (n > 1)
+    e.assumptions.push_back("all-reduce latency " + Seconds(link.latency_s) + " per call (stated assumption)");
+  if (memory.layers_on_gpu < model->layers)
+    e.assumptions.push_back("offloaded layers run on the CPU at host RAM bandwidth " + FormatFixed(s.ram_gbs, 1) + " GB/s");
+  if (!memory.fits) e.warnings.push_back("the scenario does not fit in memory: speeds are what it would run at if it did");
+  return e;
+}
+
+}  // namespace gpuplan
