@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -166,7 +167,8 @@ CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
       } else if (c.kind == "prefill_tps") {
         r.estimated = sp->prefill_tokens_per_s;
       } else if (c.kind == "ttft_s") {
-        r.estimated = sp->ttft_s / scale;
+        // Every sequence of the batch arrives at once: the batch's prefill, then one step.
+        r.estimated = (sp->prefill.seconds + sp->decode.seconds) / scale;
       } else if (c.kind == "throughput_tps") {
         // Output tokens per second over whole requests: the batch's prefill, then its decode.
         const double out_tokens = static_cast<double>(s.context - s.prompt);
@@ -283,7 +285,7 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
     for (int round = 0; round < 2; ++round) {
       double best_loss = 1e18;
       for (double bw = 0.30; bw <= 0.9501; bw += 0.01)  // no engine streams at 100% of the datasheet
-        for (double us = 0; us <= 80.0001; us += 2) {
+        for (double us = 0; us <= 2000; us = us < 1 ? 1 : us * 1.12) {  // 0, then 1 µs to 2 ms geometric
           EngineCalibration k = best;
           k.decode_bw_efficiency = bw;
           k.layer_overhead_s = us * 1e-6;
@@ -311,25 +313,50 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
   log.push_back("pooled: bw " + FormatFixed(pooled.decode_bw_efficiency, 2) + ", compute " +
                 FormatFixed(pooled.prefill_compute_efficiency, 2) + ", " + FormatFixed(pooled.layer_overhead_s * 1e6, 1) +
                 " us/layer");
-  // 2. Each engine with enough cases of its own.
-  for (EngineProfile& e : cat.engines) {
+  // 2. Each engine with enough cases of its own; then the thin ones borrow from the engine
+  //    they name as alike (calibrate_like), else from the pooled fit.
+  struct Fitted {
+    EngineCalibration k;
+    bool own_decode = false, own_prefill = false;
+  };
+  std::map<std::string, Fitted> fitted;
+  for (const EngineProfile& e : cat.engines) {
     const int nd = count_of(e.id, IsDecodeKind), np = count_of(e.id, IsPrefillKind);
-    EngineCalibration k = pooled;
-    if (nd >= min_cases || np >= min_cases) {
-      EngineCalibration own = fit(subset(e.id), pooled, e.id);
-      if (nd >= min_cases) k.decode_bw_efficiency = own.decode_bw_efficiency, k.layer_overhead_s = own.layer_overhead_s;
-      if (np >= min_cases)
-        k.prefill_compute_efficiency = own.prefill_compute_efficiency, k.prefill_token_layer_s = own.prefill_token_layer_s;
+    Fitted f{pooled, nd >= min_cases, np >= min_cases};
+    if (f.own_decode || f.own_prefill) {
+      const EngineCalibration own = fit(subset(e.id), pooled, e.id);
+      if (f.own_decode) f.k.decode_bw_efficiency = own.decode_bw_efficiency, f.k.layer_overhead_s = own.layer_overhead_s;
+      if (f.own_prefill)
+        f.k.prefill_compute_efficiency = own.prefill_compute_efficiency, f.k.prefill_token_layer_s = own.prefill_token_layer_s;
     }
+    fitted[e.id] = f;
+  }
+  for (EngineProfile& e : cat.engines) {
+    Fitted f = fitted[e.id];
+    std::string decode_from = f.own_decode ? "own" : "pooled", prefill_from = f.own_prefill ? "own" : "pooled";
+    auto like = fitted.find(e.calibrate_like);
+    if (like != fitted.end()) {
+      if (!f.own_decode && like->second.own_decode) {
+        f.k.decode_bw_efficiency = like->second.k.decode_bw_efficiency;
+        f.k.layer_overhead_s = like->second.k.layer_overhead_s;
+        decode_from = "like " + e.calibrate_like;
+      }
+      if (!f.own_prefill && like->second.own_prefill) {
+        f.k.prefill_compute_efficiency = like->second.k.prefill_compute_efficiency;
+        f.k.prefill_token_layer_s = like->second.k.prefill_token_layer_s;
+        prefill_from = "like " + e.calibrate_like;
+      }
+    }
+    const EngineCalibration& k = f.k;
     e.calibration.decode_bw_efficiency = k.decode_bw_efficiency;
     e.calibration.prefill_compute_efficiency = k.prefill_compute_efficiency;
     e.calibration.layer_overhead_s = k.layer_overhead_s;
     e.calibration.prefill_token_layer_s = k.prefill_token_layer_s;
-    log.push_back(e.id + ": " + std::to_string(nd) + " decode/throughput cases, " + std::to_string(np) +
-                  " prefill/TTFT cases -> bw " + FormatFixed(k.decode_bw_efficiency, 2) + (nd >= min_cases ? "" : " (pooled)") +
-                  ", compute " + FormatFixed(k.prefill_compute_efficiency, 2) + (np >= min_cases ? "" : " (pooled)") + ", " +
-                  FormatFixed(k.layer_overhead_s * 1e6, 1) + " us/layer, prefill " +
-                  FormatFixed(k.prefill_token_layer_s * 1e6, 2) + " us/token/layer");
+    log.push_back(e.id + ": " + std::to_string(count_of(e.id, IsDecodeKind)) + " decode/throughput cases, " +
+                  std::to_string(count_of(e.id, IsPrefillKind)) + " prefill/TTFT cases -> bw " +
+                  FormatFixed(k.decode_bw_efficiency, 2) + " and " + FormatFixed(k.layer_overhead_s * 1e6, 1) +
+                  " us/layer (" + decode_from + "), compute " + FormatFixed(k.prefill_compute_efficiency, 2) + " and " +
+                  FormatFixed(k.prefill_token_layer_s * 1e6, 2) + " us/token/layer (" + prefill_from + ")");
   }
   return WithBands(cat, cases, min_cases);
 }
@@ -345,6 +372,11 @@ Catalog WithBands(const Catalog& catalog, const std::vector<ReferenceCase>& case
         if (!r.ran || CaseGroup(r.c->kind) != group || (pick && !pick(r.c->kind))) continue;
         all.push_back(r);
         if (r.c->engine == e.id) mine.push_back(r);
+      }
+      if (static_cast<int>(mine.size()) < min_cases && !e.calibrate_like.empty()) {
+        mine.clear();
+        for (const CaseResult& r : all)
+          if (r.c->engine == e.calibrate_like) mine.push_back(r);
       }
       const std::vector<CaseResult>& use = static_cast<int>(mine.size()) >= min_cases ? mine : all;
       const ErrorStats st = Summarise(use, group);

@@ -421,6 +421,7 @@ EngineProfile ReadEngine(Reader& r) {
     e.memory_fraction = v;
     e.memory_fraction_of = f.of;
   }
+  e.calibrate_like = r.String("calibrate_like", false);
   e.kv_block_tokens = static_cast<int>(r.Integer("kv_block_tokens", false));
   e.max_batched_tokens = static_cast<int>(r.Integer("default_max_num_batched_tokens", false));
   e.cuda_context_bytes = r.Positive("cuda_context_mib", false) * kMiB;

@@ -178,22 +178,25 @@ TEST_CASE("estimates stay within the recorded error against published measuremen
   const std::vector<CaseResult> results = RunReferenceCases(Cat(), cases);
   int ran = 0;
   for (const CaseResult& r : results) ran += r.ran;
-  CHECK(ran >= 100);
+  CHECK(ran >= 140);
   const ErrorStats memory = Summarise(results, "memory");
   const ErrorStats speed = Summarise(results, "speed");
   INFO("memory: n " << memory.n << ", median " << memory.median_abs_error << ", worst " << memory.worst_abs_error << " ("
                     << memory.worst_case << ")");
   INFO("speed: n " << speed.n << ", median " << speed.median_abs_error << ", worst " << speed.worst_abs_error << " ("
                    << speed.worst_case << ")");
-  CHECK(memory.n >= 15);
-  CHECK(speed.n >= 60);
-  CHECK(memory.median_abs_error <= 0.06);  // recorded 4.3%
-  CHECK(memory.worst_abs_error <= 1.35);   // recorded 123% (HF batch-16 peak; the source gives no sequence length)
-  CHECK(speed.median_abs_error <= 0.20);   // recorded 17.2%
-  CHECK(speed.worst_abs_error <= 5.6);     // recorded 542% (an llm-d TTFT that includes queueing)
-  // Decode alone, the figure most users bring.
+  CHECK(memory.n >= 30);
+  CHECK(speed.n >= 100);
+  CHECK(memory.median_abs_error <= 0.03);  // recorded 1.1%
+  CHECK(memory.worst_abs_error <= 1.30);   // recorded 123% (HF batch-16 peak; the source gives no sequence length)
+  CHECK(speed.median_abs_error <= 0.20);   // recorded 18.3%
+  CHECK(speed.worst_abs_error <= 3.3);     // recorded 306% (RTX 3080 prefill: the catalog has no tensor rate for it)
+  // By kind: decode is the figure most users bring (recorded median 10%, worst 82%).
   const ErrorStats decode = Summarise(results, "speed", "", "decode_tps");
-  CHECK(decode.median_abs_error <= 0.15);
+  CHECK(decode.median_abs_error <= 0.12);
+  CHECK(decode.worst_abs_error <= 0.9);
+  CHECK(Summarise(results, "speed", "", "prefill_tps").median_abs_error <= 0.45);    // recorded 43%
+  CHECK(Summarise(results, "speed", "", "throughput_tps").median_abs_error <= 0.27); // recorded 25%
 }
 
 TEST_CASE("the catalog's error bands are the ones the reference set implies") {

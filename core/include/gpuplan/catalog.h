@@ -207,6 +207,7 @@ struct EngineCalibration {
 struct EngineProfile {
   std::string id, name, version;
   EngineCalibration calibration;
+  std::string calibrate_like;      // engine whose fit to borrow while this one has too few measurements
   double memory_fraction = 0;      // vLLM gpu_memory_utilization, SGLang mem_fraction_static, TRT-LLM KV fraction
   std::string memory_fraction_of;  // "total" (vLLM, SGLang) or "free" (TensorRT-LLM: of free memory after weights)
   int kv_block_tokens = 0;
