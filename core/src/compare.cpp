@@ -36,7 +36,9 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     row.fits = fit->fits;
     row.memory_per_gpu = fit->total_bytes;
     row.capacity = fit->usable_bytes;
-    row.max_context = fit->max_context;
+    // The context this setup serves: memory's limit, capped at the model's own window.
+    const Model* model = catalog.FindModel(s.model);
+    row.max_context = model && model->max_context > 0 ? std::min(fit->max_context, model->max_context) : fit->max_context;
     row.max_batch = fit->max_batch;
     const Price* price = nullptr;
     for (const Price& p : g.prices)

@@ -189,7 +189,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   d.serial_s += launch;
   d.terms.push_back({"launch", "Per-layer overhead",
                      FormatCount(model->layers) + " layers × " + FormatFixed(cal.layer_overhead_s * 1e6, 1) +
-                         " µs (fitted: kernel launches and synchronisation)",
+                         " µs (fitted fixed time per layer and step: launches, synchronisation, small-matrix inefficiency)",
                      launch});
   if (n > 1) {
     // Megatron-style tensor parallelism: two all-reduces of the hidden state per layer

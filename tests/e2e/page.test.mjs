@@ -175,6 +175,57 @@ test('the Catalog panel: search, select a row, see its sources, use it in Fit', 
   await page.close();
 });
 
+function cliJson(command, state) {
+  const r = spawnSync(cli, [command, '--state', state, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+const result = async (page, which) =>
+  JSON.parse(await page.evaluate((w) => Module.UTF8ToString(Module.ccall('gpuplan_result_json', 'number', ['string'], [w])), which));
+
+test('the Speed and Compare panels show what gpuplan speed and gpuplan compare print', async () => {
+  const hash = 'v=1&model=llama-3.1-8b&weights=q4_k_m&engine=llama.cpp&gpu=rtx-4090&prompt=512&context=4096&batch=4';
+  const { page, errors } = await openPage(hash);
+  const click = async (rect) => {
+    await page.mouse.click((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2, { delay: 80 });
+    await waitFrames(page, 3);
+  };
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await click(rects['tab-speed']);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'speed');
+  const state = await readBack(page, 'gpuplan_state_hash');
+  const speed = await result(page, 'speed');
+  assert.equal(speed.schema, 'gpuplan.speed/1');
+  assert.deepEqual(speed, cliJson('speed', state));
+  assert.ok(speed.tokens_per_s_user > 0 && speed.decode_band.cases > 0);
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects['chart-batch'] && rects['chart-context'], 'both charts drawn');
+  let shot = await page.screenshot({ path: join(artifacts, 'page-speed.png') });
+  assert.ok(imageStats(shot).colors > 50);
+
+  await click(rects['tab-compare']);
+  let ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  assert.equal(ui.tab, 'compare');
+  assert.ok(ui.compare_ms < 100, `ranking the catalog took ${ui.compare_ms} ms`);
+  const compare = await result(page, 'compare');
+  assert.equal(compare.schema, 'gpuplan.compare/1');
+  assert.deepEqual(compare, cliJson('compare', state));
+  shot = await page.screenshot({ path: join(artifacts, 'page-compare.png') });
+  assert.ok(imageStats(shot).colors > 50);
+
+  // Clicking a column header sorts by it; the CLI sorts the same way.
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects['compare-col:gpu'], 'the compare table reports its header rectangles');
+  await click(rects['compare-col:gpu']);
+  ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  assert.equal(ui.compare_sort, 'gpu');
+  const byGpu = await result(page, 'compare');
+  const r = spawnSync(cli, ['compare', '--state', state, '--format', 'json', '--sort', 'gpu'], { encoding: 'utf8' });
+  assert.deepEqual(byGpu, JSON.parse(r.stdout));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a config.json dropped on the page joins the catalog and computes like the CLI with the same file', async () => {
   const { page, errors } = await openPage('v=1&gpu=h100-sxm');
   const cfgPath = join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/mixtral-8x7b.config.json');

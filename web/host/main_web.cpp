@@ -79,6 +79,11 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_report_json() {
   g_host.scratch = g_host.app->ReportJson();
   return g_host.scratch.c_str();
 }
+// What `gpuplan <which> --format json` prints: which = "fit", "speed" or "compare".
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_result_json(const char* which) {
+  g_host.scratch = g_host.app->ResultJson(which ? which : "");
+  return g_host.scratch.c_str();
+}
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_state_hash() {
   g_host.scratch = g_host.app->StateHash();
   return g_host.scratch.c_str();

@@ -117,11 +117,47 @@ void App::Recompute() {
     report_json_ = FitReportJson(*catalog_, scenario_, estimate_->value());
     speed_ = EstimateSpeed(*catalog_, scenario_, estimate_->value());
     if (speed_->ok()) cost_ = EstimateCost(*catalog_, scenario_, speed_->value());
+    // Curves for the Speed panel: the same estimate at other batches and contexts.
+    batch_curve_.clear();
+    context_curve_.clear();
+    for (long long b = 1; b <= 512; b *= 2) {
+      Scenario t = scenario_;
+      t.batch = b;
+      Result<MemoryEstimate> m = EstimateMemory(*catalog_, t);
+      if (!m) continue;
+      Result<SpeedEstimate> v = EstimateSpeed(*catalog_, t, *m);
+      if (v) batch_curve_.push_back({static_cast<double>(b), v->tokens_per_s_user, v->tokens_per_s_total});
+    }
+    // Up to the model's window (its own limit, when known), doubling from 1k.
+    const Model* model = catalog_->FindModel(scenario_.model);
+    const long long window = model && model->max_context > 0 ? model->max_context : 1048576;
+    for (long long c = 1024; c <= window; c = c * 2 > window && c < window ? window : c * 2) {
+      Scenario t = scenario_;
+      t.context = c;
+      t.prompt = std::min(scenario_.prompt, c);
+      Result<MemoryEstimate> m = EstimateMemory(*catalog_, t);
+      if (!m) continue;
+      Result<SpeedEstimate> v = EstimateSpeed(*catalog_, t, *m);
+      if (v) context_curve_.push_back({static_cast<double>(c), v->tokens_per_s_user, v->tokens_per_s_total});
+    }
   } else {
     report_json_ = nlohmann::json{{"error", estimate_->error()}}.dump(2);
   }
   cli_command_ = CliCommand("fit", scenario_);
+  compare_dirty_ = true;
   dirty_ = false;
+}
+
+std::string App::ResultJson(std::string_view which) {
+  Recompute();
+  if (which == "fit") return report_json_;
+  if (which == "speed") {
+    if (!estimate_->ok()) return report_json_;
+    if (!speed_ || !speed_->ok()) return nlohmann::json{{"error", speed_ ? speed_->error() : ""}}.dump(2);
+    return SpeedReportJson(*catalog_, scenario_, estimate_->value(), speed_->value(), cost_);
+  }
+  if (which == "compare") return CompareReportJson(scenario_, CompareRows());
+  return {};
 }
 
 const std::string& App::ReportJson() {
@@ -399,6 +435,14 @@ void App::Frame() {
       DrawFit();
       ImGui::EndTabItem();
     }
+    if (tab("Speed", Tab::kSpeed, "tab-speed")) {
+      DrawWithInputs(&App::DrawSpeed, "speed");
+      ImGui::EndTabItem();
+    }
+    if (tab("Compare", Tab::kCompare, "tab-compare")) {
+      DrawWithInputs(&App::DrawCompare, "compare");
+      ImGui::EndTabItem();
+    }
     if (tab("Catalog", Tab::kCatalog, "tab-catalog")) {
       DrawCatalog();
       ImGui::EndTabItem();
@@ -409,21 +453,25 @@ void App::Frame() {
   ImGui::End();
 }
 
-void App::DrawFit() {
+void App::DrawFit() { DrawWithInputs(&App::DrawResult, "fit"); }
+
+void App::DrawWithInputs(void (App::*right)(), const char* id) {
   const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 50.0f;
+  ImGui::PushID(id);
   if (wide) {
     ImGui::BeginChild("inputs", ImVec2(ImGui::GetFontSize() * 28.0f, 0), false);
     DrawInputs();
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("result", ImVec2(0, 0), false);
-    DrawResult();
+    (this->*right)();
     ImGui::EndChild();
   } else {
     DrawInputs();
     ImGui::Separator();
-    DrawResult();
+    (this->*right)();
   }
+  ImGui::PopID();
 }
 
 }  // namespace gpuplan::ui

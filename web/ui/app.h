@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/compare.h"
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/speed.h"
@@ -39,6 +40,9 @@ class App {
   // The fit report (the same JSON as `gpuplan fit --format json`); recomputed only when the
   // scenario changed, never per frame.
   const std::string& ReportJson();
+  // What `gpuplan <which> --format json` prints for this scenario: which = fit, speed or
+  // compare (rows in the panel's sort order). Empty for another word.
+  std::string ResultJson(std::string_view which);
   const std::vector<std::string>& Notices() const { return notices_; }
   // Screen rectangles of the main widgets, by field key, for end-to-end tests that click.
   std::string WidgetRectsJson() const;
@@ -54,12 +58,18 @@ class App {
   void Recompute();
   void Edit(std::string_view key, const std::string& value);
   void Track(const char* key);
-  enum class Tab { kNone, kFit, kCatalog };
+  enum class Tab { kNone, kFit, kSpeed, kCompare, kCatalog };
 
   void DrawFit();
   void DrawInputs();
   void DrawResult();
   void DrawSpeedSummary();
+  // Inputs on the left, `right` beside them (below them when the window is narrow).
+  void DrawWithInputs(void (App::*right)(), const char* id);
+  // The Speed and Compare panels (panel_speed.cpp).
+  void DrawSpeed();
+  void DrawCompare();
+  const std::vector<CompareRow>& CompareRows();
   // The Catalog panel (panel_catalog.cpp): search, filters, a table, the detail with sources.
   void DrawCatalog();
   void DrawGpuTable();
@@ -79,6 +89,18 @@ class App {
   std::optional<Result<MemoryEstimate>> estimate_;
   std::optional<Result<SpeedEstimate>> speed_;   // with estimate_, recomputed only when dirty
   CostEstimate cost_;
+  struct CurvePoint {
+    double x = 0, per_user = 0, total = 0;
+  };
+  std::vector<CurvePoint> batch_curve_, context_curve_;  // tokens/s against batch and context
+  std::vector<CompareRow> compare_rows_;                  // cached: recomputed after a change
+  bool compare_dirty_ = true;
+  std::string compare_sort_ = "tokens_per_s_total";
+  bool compare_fits_only_ = true;
+  char compare_vendor_[32] = "";
+  float compare_min_tps_ = 0;
+  float compare_max_ttft_ms_ = 0;
+  double compare_last_ms_ = 0;                            // how long the last ranking took
   std::string report_json_;
   std::string cli_command_;
   bool dirty_ = true;

@@ -285,7 +285,12 @@ void App::DrawModelTable() {
 
 std::string App::UiStateJson() const {
   nlohmann::json j;
-  j["tab"] = tab_ == Tab::kCatalog ? "catalog" : "fit";
+  j["tab"] = tab_ == Tab::kCatalog   ? "catalog"
+             : tab_ == Tab::kSpeed   ? "speed"
+             : tab_ == Tab::kCompare ? "compare"
+                                     : "fit";
+  j["compare_sort"] = compare_sort_;
+  j["compare_ms"] = compare_last_ms_;
   j["catalog_view"] = catalog_view_ == 0 ? "gpus" : "models";
   j["search"] = catalog_search_;
   j["selected_gpu"] = selected_gpu_;

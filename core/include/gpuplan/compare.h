@@ -18,7 +18,7 @@ struct CompareRow {
   bool fits = false;
   double memory_per_gpu = 0;       // bytes the scenario needs per GPU
   double capacity = 0;             // usable bytes per GPU under the engine's cap
-  long long max_context = 0, max_batch = 0;
+  long long max_context = 0, max_batch = 0;  // context: capped at the model's window
   double tokens_per_s_user = 0, tokens_per_s_total = 0, ttft_s = 0;
   double usd_per_m_output = 0;     // cloud on demand when an offer exists, else owned
   std::string price_basis;         // "cloud" / "owned" / ""

@@ -1,0 +1,296 @@
+// web/ui/panel_speed.cpp — the Speed panel (decode and prefill with their terms, tokens/s
+// against batch and context) and the Compare panel (the whole catalog ranked for the
+// scenario). Both read the same caches as the Fit panel; nothing is recomputed per frame.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <imgui.h>
+
+#include "app.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan::ui {
+
+namespace {
+
+const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
+const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
+
+std::string Ms(double s) { return s >= 1 ? FormatFixed(s, 2) + " s" : FormatFixed(s * 1e3, s >= 0.01 ? 1 : 2) + " ms"; }
+
+// "1,234" for 1234; "0.12" for small values.
+std::string Tps(double v) { return v >= 100 ? FormatCount(static_cast<long long>(std::llround(v))) : FormatFixed(v, 1); }
+
+struct Series {
+  std::vector<double> x, y, lo, hi;  // lo/hi: the error band (may be empty)
+  ImU32 color;
+  const char* name;
+};
+
+// A line chart with a log2 x axis and a linear y axis from 0, drawn with ImDrawList: grid,
+// tick labels, the band as a shaded area, and a read-out of the nearest point on hover.
+void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height) {
+  ImGui::PushID(id);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
+  const float pad_l = ImGui::CalcTextSize("00,000").x + 8, pad_b = ImGui::GetFontSize() * 2.4f, pad_t = 6, pad_r = 12;
+  ImGui::InvisibleButton("chart", ImVec2(width, height));
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0(origin.x + pad_l, origin.y + pad_t), p1(origin.x + width - pad_r, origin.y + height - pad_b);
+  double xmin = 1e300, xmax = 0, ymax = 0;
+  for (const Series& s : series)
+    for (size_t i = 0; i < s.x.size(); ++i) {
+      xmin = std::min(xmin, s.x[i]);
+      xmax = std::max(xmax, s.x[i]);
+      ymax = std::max(ymax, s.hi.empty() ? s.y[i] : std::max(s.y[i], s.hi[i]));
+    }
+  dl->AddRectFilled(p0, p1, IM_COL32(28, 28, 34, 255));
+  if (!(xmax > xmin) || !(ymax > 0)) {
+    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), IM_COL32(160, 160, 170, 255), "no data");
+    ImGui::PopID();
+    return;
+  }
+  // y: a "nice" step so there are 4-6 gridlines.
+  const double raw = ymax / 5, mag = std::pow(10.0, std::floor(std::log10(raw)));
+  const double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
+  ymax = std::ceil(ymax / step) * step;
+  auto X = [&](double x) { return p0.x + static_cast<float>(std::log2(x / xmin) / std::log2(xmax / xmin)) * (p1.x - p0.x); };
+  auto Y = [&](double y) { return p1.y - static_cast<float>(y / ymax) * (p1.y - p0.y); };
+  const ImU32 grid = IM_COL32(70, 70, 80, 255), text = IM_COL32(170, 170, 180, 255);
+  for (double y = 0; y <= ymax * 1.0001; y += step) {
+    dl->AddLine(ImVec2(p0.x, Y(y)), ImVec2(p1.x, Y(y)), grid);
+    const std::string t = Tps(y);
+    dl->AddText(ImVec2(p0.x - ImGui::CalcTextSize(t.c_str()).x - 4, Y(y) - ImGui::GetFontSize() / 2), text, t.c_str());
+  }
+  for (double x = xmin; x <= xmax * 1.0001; x *= 2) {
+    dl->AddLine(ImVec2(X(x), p0.y), ImVec2(X(x), p1.y), grid);
+    const long long v = static_cast<long long>(x);
+    const std::string t = v >= 1048576 ? FormatCount(v / 1048576) + "M" : v >= 1024 ? FormatCount(v / 1024) + "k" : FormatCount(v);
+    dl->AddText(ImVec2(X(x) - ImGui::CalcTextSize(t.c_str()).x / 2, p1.y + 2), text, t.c_str());
+  }
+  dl->AddText(ImVec2((p0.x + p1.x - ImGui::CalcTextSize(x_label).x) / 2, p1.y + ImGui::GetFontSize() * 1.2f), text, x_label);
+  dl->AddText(ImVec2(p0.x + 4, p0.y + 2), text, y_label);
+  for (const Series& s : series) {
+    if (!s.lo.empty())
+      for (size_t i = 1; i < s.x.size(); ++i) {
+        const ImU32 band = (s.color & 0x00FFFFFFu) | 0x30000000u;
+        dl->AddQuadFilled(ImVec2(X(s.x[i - 1]), Y(s.hi[i - 1])), ImVec2(X(s.x[i]), Y(s.hi[i])),
+                          ImVec2(X(s.x[i]), Y(s.lo[i])), ImVec2(X(s.x[i - 1]), Y(s.lo[i - 1])), band);
+      }
+    for (size_t i = 1; i < s.x.size(); ++i)
+      dl->AddLine(ImVec2(X(s.x[i - 1]), Y(s.y[i - 1])), ImVec2(X(s.x[i]), Y(s.y[i])), s.color, 2.0f);
+    for (size_t i = 0; i < s.x.size(); ++i) dl->AddCircleFilled(ImVec2(X(s.x[i]), Y(s.y[i])), 3.0f, s.color);
+  }
+  // Legend, top right.
+  float lx = p1.x - 8;
+  for (auto it = series.rbegin(); it != series.rend(); ++it) {
+    const float w = ImGui::CalcTextSize(it->name).x;
+    lx -= w;
+    dl->AddText(ImVec2(lx, p0.y + 2), it->color, it->name);
+    lx -= 16;
+  }
+  if (hovered) {
+    const float mx = ImGui::GetIO().MousePos.x;
+    std::string tip;
+    for (const Series& s : series) {
+      size_t best = 0;
+      for (size_t i = 1; i < s.x.size(); ++i)
+        if (std::abs(X(s.x[i]) - mx) < std::abs(X(s.x[best]) - mx)) best = i;
+      if (s.x.empty()) continue;
+      if (tip.empty()) tip = std::string(x_label) + " " + FormatCount(static_cast<long long>(s.x[best])) + "\n";
+      tip += std::string(s.name) + ": " + Tps(s.y[best]) + " tok/s" +
+             (s.lo.empty() ? "" : " (band " + Tps(s.lo[best]) + "-" + Tps(s.hi[best]) + ")") + "\n";
+    }
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
+  ImGui::PopID();
+}
+
+void StepTable(const char* id, const StepTime& t) {
+  if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableSetupColumn("Term");
+  ImGui::TableSetupColumn("Time");
+  ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  auto row = [](const std::string& name, double s, const std::string& how) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(name.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(Ms(s).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", how.c_str());
+  };
+  for (const TimeTerm& x : t.terms) row(x.name, x.seconds, x.formula);
+  row("Step", t.seconds,
+      "max(memory " + Ms(t.memory_s) + ", compute " + Ms(t.compute_s) + ") + serial " + Ms(t.serial_s) + ": " + t.bound +
+          "-bound");
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void App::DrawSpeed() {
+  Recompute();
+  if (!estimate_->ok() || !speed_) {
+    ImGui::TextColored(kWarn, "%s", estimate_->ok() ? "no speed estimate" : estimate_->error().c_str());
+    return;
+  }
+  if (!speed_->ok()) {
+    ImGui::TextColored(kWarn, "%s", speed_->error().c_str());
+    return;
+  }
+  const SpeedEstimate& e = speed_->value();
+  const Band& b = e.decode_band;
+  ImGui::Text("Decode: %s tok/s per user, %s tok/s in all", Tps(e.tokens_per_s_user).c_str(), Tps(e.tokens_per_s_total).c_str());
+  Track("speed-decode");
+  ImGui::SameLine();
+  ImGui::TextColored(kMuted, "band %s-%s per user (%d measurements)", Tps(e.tokens_per_s_user * b.lo).c_str(),
+                     Tps(e.tokens_per_s_user * b.hi).c_str(), b.cases);
+  if (e.ttft_s > 0)
+    ImGui::Text("Time to first token %s (one %s-token prompt); prefill %s tok/s for the batch", Ms(e.ttft_s).c_str(),
+                FormatCount(std::min(scenario_.prompt, scenario_.context)).c_str(), Tps(e.prefill_tokens_per_s).c_str());
+  if (cost_.cloud_per_m_output > 0)
+    ImGui::Text("$%s per 1M output tokens, $%s per 1M input (cloud: %s)", FormatFixed(cost_.cloud_per_m_output, 3).c_str(),
+                FormatFixed(cost_.cloud_per_m_input, 3).c_str(), cost_.cloud_basis.c_str());
+  if (cost_.owned_per_m_output > 0)
+    ImGui::Text("$%s per 1M output tokens owned (%s, %s years, %s%% busy)", FormatFixed(cost_.owned_per_m_output, 3).c_str(),
+                cost_.purchase_basis.substr(0, 40).c_str(), FormatFixed(scenario_.years, 1).c_str(),
+                FormatFixed(scenario_.utilization * 100, 0).c_str());
+  for (const std::string& w : e.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
+
+  const float h = ImGui::GetFontSize() * 13;
+  auto series = [&](const std::vector<CurvePoint>& pts, bool total, ImU32 color, const char* name) {
+    Series s{{}, {}, {}, {}, color, name};
+    for (const CurvePoint& p : pts) {
+      const double v = total ? p.total : p.per_user;
+      s.x.push_back(p.x);
+      s.y.push_back(v);
+      s.lo.push_back(v * b.lo);
+      s.hi.push_back(v * b.hi);
+    }
+    return s;
+  };
+  const ImU32 blue = IM_COL32(90, 150, 240, 255), orange = IM_COL32(240, 160, 60, 255);
+  ImGui::TextUnformatted("Tokens/s against batch (concurrent sequences)");
+  Chart("batch", {series(batch_curve_, true, blue, "all users"), series(batch_curve_, false, orange, "per user")},
+        "batch", "tok/s", h);
+  Track("chart-batch");
+  ImGui::TextUnformatted("Tokens/s per user against context");
+  Chart("context", {series(context_curve_, false, orange, "per user")}, "context (tokens)", "tok/s", h);
+  Track("chart-context");
+
+  if (ImGui::CollapsingHeader("Decode step: the work shown", ImGuiTreeNodeFlags_DefaultOpen)) StepTable("decode", e.decode);
+  if (ImGui::CollapsingHeader("Prefill of the batch")) StepTable("prefill", e.prefill);
+  if (ImGui::TreeNode("Assumptions")) {
+    for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
+    ImGui::TreePop();
+  }
+  ImGui::TextColored(kMuted, "CLI twin:");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", CliCommand("speed", scenario_).c_str());
+}
+
+const std::vector<CompareRow>& App::CompareRows() {
+  Recompute();
+  if (compare_dirty_) {
+    const auto t0 = std::chrono::steady_clock::now();
+    compare_rows_ = CompareCatalog(*catalog_, scenario_);
+    compare_last_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    compare_dirty_ = false;
+  }
+  SortCompareRows(compare_rows_, compare_sort_);
+  return compare_rows_;
+}
+
+void App::DrawCompare() {
+  const std::vector<CompareRow>& rows = CompareRows();
+  ImGui::Checkbox("Fits only", &compare_fits_only_);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::InputTextWithHint("##vendor", "vendor...", compare_vendor_, sizeof compare_vendor_);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::DragFloat("min tok/s", &compare_min_tps_, 1, 0, 100000, "%.0f");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::DragFloat("max TTFT ms", &compare_max_ttft_ms_, 10, 0, 600000, "%.0f");
+  ImGui::TextColored(kMuted, "%zu accelerators ranked in %.2f ms; fewest GPUs (1-%d) that hold the scenario", rows.size(),
+                     compare_last_ms_, kCompareMaxCount);
+
+  static const struct { const char* title; const char* key; } kCols[] = {
+      {"GPU", "gpu"},           {"GPUs", "count"},        {"max ctx", "max_context"}, {"tok/s/user", "tokens_per_s_user"},
+      {"tok/s total", "tokens_per_s_total"}, {"TTFT", "ttft_s"}, {"$/1M out", "usd_per_m_output"},
+      {"upfront $", "upfront_usd"}, {"W", "watts"},
+  };
+  const int ncols = static_cast<int>(std::size(kCols)) + 1;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable |
+                                ImGuiTableFlags_Hideable;
+  if (!ImGui::BeginTable("compare", ncols, flags, ImVec2(0, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 3)))
+    return;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  for (const auto& c : kCols) {
+    ImGuiTableColumnFlags f = std::string(c.key) == compare_sort_ ? ImGuiTableColumnFlags_DefaultSort : 0;
+    if (std::string(c.key) == "gpu") f |= ImGuiTableColumnFlags_WidthStretch;
+    ImGui::TableSetupColumn(c.title, f);
+  }
+  ImGui::TableSetupColumn("note", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_DefaultHide);
+  // Headers one by one, so each reports its rectangle (tests click them to sort).
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < ncols; ++c) {
+    ImGui::TableSetColumnIndex(c);
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    if (c < static_cast<int>(std::size(kCols))) Track((std::string("compare-col:") + kCols[c].key).c_str());
+  }
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs()) {
+    if (specs->SpecsDirty && specs->SpecsCount > 0) {
+      const int col = specs->Specs[0].ColumnIndex;
+      if (col >= 0 && col < static_cast<int>(std::size(kCols))) compare_sort_ = kCols[col].key;
+      specs->SpecsDirty = false;
+    }
+  }
+  for (const CompareRow& r : rows) {
+    if (compare_fits_only_ && !r.fits) continue;
+    if (compare_vendor_[0] && r.vendor.find(compare_vendor_) == std::string::npos && r.gpu.find(compare_vendor_) == std::string::npos)
+      continue;
+    if (compare_min_tps_ > 0 && r.tokens_per_s_total < compare_min_tps_) continue;
+    if (compare_max_ttft_ms_ > 0 && !(r.ttft_s > 0 && r.ttft_s * 1e3 <= compare_max_ttft_ms_)) continue;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (ImGui::Selectable((r.name + "##" + r.gpu).c_str(), r.gpu == scenario_.gpu, ImGuiSelectableFlags_SpanAllColumns) &&
+        r.fits) {
+      Edit("gpu", r.gpu);
+      Edit("count", std::to_string(r.count));
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s\n%s%s", r.name.c_str(), r.note.c_str(),
+                        r.fits ? ("\nClick: use " + std::to_string(r.count) + " x " + r.gpu + " in the scenario").c_str() : "");
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", r.count);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.fits ? FormatCount(r.max_context).c_str() : "-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.tokens_per_s_user > 0 ? Tps(r.tokens_per_s_user).c_str() : "-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.tokens_per_s_total > 0 ? Tps(r.tokens_per_s_total).c_str() : "-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.ttft_s > 0 ? Ms(r.ttft_s).c_str() : "-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.usd_per_m_output > 0 ? (FormatFixed(r.usd_per_m_output, 3) + " " + r.price_basis).c_str() : "-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.upfront_usd > 0 ? FormatCount(static_cast<long long>(r.upfront_usd)).c_str() : "-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.watts > 0 ? FormatCount(static_cast<long long>(r.watts)).c_str() : "-");
+    ImGui::TableNextColumn();
+    ImGui::TextColored(kMuted, "%s", r.note.c_str());
+  }
+  ImGui::EndTable();
+  ImGui::TextColored(kMuted, "CLI twin:");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", CliCommand("compare", scenario_).c_str());
+}
+
+}  // namespace gpuplan::ui
