@@ -172,3 +172,39 @@ TEST_CASE("invalid scenarios come back as errors naming the field", "[inference]
   s.overhead_gib = std::nan("");
   CHECK_FALSE(EstimateMemory(Cat(), s).ok());
 }
+
+// The seeds' VRAM table (choosing-gpus-for-llms.ja.txt): each figure's reading reproduces it,
+// and the recommended GPU is re-derived with KV cache, workspace and overhead.
+TEST_CASE("the seeds' VRAM table: what each figure implies, and the recommended GPUs re-derived", "[inference][reference]") {
+  const nlohmann::json ref = nlohmann::json::parse(test::ReadTestFile("reference/seed_vram_table.json"));
+  for (const auto& row : ref["rows"]) {
+    const std::string model = row["model"].get<std::string>();
+    INFO("seed line " << row["line"].get<int>() << ": " << model << " " << row["seed"].get<std::string>());
+    REQUIRE(Cat().FindModel(model));
+    // The reading: nominal parameters × bits / 8, in the unit named, is the seed's figure.
+    const double unit = row["unit"] == "GiB" ? kGiB : kGB;
+    const double read = row["nominal_params"].get<double>() * row["bits"].get<double>() / 8 / unit;
+    CHECK(read == Approx(row["seed_value"].get<double>()).epsilon(0.02));
+    // ...and the other reading is off by the GB/GiB factor: the seed mixes units.
+    const double other = row["nominal_params"].get<double>() * row["bits"].get<double>() / 8 / (unit == kGiB ? kGB : kGiB);
+    CHECK(std::abs(other / row["seed_value"].get<double>() - 1) > 0.05);
+    for (const auto& d : row["derived"]) {
+      Scenario s;
+      s.model = model;
+      s.gpu = row["recommended"]["gpu"].get<std::string>();
+      s.weights = d["weights"].get<std::string>();
+      s.engine = d["engine"].get<std::string>();
+      s.context = ref["context"].get<long long>();
+      s.prompt = 1024;
+      int fewest = 0;
+      for (int count = 1; count <= 64 && fewest == 0; count *= 2) {
+        s.count = count;
+        Result<MemoryEstimate> e = EstimateMemory(Cat(), s);
+        REQUIRE(e.ok());
+        if (e->fits) fewest = count;
+      }
+      INFO(s.weights << " with " << s.engine << ": " << d["why"].get<std::string>());
+      CHECK(fewest == d["fewest"].get<int>());
+    }
+  }
+}
