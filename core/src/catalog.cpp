@@ -619,15 +619,17 @@ Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, 
   return out;
 }
 
+std::vector<CatalogFile> EmbeddedCatalogFiles() {
+  std::vector<CatalogFile> files;
+  for (std::size_t i = 0; i < embedded::kFileCount; ++i) {
+    const embedded::File& f = embedded::kFiles[i];
+    files.push_back({f.name, std::string(reinterpret_cast<const char*>(f.data), f.size)});
+  }
+  return files;
+}
+
 const Result<Catalog>& EmbeddedCatalog() {
-  static const Result<Catalog> catalog = [] {
-    std::vector<CatalogFile> files;
-    for (std::size_t i = 0; i < embedded::kFileCount; ++i) {
-      const embedded::File& f = embedded::kFiles[i];
-      files.push_back({f.name, std::string(reinterpret_cast<const char*>(f.data), f.size)});
-    }
-    return LoadCatalog(files, {}, OnExistingId::kReject);
-  }();
+  static const Result<Catalog> catalog = LoadCatalog(EmbeddedCatalogFiles(), {}, OnExistingId::kReject);
   return catalog;
 }
 

@@ -1,6 +1,7 @@
 #include "gpuplan/compare.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
@@ -23,10 +24,11 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     Result<MemoryEstimate> fit = Error{""};
     for (int count = 1; count <= kCompareMaxCount; count *= 2) {
       t.count = count;
-      fit = EstimateMemory(catalog, t);
+      fit = EstimateMemory(catalog, t, /*limits=*/false);
       if (!fit) break;
       if (fit->fits) break;
     }
+    if (fit) fit = EstimateMemory(catalog, t);  // the limits, for the count chosen
     if (!fit) {
       row.note = fit.error();
       rows.push_back(row);
@@ -71,6 +73,24 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     rows.push_back(row);
   }
   return rows;
+}
+
+bool PassesFilter(const CompareRow& r, const CompareFilter& f) {
+  if (f.fits_only && !r.fits) return false;
+  if (!f.vendor.empty()) {
+    auto lower = [](std::string t) {
+      for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return t;
+    };
+    const std::string v = lower(f.vendor);
+    if (lower(r.vendor).find(v) == std::string::npos && lower(r.gpu).find(v) == std::string::npos) return false;
+  }
+  // A limit excludes rows whose figure is unknown: a budget cannot be checked without a price.
+  if (f.max_upfront_usd > 0 && !(r.upfront_usd > 0 && r.upfront_usd <= f.max_upfront_usd)) return false;
+  if (f.max_watts > 0 && !(r.watts > 0 && r.watts <= f.max_watts)) return false;
+  if (f.min_tokens_per_s > 0 && !(r.tokens_per_s_total >= f.min_tokens_per_s)) return false;
+  if (f.max_ttft_s > 0 && !(r.ttft_s > 0 && r.ttft_s <= f.max_ttft_s)) return false;
+  return true;
 }
 
 void SortCompareRows(std::vector<CompareRow>& rows, const std::string& key) {

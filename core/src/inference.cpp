@@ -101,7 +101,7 @@ int LayersOnGpu(const Model& m, const Scenario& s) {
   return static_cast<int>(std::min<long long>(s.gpu_layers, m.layers));
 }
 
-Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s) {
+Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s, bool limits) {
   const Model* model = catalog.FindModel(s.model);
   const Gpu* gpu = catalog.FindGpu(s.gpu);
   const WeightFormat* wf = catalog.FindWeightFormat(s.weights);
@@ -220,7 +220,7 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s)
     return KvCacheBytes(*model, tokens, kvf->bytes_per_element, s.count) * gpu_layer_share * batch <= free_for_kv;
   };
   constexpr long long kContextCap = 16777216;
-  if (free_for_kv > 0 && fits_tokens(1)) {
+  if (limits && free_for_kv > 0 && fits_tokens(1)) {
     long long lo = 1, hi = kContextCap;
     if (fits_tokens(hi)) {
       lo = hi;
@@ -233,7 +233,7 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s)
     e.max_context = lo;
   }
   e.context_window = model->max_context;
-  e.max_batch = MaxUnits(free_for_kv, kv_per_sequence, 65536);
+  e.max_batch = limits ? MaxUnits(free_for_kv, kv_per_sequence, 65536) : 0;
   e.band = engine->calibration.memory;
 
   if (s.prompt > s.context)

@@ -39,8 +39,29 @@ struct Link {
   std::string name;
 };
 
-Link FindLink(const Catalog& catalog, const Gpu& gpu, std::vector<std::string>& warnings) {
+// GPUs per node: beyond it, tensor parallelism crosses the network.
+constexpr int kNodeGpus = 8;
+constexpr double kNetworkAllReduceLatency = 50e-6;
+
+Link FindLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings) {
   Link link;
+  if (n > kNodeGpus) {
+    // One NIC per GPU: InfiniBand NDR (400 Gb/s) where the GPU has a scale-up fabric (data-centre
+    // parts), 100 Gb Ethernet otherwise; the catalog's interconnect entries give the rates.
+    const bool datacenter = gpu.interconnect.has_value();
+    const char* id = datacenter ? "infiniband-ndr" : "ethernet-100g";
+    for (const InterconnectSpec& ic : catalog.interconnects)
+      if (ic.id == id) {
+        link.bytes_per_s = ic.effective_bytes_per_s > 0 ? ic.effective_bytes_per_s : ic.raw_bytes_per_s;
+        link.name = ic.name;
+      }
+    if (link.bytes_per_s == 0) link.bytes_per_s = datacenter ? 50e9 : 12.5e9, link.name = id;
+    link.latency_s = kNetworkAllReduceLatency;
+    warnings.push_back(std::to_string(n) + " GPUs span more than one " + std::to_string(kNodeGpus) +
+                       "-GPU node: the all-reduce crosses " + link.name +
+                       " (real deployments put pipeline parallelism between nodes instead)");
+    return link;
+  }
   if (gpu.interconnect && gpu.interconnect->bytes_per_s > 0) {
     link.bytes_per_s = gpu.interconnect->bytes_per_s / 2;  // vendors quote both directions together
     link.latency_s = kNvlinkAllReduceLatency;
@@ -134,7 +155,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
     return Error{"engine: '" + engine->id + "' has no fitted efficiencies"};
 
   const int n = s.count;
-  const Link link = n > 1 ? FindLink(catalog, *gpu, e.warnings) : Link{};
+  const Link link = n > 1 ? FindLink(catalog, *gpu, n, e.warnings) : Link{};
   e.link_bytes_per_s = link.bytes_per_s;
   e.link_name = link.name;
 
@@ -265,7 +286,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
       std::vector<std::string> ignored;
       Gpu plain = *gpu;
       plain.interconnect.reset();
-      pcie = FindLink(catalog, plain, ignored);
+      pcie = FindLink(catalog, plain, 1, ignored);
       const double ubatches = std::max(1.0, std::ceil(tokens / 512));
       const double copy = ubatches * (params.total - params.input_embedding) * bpp * (1 - gpu_share) / pcie.bytes_per_s;
       p.serial_s += copy;

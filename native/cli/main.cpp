@@ -123,8 +123,20 @@ void PrintRecords(const std::vector<Column>& cols, const std::vector<std::vector
   } else if (format == "csv") {
     for (size_t c = 0; c < cols.size(); ++c) fmt::print("{}{}", c ? "," : "", CsvQuote(cols[c].key));
     fmt::print("\n");
+    // CSV is for machines: numbers as plain numbers in the JSON's units (no thousands
+    // separators, no unit suffix), unknown as an empty field.
     for (const auto& row : rows) {
-      for (size_t c = 0; c < cols.size(); ++c) fmt::print("{}{}", c ? "," : "", CsvQuote(row[c].text));
+      for (size_t c = 0; c < cols.size(); ++c) {
+        const nlohmann::ordered_json& v = row[c].value;
+        std::string field;
+        if (v.is_number()) {
+          const double d = v.get<double>();
+          field = d == std::floor(d) && std::abs(d) < 1e15 ? std::to_string(static_cast<long long>(d)) : fmt::format("{}", d);
+        } else if (!v.is_null()) {
+          field = CsvQuote(row[c].text);
+        }
+        fmt::print("{}{}", c ? "," : "", field);
+      }
       fmt::print("\n");
     }
   } else if (format == "md") {
@@ -527,12 +539,12 @@ int RunSpeed(const Catalog& cat, const Scenario& s, const std::string& format, b
 }
 
 int RunCompare(const Catalog& cat, const Scenario& s, const std::string& format, const std::string& sort_key,
-               bool fitting_only) {
+               const CompareFilter& filter) {
   // Validate the shared fields once, so a bad model or format is one clear error.
   (void)FitOrFail(cat, s);
   std::vector<CompareRow> rows = CompareCatalog(cat, s);
-  if (fitting_only)
-    rows.erase(std::remove_if(rows.begin(), rows.end(), [](const CompareRow& r) { return !r.fits; }), rows.end());
+  rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const CompareRow& r) { return !PassesFilter(r, filter); }),
+             rows.end());
   SortCompareRows(rows, sort_key);
   if (format == "json") {
     fmt::print("{}\n", CompareReportJson(s, rows));
@@ -630,7 +642,7 @@ int main(int argc, char** argv) {
   std::string state;
   bool explain = false;
   std::string sort_key = "tokens_per_s_total";
-  bool fitting_only = false;
+  CompareFilter compare_filter;
   const Scenario defaults;
   std::map<std::string, std::string> field_values;
   CLI::App* fit = app.add_subcommand("fit", "memory per GPU for serving a model: weights, KV cache, activations, overhead, the engine's cap; whether it fits");
@@ -652,7 +664,24 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"tokens_per_s_total", "tokens_per_s_user", "ttft_s", "usd_per_m_output", "upfront_usd",
                              "watts", "max_context", "count", "gpu"}))
       ->capture_default_str();
-  compare->add_flag("--fits", fitting_only, "only the GPUs that fit (at up to 64 GPUs)");
+  compare->add_flag("--fits", compare_filter.fits_only, "only the GPUs that fit (at up to 64 GPUs)");
+  const CLI::Validator non_negative(
+      [](std::string& v) {
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        return end != v.c_str() && *end == '\0' && std::isfinite(d) && d >= 0 ? std::string()
+                                                                                : "'" + v + "' must be a number >= 0";
+      },
+      "NUMBER>=0");
+  compare->add_option("--vendor", compare_filter.vendor, "only this vendor (or GPU id substring), e.g. AMD");
+  compare->add_option("--max-upfront", compare_filter.max_upfront_usd, "purchase budget in $ for all the GPUs")
+      ->check(non_negative);
+  compare->add_option("--max-watts", compare_filter.max_watts, "power budget: TDP of all the GPUs, W")
+      ->check(non_negative);
+  compare->add_option("--min-tps", compare_filter.min_tokens_per_s, "at least this many tokens/s in all (decode)")
+      ->check(non_negative);
+  compare->add_option("--max-ttft", compare_filter.max_ttft_s, "time to first token at most this many seconds")
+      ->check(non_negative);
 
   // calibrate
   CLI::App* calibrate = app.add_subcommand("calibrate", "run the estimators on published measurements (tests/reference/inference_measurements.json); --fit refits the engines' efficiencies and bands");
@@ -742,6 +771,6 @@ int main(int argc, char** argv) {
     if (auto err = SetField(s, f.key, field_values[f.key], cat)) Fail("--" + err->message);
   }
   if (cmd == speed) return RunSpeed(cat, s, format, explain);
-  if (cmd == compare) return RunCompare(cat, s, format, sort_key, fitting_only);
+  if (cmd == compare) return RunCompare(cat, s, format, sort_key, compare_filter);
   return RunFit(cat, s, format);
 }

@@ -84,6 +84,7 @@ test('bad input: clear message naming the flag, exit 2, nothing on stdout', () =
     [['speed', '--mem-util', '1.5'], /--mem-util: '1\.5' must be a number from 0 to 1/],
     [['speed', '--gpu-layers', '-3'], /--gpu-layers: '-3' must be a whole number from 0 to 100000, or all/],
     [['compare', '--sort', 'fastest'], /--sort/],
+    [['compare', '--max-watts', '-5'], /--max-watts: '-5' must be a number >= 0/],
     [['calibrate', '--reference', '/nonexistent.json'], /--reference: cannot read/],
     [[], /subcommand/i],
   ];
@@ -254,6 +255,10 @@ test('compare: the whole catalog, sortable, every format; csv rows match json', 
   const csv = run(...base, '--format', 'csv', '--sort', 'watts', '--fits').out.trim().split('\n');
   assert.equal(csv[0].split(',')[0], 'gpu');
   assert.equal(csv.length - 1, fitting.length);
+  const budget = JSON.parse(run(...base, '--format', 'json', '--fits', '--max-upfront', '20000', '--max-watts', '3000',
+    '--vendor', 'nvidia').out).rows;
+  assert.ok(budget.length >= 2, String(budget.length));
+  assert.ok(budget.every((r) => r.upfront_usd > 0 && r.upfront_usd <= 20000 && r.watts <= 3000 && r.vendor === 'NVIDIA'));
   const byWatts = JSON.parse(run(...base, '--format', 'json', '--sort', 'watts', '--fits').out).rows;
   assert.equal(byWatts.length, fitting.length);
   const watts = byWatts.map((r) => r.watts).filter((w) => w > 0);

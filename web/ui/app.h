@@ -100,6 +100,8 @@ class App {
   char compare_vendor_[32] = "";
   float compare_min_tps_ = 0;
   float compare_max_ttft_ms_ = 0;
+  float compare_max_usd_ = 0;
+  float compare_max_watts_ = 0;
   double compare_last_ms_ = 0;                            // how long the last ranking took
   std::string report_json_;
   std::string cli_command_;

@@ -217,6 +217,13 @@ void App::DrawCompare() {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   ImGui::DragFloat("max TTFT ms", &compare_max_ttft_ms_, 10, 0, 600000, "%.0f");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::DragFloat("max upfront $", &compare_max_usd_, 100, 0, 1e8, "%.0f");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  ImGui::DragFloat("max W", &compare_max_watts_, 10, 0, 1e6, "%.0f");
+  ImGui::SameLine();
+  ImGui::TextColored(kMuted, "(0 = no limit)");
   ImGui::TextColored(kMuted, "%zu accelerators ranked in %.2f ms; fewest GPUs (1-%d) that hold the scenario", rows.size(),
                      compare_last_ms_, kCompareMaxCount);
 
@@ -252,12 +259,15 @@ void App::DrawCompare() {
       specs->SpecsDirty = false;
     }
   }
+  CompareFilter filter;
+  filter.fits_only = compare_fits_only_;
+  filter.vendor = compare_vendor_;
+  filter.min_tokens_per_s = compare_min_tps_;
+  filter.max_ttft_s = compare_max_ttft_ms_ / 1e3;
+  filter.max_upfront_usd = compare_max_usd_;
+  filter.max_watts = compare_max_watts_;
   for (const CompareRow& r : rows) {
-    if (compare_fits_only_ && !r.fits) continue;
-    if (compare_vendor_[0] && r.vendor.find(compare_vendor_) == std::string::npos && r.gpu.find(compare_vendor_) == std::string::npos)
-      continue;
-    if (compare_min_tps_ > 0 && r.tokens_per_s_total < compare_min_tps_) continue;
-    if (compare_max_ttft_ms_ > 0 && !(r.ttft_s > 0 && r.ttft_s * 1e3 <= compare_max_ttft_ms_)) continue;
+    if (!PassesFilter(r, filter)) continue;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     if (ImGui::Selectable((r.name + "##" + r.gpu).c_str(), r.gpu == scenario_.gpu, ImGuiSelectableFlags_SpanAllColumns) &&

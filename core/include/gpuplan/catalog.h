@@ -264,6 +264,8 @@ Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, 
 
 // The catalog compiled into the program (assets/catalog/*.json). Loaded once.
 const Result<Catalog>& EmbeddedCatalog();
+// The built-in catalog files as text (what EmbeddedCatalog parses; the bench times it).
+std::vector<CatalogFile> EmbeddedCatalogFiles();
 
 // "unknown model 'x' (known: a, b, c)" — shared wording for CLI and page.
 std::string UnknownIdMessage(std::string_view kind, std::string_view id,

@@ -33,6 +33,17 @@ inline constexpr int kCompareMaxCount = 64;
 // Every catalog GPU for scenario `s` (its gpu and count fields are replaced per row).
 std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s);
 
+// Which rows to show: the page's filter bar and the CLI's flags (0 / empty: no limit).
+struct CompareFilter {
+  bool fits_only = false;
+  std::string vendor;            // case-insensitive substring of the vendor or the GPU id
+  double max_upfront_usd = 0;    // purchase budget for all the GPUs
+  double max_watts = 0;          // TDP of all the GPUs
+  double min_tokens_per_s = 0;   // decode, all users
+  double max_ttft_s = 0;         // time to first token
+};
+bool PassesFilter(const CompareRow& row, const CompareFilter& f);
+
 // Sorts by a column key (as in the JSON): speeds and context descending, costs, watts, TTFT
 // and counts ascending; rows that do not fit, or lack the figure, go last. Stable.
 void SortCompareRows(std::vector<CompareRow>& rows, const std::string& key);

@@ -46,7 +46,9 @@ struct MemoryEstimate {
 };
 
 // Never aborts; an unknown id or impossible scenario comes back as an Error naming the field.
-Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s);
+// With limits = false, max_context and max_batch are left at 0 (the verdict alone, for
+// callers that try many GPU counts: the context search is most of the cost).
+Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s, bool limits = true);
 
 // Layers on the GPUs for a scenario: gpu-layers, or every layer when it is "all" (-1).
 int LayersOnGpu(const Model& m, const Scenario& s);

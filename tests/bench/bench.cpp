@@ -1,0 +1,97 @@
+// tests/bench/bench.cpp — how long the page's and the CLI's computations take, natively and in
+// wasm (`bench` target; under node in the wasm build). Every figure is printed with its ratio
+// to a reference measured in the same run (parsing the built-in catalog), so runs on different
+// machines compare, and with its share of a 60 Hz frame (16.7 ms), the page's budget.
+// Not a test: nothing here fails on time.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/compare.h"
+#include "gpuplan/cost.h"
+#include "gpuplan/inference.h"
+#include "gpuplan/speed.h"
+
+using namespace gpuplan;
+
+namespace {
+
+// Median seconds of `reps` runs after one warm-up.
+double Median(int reps, const std::function<void()>& fn) {
+  fn();
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    const auto a = std::chrono::steady_clock::now();
+    fn();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+volatile double g_sink = 0;  // keeps results alive
+
+}  // namespace
+
+int main() {
+  const Result<Catalog>& loaded = EmbeddedCatalog();
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "bench: catalog failed to load: %s\n", loaded.error().c_str());
+    return 1;
+  }
+  const Catalog& cat = loaded.value();
+  const std::vector<CatalogFile> files = EmbeddedCatalogFiles();
+#ifdef __EMSCRIPTEN__
+  const char* where = "wasm (node)";
+#else
+  const char* where = "native";
+#endif
+  const double ref = Median(9, [&] { g_sink = g_sink + static_cast<double>(LoadCatalog(files, {}).ok()); });
+  std::printf("gpuplan bench, %s: reference = parse the built-in catalog (%zu files, %zu GPUs, %zu models): %.3f ms\n",
+              where, files.size(), cat.gpus.size(), cat.models.size(), ref * 1e3);
+  std::printf("%-60s %10s %12s %10s\n", "what", "median", "x reference", "x frame");
+  auto row = [&](const std::string& what, double s) {
+    std::printf("%-60s %8.3f ms %12.3f %10.3f\n", what.c_str(), s * 1e3, s / ref, s / (1.0 / 60));
+  };
+
+  Scenario s8;
+  row("fit + speed + cost, Llama 3.1 8B on one RTX 4090", Median(51, [&] {
+        Result<MemoryEstimate> m = EstimateMemory(cat, s8);
+        Result<SpeedEstimate> v = EstimateSpeed(cat, s8, *m);
+        g_sink = g_sink + EstimateCost(cat, s8, *v).cloud_hour;
+      }));
+  struct Case {
+    const char* what;
+    Scenario s;
+  };
+  Scenario s70;
+  s70.model = "llama-3.1-70b";
+  s70.weights = "fp8";
+  Scenario r1;
+  r1.model = "deepseek-r1";
+  r1.weights = "fp8";
+  r1.context = 32768;
+  Scenario q;
+  q.model = "qwen3-30b-a3b";
+  q.weights = "q4_k_m";
+  q.engine = "llama.cpp";
+  for (const Case& c : {Case{"compare whole catalog: Llama 3.1 8B BF16 (vLLM)", s8},
+                        Case{"compare whole catalog: Llama 3.1 70B FP8 (vLLM)", s70},
+                        Case{"compare whole catalog: DeepSeek-R1 FP8, 32k context", r1},
+                        Case{"compare whole catalog: Qwen3-30B-A3B Q4_K_M (llama.cpp)", q}})
+    row(c.what, Median(11, [&] { g_sink = g_sink + static_cast<double>(CompareCatalog(cat, c.s).size()); }));
+  // What the page recomputes after an edit (App::Recompute): the estimate and its 20 curve points.
+  row("page recompute after an edit (estimate + 20 curve points)", Median(21, [&] {
+        for (int i = 0; i < 21; ++i) {
+          Scenario t = s8;
+          t.batch = 1 + i;
+          Result<MemoryEstimate> m = EstimateMemory(cat, t);
+          g_sink = g_sink + EstimateSpeed(cat, t, *m)->tokens_per_s_total;
+        }
+      }));
+  return 0;
+}
