@@ -34,7 +34,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
       rows.push_back(row);
       continue;
     }
-    row.count = fit->fits ? t.count : 0;
+    row.count = fit->fits ? t.count * std::max(1, t.pp) : 0;
     row.fits = fit->fits;
     row.memory_per_gpu = fit->total_bytes;
     row.capacity = fit->usable_bytes;
@@ -45,13 +45,14 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     const Price* price = nullptr;
     for (const Price& p : g.prices)
       if (!price || p.date > price->date) price = &p;
-    row.watts = g.tdp_w * t.count;
+    const int gpus = t.count * std::max(1, t.pp);
+    row.watts = g.tdp_w * gpus;
     if (!fit->fits) {
       row.note = "does not fit on " + std::to_string(kCompareMaxCount) + " GPUs";
       rows.push_back(row);
       continue;
     }
-    row.upfront_usd = price ? price->usd * t.count : 0;
+    row.upfront_usd = price ? price->usd * gpus : 0;
     Result<SpeedEstimate> speed = EstimateSpeed(catalog, t, *fit);
     if (!speed) {
       row.note = speed.error();

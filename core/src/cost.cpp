@@ -42,7 +42,8 @@ double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool s
 CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const SpeedEstimate& speed) {
   CostEstimate c;
   const Gpu* gpu = catalog.FindGpu(s.gpu);
-  const double n = s.count;
+  const double n = static_cast<double>(s.count) * std::max(1, s.pp);  // GPUs in all
+  const long long gpus = static_cast<long long>(n);
 
   // Cloud.
   if (s.price_hour > 0) {
@@ -59,7 +60,7 @@ CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const Speed
   c.spot_per_m_output = PerMillion(c.spot_gpu_hour * n, speed.tokens_per_s_total);
   if (c.cloud_hour > 0)
     c.lines.push_back({"cloud_hour", "Cloud, per hour",
-                       Usd(c.cloud_gpu_hour) + " per GPU-hour × " + FormatCount(s.count) + " GPUs (" + c.cloud_basis + ")",
+                       Usd(c.cloud_gpu_hour) + " per GPU-hour × " + FormatCount(gpus) + " GPUs (" + c.cloud_basis + ")",
                        c.cloud_hour});
 
   // Owned: the purchase price, else the catalog's latest street or launch price.
@@ -85,7 +86,7 @@ CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const Speed
     c.owned_per_m_output = PerMillion(c.owned_hour, speed.tokens_per_s_total);
     c.owned_per_m_input = PerMillion(c.owned_hour, speed.prefill_tokens_per_s);
     c.lines.push_back({"amortisation", "Purchase, per busy hour",
-                       Usd(c.purchase_gpu) + " × " + FormatCount(s.count) + " GPUs / (" + FormatFixed(s.years, 1) +
+                       Usd(c.purchase_gpu) + " × " + FormatCount(gpus) + " GPUs / (" + FormatFixed(s.years, 1) +
                            " years × 8,760 h × " + FormatFixed(s.utilization * 100, 0) + "% busy)",
                        amortised});
     const double monthly_gap = (c.cloud_hour - c.energy_hour) * kHoursPerMonth * s.utilization;

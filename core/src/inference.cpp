@@ -112,8 +112,8 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   if (!wf) return Error{"weights: unknown weight format '" + s.weights + "'"};
   if (!kvf) return Error{"kv: unknown KV format '" + s.kv + "'"};
   if (!engine) return Error{"engine: unknown engine '" + s.engine + "'"};
-  if (s.count < 1 || s.context < 1 || s.batch < 1 || !(s.overhead_gib >= 0))
-    return Error{"scenario: count, context and batch must be >= 1 and overhead-gib >= 0"};
+  if (s.count < 1 || s.pp < 1 || s.context < 1 || s.batch < 1 || !(s.overhead_gib >= 0))
+    return Error{"scenario: count, pp, context and batch must be >= 1 and overhead-gib >= 0"};
   if (model->layers < 1) return Error{"model: '" + s.model + "' has no layers"};
 
   MemoryEstimate e;
@@ -130,7 +130,15 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   const double bytes_per_param = wf->bits_per_weight / 8.0;
   const double layer_params = (params.total - params.embedding) / model->layers;
   const double host_embedding = llama_cpp ? params.input_embedding : 0;
+  // Pipeline parallelism splits the layers into pp stages; the largest stage sets the need
+  // per GPU, and the first and last stages also hold the input embedding and the LM head.
+  const int pp = std::max(1, s.pp);
+  const int stage_layers = (e.layers_on_gpu + pp - 1) / pp;
+  const double lm_head = params.embedding - params.input_embedding;
+  const double stage_embedding =
+      pp == 1 ? params.embedding - host_embedding : std::max(params.input_embedding - host_embedding, lm_head);
   const double gpu_params = layer_params * e.layers_on_gpu + params.embedding - host_embedding;
+  const double stage_params = layer_params * stage_layers + stage_embedding;
   const bool offload = e.layers_on_gpu < model->layers;
   std::string weights_formula = FormatParams(params.total) + " params × " + FormatFixed(wf->bits_per_weight, 3) +
                                 " bits (" + wf->name + ") / 8 / " + Plural(s.count, "GPU", "GPUs");
@@ -140,7 +148,12 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
                       (host_embedding > 0 ? "; input embedding in host RAM" : "") + ") × " +
                       FormatFixed(wf->bits_per_weight, 3) + " bits (" + wf->name + ") / 8 / " +
                       Plural(s.count, "GPU", "GPUs");
-  Term weights{"weights", "Weights", weights_formula, gpu_params * bytes_per_param / n};
+  if (pp > 1)
+    weights_formula = FormatParams(stage_params) + " params on the largest of " + std::to_string(pp) + " pipeline stages (" +
+                      std::to_string(stage_layers) + " layers + " + (lm_head > params.input_embedding ? "LM head" : "embedding") +
+                      ") × " + FormatFixed(wf->bits_per_weight, 3) + " bits (" + wf->name + ") / 8 / " +
+                      Plural(s.count, "GPU", "GPUs") + " per stage";
+  Term weights{"weights", "Weights", weights_formula, stage_params * bytes_per_param / n};
 
   // KV cache per token = 2 (K and V) × layers × kv_heads × head_dim × bytes per element
   // (vLLM paper, Kwon et al. 2023, §3: OPT-13B ≈ 800 KB per token); GQA/MQA models have fewer
@@ -150,10 +163,11 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   const double gpu_layer_share = static_cast<double>(e.layers_on_gpu) / model->layers;
   e.kv_heads_per_gpu = model->mla ? 0 : KvHeadsPerGpu(*model, s.count);
   e.kv_bytes_per_token = KvBytesPerToken(*model, kvf->bytes_per_element);
-  const double kv_per_sequence = KvCacheBytes(*model, s.context, kvf->bytes_per_element, s.count) * gpu_layer_share;
+  const double kv_share = static_cast<double>(stage_layers) / model->layers;  // per GPU: its stage's layers
+  const double kv_per_sequence = KvCacheBytes(*model, s.context, kvf->bytes_per_element, s.count) * kv_share;
   std::string kv_formula;
   if (!model->mla && !model->mamba && model->sliding_window == 0) {
-    kv_formula = "2 × " + std::to_string(e.layers_on_gpu) + " layers × " + std::to_string(e.kv_heads_per_gpu) +
+    kv_formula = "2 × " + std::to_string(stage_layers) + " layers × " + std::to_string(e.kv_heads_per_gpu) +
                  " KV heads/GPU × " + std::to_string(model->head_dim) + " head dim × ";
   } else {
     kv_formula = DescribeAttention(*model) + (model->mla ? " (replicated on each GPU)" : "") +
@@ -217,7 +231,7 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   // recurrent states make it non-linear), so the context limit is found by bisection.
   const double batch = static_cast<double>(s.batch);
   auto fits_tokens = [&](long long tokens) {
-    return KvCacheBytes(*model, tokens, kvf->bytes_per_element, s.count) * gpu_layer_share * batch <= free_for_kv;
+    return KvCacheBytes(*model, tokens, kvf->bytes_per_element, s.count) * kv_share * batch <= free_for_kv;
   };
   constexpr long long kContextCap = 16777216;
   if (limits && free_for_kv > 0 && fits_tokens(1)) {
@@ -251,6 +265,13 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   if (model->max_context > 0 && s.context > model->max_context)
     e.warnings.push_back("context " + FormatCount(s.context) + " exceeds the model's window of " +
                          FormatCount(model->max_context) + " tokens");
+  if (pp > 1)
+    e.assumptions.push_back(std::to_string(pp) + " pipeline stages of up to " + std::to_string(stage_layers) +
+                            " layers, " + Plural(s.count, "GPU", "GPUs") + " each: " +
+                            std::to_string(s.count * pp) + " GPUs in all");
+  if (pp > model->layers)
+    e.warnings.push_back("pp: " + std::to_string(pp) + " stages for " + std::to_string(model->layers) +
+                         " layers leaves stages empty");
   if (offload && !llama_cpp)
     e.warnings.push_back("partial offload is modelled the llama.cpp way (-ngl); " + engine->name +
                          " offloads differently, if at all");

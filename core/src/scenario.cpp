@@ -172,10 +172,14 @@ const std::vector<FieldDef>& Table() {
             &Scenario::batch);
     id("gpu", "GPU", "accelerator id from the catalog (gpuplan catalog gpus)", Kind::kGpu, &Scenario::gpu);
     {
-      FieldDef f{{"count", "GPUs", "number of GPUs, tensor-parallel (1 to 4096)"}, Kind::kInteger, 1,
+      FieldDef f{{"count", "GPUs", "GPUs per pipeline stage, tensor-parallel (1 to 4096)"}, Kind::kInteger, 1,
                  static_cast<double>(kMaxCount)};
       f.small = &Scenario::count;
       t.push_back(f);
+      FieldDef p{{"pp", "Pipeline stages", "pipeline-parallel stages, layers split between them (1 to 64); GPUs = count × pp"},
+                 Kind::kInteger, 1, 64};
+      p.small = &Scenario::pp;
+      t.push_back(p);
     }
     id("engine", "Engine", "inference engine profile: vllm, sglang, llama.cpp, hf-transformers, tensorrt-llm",
        Kind::kEngine, &Scenario::engine);

@@ -175,16 +175,22 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   // Weights read once per step (Pope et al. 2022, "Efficiently Scaling Transformer
   // Inference", §2: small-batch decode is bound by loading the weights); MoE layers read the
   // experts the batch touches. KV read: every cached token of every sequence.
-  e.experts_touched = ExpertsTouchedFraction(*model, batch);
+  // Pipeline parallelism (pp stages): the batch is split into up to pp micro-batches in
+  // flight (GPipe, Huang et al. 2019; vLLM's pipeline scheduler), so one decode step of a
+  // micro-batch of mb sequences passes through every stage in turn, plus pp-1 hand-offs.
+  const int pp = std::max(1, s.pp);
+  const double micro_batches = std::min<double>(batch, pp);
+  const double mb = batch / micro_batches;
+  e.experts_touched = ExpertsTouchedFraction(*model, mb);
   const double routed_active = model->moe ? params.routed * model->moe->experts_per_token / model->moe->experts : 0;
   const double step_params = params.active - routed_active + params.routed * e.experts_touched;
   // The input embedding is only gathered (one row per token): it is not streamed.
   const double streamed_params = step_params - params.input_embedding;
   const double weights_gpu = streamed_params * bpp * gpu_share / n;
   const double weights_host = streamed_params * bpp * (1 - gpu_share);
-  const double kv_read = KvCacheBytes(*model, static_cast<long long>(e.decode_context), kvf->bytes_per_element, n) * batch;
+  const double kv_read = KvCacheBytes(*model, static_cast<long long>(e.decode_context), kvf->bytes_per_element, n) * mb;
   const double kv_gpu = kv_read * gpu_share, kv_host = kv_read * (1 - gpu_share) * n;
-  const double decode_flops = (2 * params.active * batch + AttentionFlopsPerToken(*model, e.decode_context) * batch) / n;
+  const double decode_flops = (2 * params.active * mb + AttentionFlopsPerToken(*model, e.decode_context) * mb) / n;
 
   StepTime& d = e.decode;
   d.bytes = weights_gpu + kv_gpu;
@@ -192,17 +198,17 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   d.memory_s = d.bytes / bw_gpu;
   d.compute_s = no_peak ? 0 : decode_flops / flops_gpu;
   d.terms.push_back({"weights_read", "Weights read",
-                     FormatBytes(weights_gpu, ByteUnit::GB) + " per GPU" +
+                     FormatBytes(weights_gpu, ByteUnit::GB) + (pp > 1 ? " per GPU over " + std::to_string(pp) + " stages" : " per GPU") +
                          (model->moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
                          " / (" + Rate(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")",
                      weights_gpu / bw_gpu});
   d.terms.push_back({"kv_read", "KV cache read",
                      FormatBytes(kv_gpu, ByteUnit::GB) + " (" + FormatCount(static_cast<long long>(e.decode_context)) +
-                         " tokens × " + FormatCount(s.batch) + " seq) / (" + Rate(e.bandwidth) + " × " +
+                         " tokens × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " seq) / (" + Rate(e.bandwidth) + " × " +
                          FormatFixed(e.eta_bw, 2) + ")",
                      kv_gpu / bw_gpu});
   d.terms.push_back({"compute", "Compute",
-                     "2 × " + FormatParams(params.active) + " active params × " + FormatCount(s.batch) +
+                     "2 × " + FormatParams(params.active) + " active params × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) +
                          " tokens + attention, / " + std::to_string(n) + " GPU(s) / (" + Tflops(e.peak_flops) + " " +
                          e.compute_precision + " × " + FormatFixed(e.eta_compute, 2) + ")",
                      d.compute_s});
@@ -215,13 +221,24 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   if (n > 1) {
     // Megatron-style tensor parallelism: two all-reduces of the hidden state per layer
     // (after attention and after the MLP; Shoeybi et al. 2019, §3).
-    const double ar = 2 * layers * AllReduceSeconds(batch * hidden_bytes, n, link);
+    const double ar = 2 * layers * AllReduceSeconds(mb * hidden_bytes, n, link);
     d.serial_s += ar;
     d.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
                        "2 × " + FormatCount(model->layers) + " layers × ring all-reduce of " +
-                           FormatBytes(batch * hidden_bytes, ByteUnit::GB) + " over " + link.name + " (" +
+                           FormatBytes(mb * hidden_bytes, ByteUnit::GB) + " over " + link.name + " (" +
                            Rate(link.bytes_per_s) + " per direction, " + Seconds(link.latency_s) + " latency)",
                        ar});
+  }
+  if (pp > 1) {
+    std::vector<std::string> expected;  // crossing nodes between stages is the intended layout
+    const Link hop = FindLink(catalog, *gpu, n * pp, expected);
+    const double handoff = (pp - 1) * (mb * hidden_bytes / hop.bytes_per_s + hop.latency_s);
+    d.serial_s += handoff;
+    d.terms.push_back({"pipeline", "Pipeline hand-offs",
+                       std::to_string(pp - 1) + " hand-offs of " + FormatBytes(mb * hidden_bytes, ByteUnit::GB) + " over " +
+                           hop.name + " (" + FormatFixed(micro_batches, 0) + " micro-batches of " +
+                           FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " in flight)",
+                       handoff});
   }
   if (weights_host + kv_host > 0) {
     const double host = (weights_host + kv_host) / bw_host;
@@ -303,7 +320,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   e.prefill_one = prefill(1);
   e.ttft_s = e.prefill_one.seconds + d.seconds;
   e.tokens_per_s_user = d.seconds > 0 ? 1 / d.seconds : 0;
-  e.tokens_per_s_total = e.tokens_per_s_user * batch;
+  e.tokens_per_s_total = e.tokens_per_s_user * batch;  // every micro-batch advances once per step
   e.prefill_tokens_per_s = e.prefill.seconds > 0 && !no_peak ? batch * prompt / e.prefill.seconds : 0;
   if (no_peak) e.ttft_s = 0;
 
@@ -315,6 +332,10 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
           FormatFixed(e.eta_compute, 2) + ", " + FormatFixed(cal.layer_overhead_s * 1e6, 1) + " µs per layer and step",
       "all sequences decode in lock-step (continuous batching at a steady batch)",
   };
+  if (pp > 1)
+    e.assumptions.push_back(std::to_string(pp) + " pipeline stages: decode runs " + FormatFixed(micro_batches, 0) +
+                            " micro-batches in flight; prefill passes the stages one after another (no overlap "
+                            "counted: an upper bound on its time)");
   if (model->moe)
     e.assumptions.push_back("MoE routing uniform and independent per token: " +
                             FormatFixed(e.experts_touched * 100, 0) + "% of routed experts read per step");

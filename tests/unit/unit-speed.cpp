@@ -111,6 +111,32 @@ TEST_CASE("speed responds to batch, context, MoE, tensor parallelism and offload
   CHECK(slow.tokens_per_s_user < 5);  // ~20 GB from host RAM at ~90 GB/s
 }
 
+TEST_CASE("pipeline parallelism splits the layers: less memory per GPU, the same single-stream speed") {
+  Scenario s;
+  s.model = "llama-3.1-70b";
+  s.weights = "fp8";
+  s.gpu = "h100-sxm";
+  s.count = 2;
+  Result<MemoryEstimate> one = EstimateMemory(Cat(), s);
+  s.pp = 2;
+  Result<MemoryEstimate> two = EstimateMemory(Cat(), s);
+  REQUIRE((one.ok() && two.ok()));
+  // 80 layers over 2 stages: half the layers' weights, plus the larger embedding table.
+  CHECK(two->terms[0].bytes < 0.6 * one->terms[0].bytes);
+  CHECK(two->terms[1].bytes == Approx(one->terms[1].bytes / 2));
+  s.pp = 1;
+  const SpeedEstimate tp = Speed(s);
+  s.pp = 2;
+  const SpeedEstimate pp = Speed(s);
+  CHECK(pp.tokens_per_s_user <= tp.tokens_per_s_user);           // a token still passes every layer
+  CHECK(pp.tokens_per_s_user > 0.9 * tp.tokens_per_s_user);      // plus one small hand-off
+  s.batch = 32;
+  const SpeedEstimate busy = Speed(s);
+  CHECK(busy.tokens_per_s_total > 16 * pp.tokens_per_s_user);    // two micro-batches in flight
+  const CostEstimate c = EstimateCost(Cat(), s, busy);
+  CHECK(c.power_w == Approx(4 * 700));                           // 2 GPUs × 2 stages
+}
+
 TEST_CASE("engine profiles: vLLM caps memory, llama.cpp keeps the embedding in host RAM") {
   Scenario s;
   s.model = "llama-3.1-8b";

@@ -238,7 +238,12 @@ void App::DrawInputs() {
     if (v != current) Edit(key, std::to_string(v));
   };
   int_field("count", "GPU count", scenario_.count, 1);
-  HelpMarker("Tensor parallel: weights and KV heads are split across the GPUs.");
+  HelpMarker("Tensor parallel: weights and KV heads are split across the GPUs (per pipeline stage).");
+  {
+    long long pp = scenario_.pp;
+    int_field("pp", "Pipeline stages", pp, 1);
+  }
+  HelpMarker("Pipeline parallel: the layers are split into stages of 'GPU count' GPUs each; GPUs in all = count x stages.");
 
   if (auto id = Picker("Weights", cat.weight_formats, scenario_.weights, nullptr, 0,
                        [](const WeightFormat& f) { return f.name + "  (" + FormatFixed(f.bits_per_weight, 2) + " bits)"; },

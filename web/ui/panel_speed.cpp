@@ -273,7 +273,7 @@ void App::DrawCompare() {
     if (ImGui::Selectable((r.name + "##" + r.gpu).c_str(), r.gpu == scenario_.gpu, ImGuiSelectableFlags_SpanAllColumns) &&
         r.fits) {
       Edit("gpu", r.gpu);
-      Edit("count", std::to_string(r.count));
+      Edit("count", std::to_string(r.count / std::max(1, scenario_.pp)));
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s\n%s%s", r.name.c_str(), r.note.c_str(),

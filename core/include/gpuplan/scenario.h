@@ -28,7 +28,8 @@ struct Scenario {
   long long prompt = 1024;           // prompt tokens per sequence (prefill); output = context - prompt
   long long batch = 1;               // concurrent sequences
   std::string gpu = "rtx-4090";
-  int count = 1;                     // GPUs, tensor-parallel
+  int count = 1;                     // GPUs per pipeline stage, tensor-parallel
+  int pp = 1;                        // pipeline-parallel stages (GPUs in all: count × pp)
   std::string engine = "vllm";       // engine profile id (memory terms, efficiencies)
   double mem_util = 0;               // engine memory cap (vLLM gpu_memory_utilization); 0: engine default
   double overhead_gib = 1.0;         // CUDA context + runtime, per GPU (stated assumption)
