@@ -67,10 +67,10 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Model& m, const Sce
     const double t = engine.max_batched_tokens > 0 ? engine.max_batched_tokens : 8192;
     const double rows = std::min(256.0, t);
     w.bytes = t * 2 * (3 * ffn / tp + qkv / tp + 4 * h) + rows * vocab * 8;
-    w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × (3 × " + FormatCount(static_cast<long long>(ffn)) +
-                " FFN + " + FormatCount(static_cast<long long>(qkv)) + " QKV)/" + Plural(s.count, "GPU", "GPUs") +
-                " + 4 × hidden) + " + FormatCount(static_cast<long long>(rows)) + " rows × vocab " +
-                FormatCount(m.vocab) + " × 8 B logits";
+    w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × ((3 × " +
+                FormatCount(static_cast<long long>(ffn)) + " FFN + " + FormatCount(static_cast<long long>(qkv)) +
+                " QKV) / " + Plural(s.count, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) + " hidden) + " +
+                FormatCount(static_cast<long long>(rows)) + " rows × vocab " + FormatCount(m.vocab) + " × 8 B logits";
   } else if (engine.id == "sglang") {
     w.bytes = SglangReserveBytes(capacity, s.count);
     w.formula = "SGLang reserve: 512 MiB + 1.5 MiB × chunked-prefill tokens + 2 MiB × CUDA-graph batch sizes"
