@@ -8,6 +8,8 @@
 #include <clocale>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <cerrno>
 #include <ctime>
 #include <filesystem>
 #include <cstdio>
@@ -16,6 +18,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -29,6 +33,7 @@
 #include "gpuplan/hf_config.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/model.h"
+#include "gpuplan/probe_result.h"
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/speed.h"
@@ -475,9 +480,29 @@ void PrintStep(const char* title, const StepTime& t) {
              Secs(t.compute_s), Secs(t.serial_s));
 }
 
-int RunSpeed(const Catalog& cat, const Scenario& s, const std::string& format, bool explain) {
+GpuProbeResult ReadProbeOrFail(const std::string& flag, const std::string& path) {
+  Result<GpuProbeResult> probe = ParseGpuProbe(ReadFileOrFail(flag, path));
+  if (!probe.ok()) Fail(flag + ": " + path + ": " + probe.error());
+  return std::move(probe).value();
+}
+
+int RunSpeed(const Catalog& cat, const Scenario& s, const std::string& format, bool explain,
+             const std::string& measured_path) {
   const MemoryEstimate m = FitOrFail(cat, s);
-  Result<SpeedEstimate> r = EstimateSpeed(cat, s, m);
+  Efficiency eff;
+  if (!measured_path.empty()) {
+    // The probe's ceilings instead of the engine's fitted efficiencies: what this GPU's best
+    // kernels reach, an upper bound for any engine.
+    const GpuProbeResult probe = ReadProbeOrFail("--measured", measured_path);
+    const Gpu* on = MatchProbeGpu(cat, probe);
+    if (!on || on->id != s.gpu)
+      Fail("--measured: the probe ran on '" + probe.device_name + "'" + (on ? " (catalog id " + on->id + ")" : "") +
+           "; give --gpu " + (on ? on->id : std::string("ID")) + " to use its measurements");
+    eff = MeasuredEfficiency(probe, *on, ComputePrecision(*on, *cat.FindWeightFormat(s.weights), *cat.FindEngine(s.engine)));
+    if (!(eff.bw > 0) || !(eff.compute > 0))
+      Fail("--measured: " + measured_path + " has no read-bandwidth or GEMM measurement for this scenario's precision");
+  }
+  Result<SpeedEstimate> r = EstimateSpeed(cat, s, m, eff);
   if (!r.ok()) Fail(r.error());
   const SpeedEstimate& e = r.value();
   const CostEstimate c = EstimateCost(cat, s, e);
@@ -622,10 +647,65 @@ int RunCalibrate(const Catalog& cat, const std::string& path, bool fit, const st
   }
   return 0;
 }
+
+// --- probe ------------------------------------------------------------------------------------
+// `gpuplan probe gpu` runs gpuplan-probe-gpu (built by the cuda preset next to this program)
+// with the remaining arguments, and exits with its code.
+int RunProbeGpu(const std::vector<std::string>& args, const char* argv0) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path self = fs::canonical("/proc/self/exe", ec);
+  if (ec) self = fs::absolute(argv0);
+  for (const fs::path& candidate : {self.parent_path() / "gpuplan-probe-gpu", self.parent_path() / "cuda" / "gpuplan-probe-gpu"}) {
+    if (!fs::exists(candidate, ec)) continue;
+    std::vector<std::string> owned = {candidate.string()};
+    owned.insert(owned.end(), args.begin(), args.end());
+    std::vector<char*> cargv;
+    for (std::string& a : owned) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    std::fflush(stdout);
+    execv(candidate.c_str(), cargv.data());
+    Fail("probe gpu: cannot run " + candidate.string() + ": " + std::strerror(errno), kExitInternal);
+  }
+  std::fprintf(stderr, "gpuplan: probe gpu: no CUDA probes in this build (build the cuda preset: cmake --preset cuda && "
+                       "cmake --build build/cuda)\n");
+  return 3;
+}
+
+int RunProbeCompare(const Catalog& cat, const std::string& path, const std::string& gpu_id, const std::string& format) {
+  const GpuProbeResult probe = ReadProbeOrFail("probe compare", path);
+  const Gpu* g = gpu_id.empty() ? MatchProbeGpu(cat, probe) : cat.FindGpu(gpu_id);
+  if (!g) {
+    std::vector<std::string> ids;
+    for (const Gpu& e : cat.gpus) ids.push_back(e.id);
+    Fail(gpu_id.empty() ? "probe compare: no catalog GPU matches '" + probe.device_name + "'; give --gpu ID"
+                        : "--gpu: " + UnknownIdMessage("GPU", gpu_id, ids));
+  }
+  const std::vector<MeasuredRow> rows = MeasuredVsCatalog(probe, *g);
+  if (format == "table")
+    fmt::print("{} (catalog: {}), driver {}, CUDA {}, measured {}\n\n", probe.device_name, g->id, probe.driver,
+               probe.cuda_runtime, probe.date);
+  std::vector<Column> cols = {{"metric", "metric"}, {"catalog_field", "catalog field"}, {"measured", "measured", true},
+                              {"datasheet", "datasheet (dense)", true}, {"ratio", "% of datasheet", true}, {"unit", "unit"}};
+  std::vector<std::vector<Cell>> out;
+  for (const MeasuredRow& r : rows) {
+    const bool bytes = r.unit == "B/s";
+    const double scale = bytes ? 1e9 : 1e12;
+    const std::string u = bytes ? "GB/s" : r.unit == "OP/s" ? "TOP/s" : "TFLOP/s";
+    out.push_back({Text(r.metric), Text(r.catalog_field), Number(r.measured, FormatFixed(r.measured / scale, 1)),
+                   r.datasheet > 0 ? Number(r.datasheet, FormatFixed(r.datasheet / scale, 1)) : Unknown(),
+                   r.datasheet > 0 ? Number(r.ratio(), FormatFixed(r.ratio() * 100, 1) + "%") : Unknown(), Text(format == "table" ? u : r.unit)});
+  }
+  PrintRecords(cols, out, format);
+  return 0;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   std::setlocale(LC_NUMERIC, "C");  // numbers print and parse the same everywhere
+  // `gpuplan probe gpu ...`: everything after `gpu` belongs to the probe program.
+  if (argc >= 3 && std::string(argv[1]) == "probe" && std::string(argv[2]) == "gpu")
+    return RunProbeGpu(std::vector<std::string>(argv + 3, argv + argc), argv[0]);
 
   CLI::App app{"gpuplan: which GPU, how many, how fast, at what cost — with the work shown.\n"
                "The same numbers as the page; flags are the page's URL-hash fields."};
@@ -659,6 +739,27 @@ int main(int argc, char** argv) {
   }
   fit->add_flag("--explain", explain, "show every term's formula (the table always does)");
   speed->add_flag("--explain", explain, "show every term of the decode and prefill steps with its formula");
+  std::string measured_path;
+  speed->add_option("--measured", measured_path,
+                    "a probe result (gpuplan probe gpu --out FILE): use the GPU's measured bandwidth and GEMM "
+                    "efficiencies instead of the engine's fitted ones (an upper bound)")
+      ->type_name("FILE");
+
+  // probe
+  CLI::App* probe = app.add_subcommand("probe", "measure the GPU (gpuplan probe gpu [--out FILE]); set a result against the catalog (gpuplan probe compare FILE)");
+  std::string probe_what;
+  std::vector<std::string> probe_args;
+  std::string probe_gpu, probe_format = "table";
+  probe->add_option("what", probe_what, "gpu (then the probe's own options: --out FILE, --quick, --only ...; see gpuplan-probe-gpu --help) | compare FILE")
+      ->check(CLI::IsMember({"gpu", "compare"}))
+      ->required();
+  probe->add_option("args", probe_args, "with compare: the probe result file");
+  probe->add_option("--gpu", probe_gpu, "with compare: the catalog id of the GPU (default: matched by the device name)");
+  probe->add_option("--format", probe_format, "with compare: output format")
+      ->check(CLI::IsMember({"table", "json", "csv", "md"}))
+      ->capture_default_str();
+  probe->footer("Exit codes of probe gpu: those of gpuplan-probe-gpu (0 ok, 2 bad arguments, 3 no CUDA device or "
+                "no probe in this build, 4 a correctness check failed, 1 other CUDA error).");
   compare->add_flag("--explain", explain, "accepted for symmetry; rows carry their bound in the note column");
   compare->add_option("--sort", sort_key, "column to sort by (descending for speeds, ascending for costs)")
       ->check(CLI::IsMember({"tokens_per_s_total", "tokens_per_s_user", "ttft_s", "usd_per_m_output", "upfront_usd",
@@ -732,6 +833,7 @@ int main(int argc, char** argv) {
 
   if (*import_cmd) return RunImportHf(import_path, import_id, import_name, import_format);
 
+
   Catalog cat = LoadAll(catalog_files);
 
   if (*catalog_cmd) {
@@ -755,6 +857,10 @@ int main(int argc, char** argv) {
   }
 
   if (*calibrate) return RunCalibrate(cat, reference_path, refit, calibrate_format);
+  if (*probe) {
+    if (probe_args.size() != 1) Fail("probe compare: give one probe result file (gpuplan probe gpu --out FILE writes one)");
+    return RunProbeCompare(cat, probe_args[0], probe_gpu, probe_format);
+  }
 
   CLI::App* cmd = *speed ? speed : *compare ? compare : fit;
   Scenario s;
@@ -770,7 +876,7 @@ int main(int argc, char** argv) {
     if (cmd->count(std::string("--") + f.key) == 0) continue;
     if (auto err = SetField(s, f.key, field_values[f.key], cat)) Fail("--" + err->message);
   }
-  if (cmd == speed) return RunSpeed(cat, s, format, explain);
+  if (cmd == speed) return RunSpeed(cat, s, format, explain, measured_path);
   if (cmd == compare) return RunCompare(cat, s, format, sort_key, compare_filter);
   return RunFit(cat, s, format);
 }

@@ -271,3 +271,31 @@ test('calibrate: the reference set runs through the real binary', () => {
   assert.match(r.out, /^memory: \d+ cases, median error [\d.]+%/m);
   assert.match(r.out, /^speed: \d+ cases, median error [\d.]+%/m);
 });
+
+test('probe: without CUDA probes in the build, one clear line and exit 3; a result file set against the catalog', () => {
+  const r = run('probe', 'gpu');
+  assert.equal(r.code, 3);
+  assert.equal(r.out, '');
+  assert.match(r.err, /^gpuplan: probe gpu: no CUDA probes in this build .*\n$/);
+  const file = join(process.env.GPUPLAN_SOURCE_DIR, 'tests/reference/device/h200-2026-11-30-probe.json');
+  const c = run('probe', 'compare', file, '--format', 'json');
+  assert.equal(c.code, 0, c.err);
+  const rows = JSON.parse(c.out);
+  const read = rows.find((x) => x.metric === 'hbm_read');
+  assert.equal(read.datasheet, 4.8e12);                 // H200 SXM: 4.8 TB/s
+  assert.ok(read.ratio > 0.9 && read.ratio < 1);
+  const bf16 = rows.find((x) => x.metric === 'gemm_bf16');
+  assert.ok(bf16.ratio > 0.7 && bf16.ratio < 1, String(bf16.ratio));  // of the dense 989 TFLOP/s
+  // Estimates with the measured ceilings: faster than with the engine's fitted efficiencies.
+  const base = ['speed', '--model', 'llama-3.1-8b', '--gpu', 'h200-sxm', '--format', 'json'];
+  const fitted = JSON.parse(run(...base).out);
+  const measured = JSON.parse(run(...base, '--measured', file).out);
+  assert.ok(Math.abs(measured.eta_bw - read.ratio) < 1e-9);
+  assert.notEqual(measured.tokens_per_s_user, fitted.tokens_per_s_user);
+  const wrong = run('speed', '--gpu', 'h100-sxm', '--measured', file);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.err, /--measured: the probe ran on 'NVIDIA H200' \(catalog id h200-sxm\)/);
+  const bad = run('probe', 'compare', join(process.env.GPUPLAN_SOURCE_DIR, 'README.md'));
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /probe file: not a JSON object/);
+});

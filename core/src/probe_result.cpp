@@ -1,0 +1,114 @@
+#include "gpuplan/probe_result.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace gpuplan {
+
+using nlohmann::json;
+
+const ProbeMetric* GpuProbeResult::Find(const std::string& id) const {
+  for (const ProbeMetric& m : metrics)
+    if (m.id == id) return &m;
+  return nullptr;
+}
+
+namespace {
+
+std::string Str(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+double Num(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() && std::isfinite(it->get<double>()) ? it->get<double>() : 0;
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+Result<GpuProbeResult> ParseGpuProbe(const std::string& text) {
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) return Error{"probe file: not a JSON object"};
+  if (Str(doc, "schema") != "gpuplan.gpu-probe/1")
+    return Error{"probe file: schema '" + Str(doc, "schema") + "' is not gpuplan.gpu-probe/1 (written by gpuplan probe gpu)"};
+  GpuProbeResult r;
+  r.date = Str(doc, "date");
+  r.cuda_runtime = Str(doc, "cuda_runtime");
+  if (auto d = doc.find("driver"); d != doc.end()) r.driver = d->is_string() ? d->get<std::string>() : d->dump();
+  auto dev = doc.find("device");
+  if (dev == doc.end() || !dev->is_object()) return Error{"probe file: 'device' is missing"};
+  r.device_name = Str(*dev, "name");
+  r.power_limit_w = Num(*dev, "power_limit_w");
+  r.memory_total_bytes = Num(*dev, "mem_total_bytes");
+  auto metrics = doc.find("metrics");
+  if (metrics == doc.end() || !metrics->is_array()) return Error{"probe file: 'metrics' must be an array"};
+  for (size_t i = 0; i < metrics->size(); ++i) {
+    const json& m = (*metrics)[i];
+    ProbeMetric p;
+    p.id = Str(m, "id");
+    p.name = Str(m, "name");
+    p.unit = Str(m, "unit");
+    p.catalog_field = Str(m, "catalog_field");
+    p.method = Str(m, "method");
+    p.value = Num(m, "value");
+    if (p.id.empty() || !(p.value > 0)) continue;  // a metric that did not run has no value
+    r.metrics.push_back(p);
+  }
+  if (r.device_name.empty()) return Error{"probe file: the device has no name"};
+  return r;
+}
+
+const Gpu* MatchProbeGpu(const Catalog& catalog, const GpuProbeResult& probe) {
+  std::vector<std::string> words;
+  std::istringstream in(Lower(probe.device_name));
+  for (std::string w; in >> w;) words.push_back(w);
+  const Gpu* best = nullptr;
+  for (const Gpu& g : catalog.gpus) {
+    const std::string name = Lower(g.name);
+    if (!std::all_of(words.begin(), words.end(), [&](const std::string& w) { return name.find(w) != std::string::npos; }))
+      continue;
+    if (!best || (probe.power_limit_w > 0 && g.tdp_w == probe.power_limit_w && best->tdp_w != probe.power_limit_w))
+      best = &g;
+  }
+  return best;
+}
+
+std::vector<MeasuredRow> MeasuredVsCatalog(const GpuProbeResult& probe, const Gpu& gpu) {
+  std::vector<MeasuredRow> rows;
+  for (const ProbeMetric& m : probe.metrics) {
+    if (m.catalog_field.empty()) continue;
+    MeasuredRow r{m.id, m.name, m.catalog_field, m.unit, m.value, 0};
+    if (m.catalog_field == "memory_bandwidth") {
+      r.datasheet = gpu.bandwidth_bytes_per_s;
+    } else if (auto it = gpu.dense_flops.find(m.catalog_field); it != gpu.dense_flops.end()) {
+      r.datasheet = it->second;
+    }
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+Efficiency MeasuredEfficiency(const GpuProbeResult& probe, const Gpu& gpu, const std::string& precision) {
+  Efficiency e;
+  // Decode streams weights and cache: the read bandwidth is the ceiling that matters.
+  const ProbeMetric* read = probe.Find("hbm_read");
+  if (read && gpu.bandwidth_bytes_per_s > 0) e.bw = std::min(1.0, read->value / gpu.bandwidth_bytes_per_s);
+  for (const ProbeMetric& m : probe.metrics)
+    if (m.catalog_field == precision && m.id.rfind("gemm_", 0) == 0) {
+      auto it = gpu.dense_flops.find(precision);
+      if (it != gpu.dense_flops.end() && it->second > 0) e.compute = std::min(1.0, m.value / it->second);
+    }
+  return e;
+}
+
+}  // namespace gpuplan
