@@ -3,8 +3,9 @@
 #   native     core unit tests + CLI tests through the real binary      (ctest --preset native)
 #   asan       core unit tests under AddressSanitizer + UBSan            (ctest --preset asan)
 #   wasm       core unit tests compiled to wasm, run under node           (ctest --preset wasm)
-#   cuda       CUDA device query builds for real GPU architectures and
-#              says "no CUDA device" cleanly where there is no GPU       (ctest --preset cuda)
+#   cuda       the CUDA device query and GPU probe build for real GPU architectures
+#              and say "no CUDA device" cleanly where there is none; the probe's host
+#              half and `gpuplan probe gpu` are tested too                (ctest --preset cuda)
 #   browser    the page in headless Chromium (Playwright), equal to the CLI
 #   window     the native window under Xvfb, equal to the CLI
 # Every step runs even if one fails; the exit code is non-zero if any failed.
@@ -29,11 +30,12 @@ step() {
   else failed+=("$name"); printf '=== %s: FAILED (%ds)\n' "$name" $((SECONDS - t0)); fi
 }
 
-preset() {  # configure, build (optionally one target), test
+preset() {  # configure, build (optionally some targets, space-separated), test
   local name=$1 target=${2:-}
   cmake --preset "$name" >"build/configure-$name.log" 2>&1 || { cat "build/configure-$name.log"; return 1; }
   grep -E '^-- gpuplan:' "build/configure-$name.log"
-  cmake --build --preset "$name" -j "$jobs" ${target:+--target "$target"} || return 1
+  # shellcheck disable=SC2086  # the target list splits into words on purpose
+  cmake --build --preset "$name" -j "$jobs" ${target:+--target $target} || return 1
   ctest --preset "$name" -j "$jobs"
 }
 
@@ -42,7 +44,7 @@ step native preset native
 step asan preset asan
 step wasm preset wasm
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
-  step cuda preset cuda gpuplan-cuda-query
+  step cuda preset cuda "gpuplan-cuda-query gpuplan-probe-gpu gpuplan unit-probe-host"
 else
   skipped+=(cuda); printf '\n=== cuda: skipped (nvcc not found; install the CUDA toolkit to build the probes)\n'
 fi
