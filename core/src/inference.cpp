@@ -138,7 +138,17 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   const double stage_embedding =
       pp == 1 ? params.embedding - host_embedding : std::max(params.input_embedding - host_embedding, lm_head);
   const double gpu_params = layer_params * e.layers_on_gpu + params.embedding - host_embedding;
-  const double stage_params = layer_params * stage_layers + stage_embedding;
+  double stage_params = layer_params * stage_layers + stage_embedding;
+  // Expert parallelism places whole experts: each GPU holds ceil(E / n) of every MoE layer's
+  // routed experts instead of 1/n of each (the same when n divides E).
+  const bool ep = s.ep == 1 && model->moe && model->moe->experts > 0 && s.count > 1;
+  double ep_extra = 0;  // params per GPU beyond the even split
+  if (ep) {
+    const double experts = model->moe->experts;
+    const double routed_stage = params.routed * stage_layers / model->layers;
+    ep_extra = routed_stage * (std::ceil(experts / n) / experts - 1 / n) * n;  // scaled back by /n below
+    stage_params += ep_extra;
+  }
   const bool offload = e.layers_on_gpu < model->layers;
   std::string weights_formula = FormatParams(params.total) + " params × " + FormatFixed(wf->bits_per_weight, 3) +
                                 " bits (" + wf->name + ") / 8 / " + Plural(s.count, "GPU", "GPUs");
@@ -153,6 +163,9 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
                       std::to_string(stage_layers) + " layers + " + (lm_head > params.input_embedding ? "LM head" : "embedding") +
                       ") × " + FormatFixed(wf->bits_per_weight, 3) + " bits (" + wf->name + ") / 8 / " +
                       Plural(s.count, "GPU", "GPUs") + " per stage";
+  if (ep)
+    weights_formula += "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model->moe->experts / n))) +
+                       " of " + std::to_string(model->moe->experts) + " experts per GPU, whole";
   Term weights{"weights", "Weights", weights_formula, stage_params * bytes_per_param / n};
 
   // KV cache per token = 2 (K and V) × layers × kv_heads × head_dim × bytes per element
@@ -269,6 +282,10 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
     e.assumptions.push_back(std::to_string(pp) + " pipeline stages of up to " + std::to_string(stage_layers) +
                             " layers, " + Plural(s.count, "GPU", "GPUs") + " each: " +
                             std::to_string(s.count * pp) + " GPUs in all");
+  if (s.ep == 1 && !model->moe) e.warnings.push_back("ep: " + model->name + " has no experts; ep has no effect");
+  if (ep && s.count > model->moe->experts)
+    e.warnings.push_back("ep: " + Plural(s.count, "GPU", "GPUs") + " for " + std::to_string(model->moe->experts) +
+                         " experts: some GPUs hold none");
   if (pp > model->layers)
     e.warnings.push_back("pp: " + std::to_string(pp) + " stages for " + std::to_string(model->layers) +
                          " layers leaves stages empty");

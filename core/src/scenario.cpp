@@ -180,6 +180,10 @@ const std::vector<FieldDef>& Table() {
                  Kind::kInteger, 1, 64};
       p.small = &Scenario::pp;
       t.push_back(p);
+      FieldDef x{{"ep", "Expert parallel", "1: MoE experts placed whole on the GPUs of a stage (expert parallelism), 0: each expert split by tensor parallelism"},
+                 Kind::kInteger, 0, 1};
+      x.small = &Scenario::ep;
+      t.push_back(x);
     }
     id("engine", "Engine", "inference engine profile: vllm, sglang, llama.cpp, hf-transformers, tensorrt-llm",
        Kind::kEngine, &Scenario::engine);

@@ -109,8 +109,10 @@ void Finish(StepTime& t) {
   double largest_serial = 0;
   std::string serial_bound;
   for (const TimeTerm& term : t.terms)
-    if ((term.key == "all_reduce" || term.key == "host_read" || term.key == "pcie") && term.seconds > largest_serial)
-      largest_serial = term.seconds, serial_bound = term.key == "all_reduce" ? "communication" : "host memory";
+    if ((term.key == "all_reduce" || term.key == "all_to_all" || term.key == "host_read" || term.key == "pcie") &&
+        term.seconds > largest_serial)
+      largest_serial = term.seconds,
+      serial_bound = term.key == "all_reduce" || term.key == "all_to_all" ? "communication" : "host memory";
   if (largest_serial > std::max(t.memory_s, t.compute_s)) t.bound = serial_bound;
   else t.bound = t.compute_s > t.memory_s ? "compute" : "memory";
 }
@@ -218,16 +220,37 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
                      FormatCount(model->layers) + " layers × " + FormatFixed(cal.layer_overhead_s * 1e6, 1) +
                          " µs (fitted fixed time per layer and step: launches, synchronisation, small-matrix inefficiency)",
                      launch});
+  // Expert parallelism: MoE layers dispatch each token to its top-k experts' GPUs and combine
+  // the results (two all-to-alls, each GPU sending (n-1)/n of mb × k hidden vectors; GShard,
+  // Lepikhin et al. 2020) instead of all-reducing the MLP output.
+  const bool ep = s.ep == 1 && model->moe && n > 1;
+  int moe_layers = 0;
+  for (int layer = 0; layer < model->layers; ++layer) moe_layers += model->IsMoeLayer(layer);
+  const double all_reduces_per_step = ep ? 2 * layers - moe_layers : 2 * layers;
+  auto all_to_all = [&](double tokens) {
+    const double bytes = tokens * model->moe->experts_per_token * hidden_bytes * (n - 1) / n;
+    return bytes / link.bytes_per_s + link.latency_s;
+  };
   if (n > 1) {
     // Megatron-style tensor parallelism: two all-reduces of the hidden state per layer
     // (after attention and after the MLP; Shoeybi et al. 2019, §3).
-    const double ar = 2 * layers * AllReduceSeconds(mb * hidden_bytes, n, link);
+    const double ar = all_reduces_per_step * AllReduceSeconds(mb * hidden_bytes, n, link);
     d.serial_s += ar;
     d.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
-                       "2 × " + FormatCount(model->layers) + " layers × ring all-reduce of " +
+                       FormatFixed(all_reduces_per_step, 0) + " all-reduces (2 per layer" +
+                           (ep ? ", none after the " + std::to_string(moe_layers) + " MoE layers" : "") + ") × ring of " +
                            FormatBytes(mb * hidden_bytes, ByteUnit::GB) + " over " + link.name + " (" +
                            Rate(link.bytes_per_s) + " per direction, " + Seconds(link.latency_s) + " latency)",
                        ar});
+  }
+  if (ep) {
+    const double a2a = 2 * moe_layers * all_to_all(mb);
+    d.serial_s += a2a;
+    d.terms.push_back({"all_to_all", "Expert all-to-all",
+                       "2 × " + std::to_string(moe_layers) + " MoE layers × all-to-all of " + FormatFixed(mb, 0) +
+                           " tokens × top-" + std::to_string(model->moe->experts_per_token) + " hidden vectors over " +
+                           link.name,
+                       a2a});
   }
   if (pp > 1) {
     std::vector<std::string> expected;  // crossing nodes between stages is the intended layout
@@ -287,8 +310,16 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
                          FormatCount(static_cast<long long>(tokens)) + " tokens × " + FormatCount(model->layers) +
                              " layers × " + FormatFixed(cal.prefill_token_layer_s * 1e6, 2) + " µs (fitted)",
                          per_token});
+    if (ep) {
+      const double a2a = 2 * moe_layers * passes * all_to_all(tokens / passes);
+      p.serial_s += a2a;
+      p.terms.push_back({"all_to_all", "Expert all-to-all",
+                         "2 × " + std::to_string(moe_layers) + " MoE layers × " + FormatFixed(passes, 0) +
+                             " pass(es) × all-to-all of the chunk's top-k hidden vectors over " + link.name,
+                         a2a});
+    }
     if (n > 1) {
-      const double ar = 2 * layers * passes * AllReduceSeconds(tokens / passes * hidden_bytes, n, link);
+      const double ar = all_reduces_per_step * passes * AllReduceSeconds(tokens / passes * hidden_bytes, n, link);
       p.serial_s += ar;
       p.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
                          "2 × " + FormatCount(model->layers) + " layers × " + FormatFixed(passes, 0) +

@@ -137,6 +137,37 @@ TEST_CASE("pipeline parallelism splits the layers: less memory per GPU, the same
   CHECK(c.power_w == Approx(4 * 700));                           // 2 GPUs × 2 stages
 }
 
+TEST_CASE("expert parallelism places whole experts and trades MLP all-reduces for all-to-alls") {
+  Scenario s;
+  s.model = "mixtral-8x7b";
+  s.gpu = "h100-sxm";
+  s.count = 4;
+  Result<MemoryEstimate> tp = EstimateMemory(Cat(), s);
+  s.ep = 1;
+  Result<MemoryEstimate> ep = EstimateMemory(Cat(), s);
+  REQUIRE((tp.ok() && ep.ok()));
+  CHECK(ep->terms[0].bytes == Approx(tp->terms[0].bytes));  // 8 experts over 4 GPUs: 2 each either way
+  s.count = 3;
+  Result<MemoryEstimate> uneven = EstimateMemory(Cat(), s);
+  s.ep = 0;
+  Result<MemoryEstimate> split = EstimateMemory(Cat(), s);
+  REQUIRE((uneven.ok() && split.ok()));
+  CHECK(uneven->terms[0].bytes > split->terms[0].bytes);  // ceil(8/3) = 3 experts on the fullest GPU
+  s.count = 4;
+  s.ep = 1;
+  s.batch = 16;
+  const SpeedEstimate e = Speed(s);
+  bool a2a = false;
+  for (const TimeTerm& t : e.decode.terms) a2a = a2a || (t.key == "all_to_all" && t.seconds > 0);
+  CHECK(a2a);
+  Scenario dense;
+  dense.ep = 1;
+  dense.count = 2;
+  Result<MemoryEstimate> d = EstimateMemory(Cat(), dense);
+  REQUIRE(d.ok());
+  CHECK(d->warnings.back().find("no experts") != std::string::npos);
+}
+
 TEST_CASE("engine profiles: vLLM caps memory, llama.cpp keeps the embedding in host RAM") {
   Scenario s;
   s.model = "llama-3.1-8b";

@@ -244,6 +244,13 @@ void App::DrawInputs() {
     int_field("pp", "Pipeline stages", pp, 1);
   }
   HelpMarker("Pipeline parallel: the layers are split into stages of 'GPU count' GPUs each; GPUs in all = count x stages.");
+  {
+    bool ep = scenario_.ep == 1;
+    if (ImGui::Checkbox("Expert parallel", &ep)) Edit("ep", ep ? "1" : "0");
+    Track("ep");
+    HelpMarker("MoE models: place whole experts on the GPUs (all-to-all per MoE layer) instead of splitting every "
+               "expert by tensor parallelism (all-reduce).");
+  }
 
   if (auto id = Picker("Weights", cat.weight_formats, scenario_.weights, nullptr, 0,
                        [](const WeightFormat& f) { return f.name + "  (" + FormatFixed(f.bits_per_weight, 2) + " bits)"; },

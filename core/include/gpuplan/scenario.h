@@ -30,6 +30,7 @@ struct Scenario {
   std::string gpu = "rtx-4090";
   int count = 1;                     // GPUs per pipeline stage, tensor-parallel
   int pp = 1;                        // pipeline-parallel stages (GPUs in all: count × pp)
+  int ep = 0;                        // 1: MoE experts placed whole on the GPUs (expert parallel)
   std::string engine = "vllm";       // engine profile id (memory terms, efficiencies)
   double mem_util = 0;               // engine memory cap (vLLM gpu_memory_utilization); 0: engine default
   double overhead_gib = 1.0;         // CUDA context + runtime, per GPU (stated assumption)
