@@ -187,15 +187,24 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
   if (is_gemma && t != "gemma") m.norms_per_layer = 4;  // pre/post attention and feed-forward norms
   m.attention_sinks = is_gpt_oss;
 
-  // Linear-attention layers (Qwen3-Next's Gated DeltaNet, ...) have neither a KV cache nor the
-  // weights counted here: refuse rather than print wrong numbers.
-  if (t == "qwen3_next" || r.Has({"full_attention_interval", "linear_num_value_heads"}))
-    return Error{origin + ": model_type '" + t + "' interleaves linear-attention (Gated DeltaNet) layers, " +
-                 "which gpuplan does not model yet"};
-  if (const json* types = r.Find({"layer_types"}); types && types->is_array()) {
+  // Linear-attention layers: Qwen3-Next's Gated DeltaNet (modeling_qwen3_next.py) is modelled;
+  // other linear-attention layouts are refused rather than counted wrong.
+  if (t == "qwen3_next" || r.Has({"linear_num_value_heads"})) {
+    LinearAttnSpec a;
+    a.key_heads = static_cast<int>(r.Int({"linear_num_key_heads"}, 0, true));
+    a.value_heads = static_cast<int>(r.Int({"linear_num_value_heads"}, 0, true));
+    a.key_head_dim = static_cast<int>(r.Int({"linear_key_head_dim"}, 0, true));
+    a.value_head_dim = static_cast<int>(r.Int({"linear_value_head_dim"}, 0, true));
+    a.conv_kernel = static_cast<int>(r.Int({"linear_conv_kernel_dim"}, 4));
+    a.full_attention_interval = static_cast<int>(r.Int({"full_attention_interval"}, 4));
+    if (const json* types = r.Find({"layer_types"}); types && types->is_array() && static_cast<int>(types->size()) == m.layers)
+      for (const json& lt : *types) a.full_layers.push_back(lt.is_string() && lt.get<std::string>() == "full_attention");
+    m.linear = a;
+    m.qk_norm = true;  // Qwen3-Next's full-attention layers normalise q and k per head
+  } else if (const json* types = r.Find({"layer_types"}); types && types->is_array()) {
     for (const json& lt : *types)
       if (lt.is_string() && lt.get<std::string>() == "linear_attention")
-        return Error{origin + ": key 'layer_types' lists linear_attention layers, which gpuplan does not model yet"};
+        return Error{origin + ": key 'layer_types' lists linear_attention layers of a family gpuplan does not model yet"};
   }
   // Sliding-window layers: an explicit layer_types list wins; else the family's pattern.
   const json* window = r.Find({"sliding_window"});

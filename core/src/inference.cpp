@@ -179,7 +179,7 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   const double kv_share = static_cast<double>(stage_layers) / model->layers;  // per GPU: its stage's layers
   const double kv_per_sequence = KvCacheBytes(*model, s.context, kvf->bytes_per_element, s.count) * kv_share;
   std::string kv_formula;
-  if (!model->mla && !model->mamba && model->sliding_window == 0) {
+  if (!model->mla && !model->mamba && !model->linear && model->sliding_window == 0) {
     kv_formula = "2 × " + std::to_string(stage_layers) + " layers × " + std::to_string(e.kv_heads_per_gpu) +
                  " KV heads/GPU × " + std::to_string(model->head_dim) + " head dim × ";
   } else {

@@ -33,12 +33,23 @@ ParamCount CountParams(const Model& m) {
              a.kv_lora_rank * heads * (a.qk_nope_head_dim + a.v_head_dim);
         p += heads * a.v_head_dim * h;
       } else {
-        p += h * heads * d + 2 * h * kv * d + heads * d * h;
+        p += h * heads * d * (m.linear && m.linear->gated_attention ? 2 : 1) + 2 * h * kv * d + heads * d * h;
         if (m.qkv_bias) p += heads * d + 2 * kv * d;
         if (m.out_bias) p += h;
         if (m.qk_norm) p += 2 * d;
         if (m.attention_sinks) p += heads;
       }
+    } else if (m.linear) {
+      // Gated DeltaNet (Yang et al. 2024; modeling_qwen3_next.py): in_proj_qkvz, in_proj_ba,
+      // a depthwise conv over q, k and v, dt_bias and A_log per value head, a gated RMSNorm
+      // over the value head dim, out_proj.
+      const LinearAttnSpec& a = *m.linear;
+      const double key_dim = static_cast<double>(a.key_heads) * a.key_head_dim;
+      const double value_dim = static_cast<double>(a.value_heads) * a.value_head_dim;
+      p += h * (2 * key_dim + 2 * value_dim) + h * 2.0 * a.value_heads;
+      p += (2 * key_dim + value_dim) * a.conv_kernel;
+      p += 2.0 * a.value_heads + a.value_head_dim;
+      p += value_dim * h;
     } else if (m.mamba) {
       // Mamba block (Gu & Dao 2023) as in Jamba: in_proj, depthwise conv, x_proj, dt_proj,
       // A_log, D, out_proj, and Jamba's RMSNorms on dt, B and C.
@@ -101,6 +112,15 @@ double MambaStateBytes(const Model& m, double elem, int tp) {
   return inner * (s.d_state + s.d_conv) * elem / std::max(1, tp);
 }
 
+// Recurrent state of one Gated DeltaNet layer: a key × value matrix per value head, plus the
+// convolution's last kernel-1 inputs (vLLM's layout), split by TP over the heads.
+double LinearStateBytes(const Model& m, double elem, int tp) {
+  const LinearAttnSpec& a = *m.linear;
+  const double conv_dim = 2.0 * a.key_heads * a.key_head_dim + static_cast<double>(a.value_heads) * a.value_head_dim;
+  const double state = static_cast<double>(a.value_heads) * a.key_head_dim * a.value_head_dim;
+  return (state + conv_dim * (a.conv_kernel - 1)) * elem / std::max(1, tp);
+}
+
 }  // namespace
 
 double KvCacheBytes(const Model& m, long long tokens, double elem, int tp) {
@@ -110,6 +130,7 @@ double KvCacheBytes(const Model& m, long long tokens, double elem, int tp) {
   for (int layer = 0; layer < m.layers; ++layer) {
     if (!m.IsAttentionLayer(layer)) {
       if (m.mamba) bytes += MambaStateBytes(m, elem, tp);
+      if (m.linear) bytes += LinearStateBytes(m, elem, tp);
       continue;
     }
     const long long span = m.IsSlidingLayer(layer) ? std::min<long long>(tokens, m.sliding_window) : tokens;
@@ -146,6 +167,9 @@ std::string DescribeAttention(const Model& m) {
   if (m.mamba)
     s += "; hybrid: " + std::to_string(attention) + " attention + " + std::to_string(m.layers - attention) +
          " Mamba layers";
+  if (m.linear)
+    s += "; hybrid: " + std::to_string(attention) + " attention + " + std::to_string(m.layers - attention) +
+         " linear-attention (Gated DeltaNet) layers";
   return s;
 }
 

@@ -97,7 +97,13 @@ double AttentionFlopsPerToken(const Model& m, double context) {
                              : static_cast<double>(m.heads) * m.head_dim;
   double flops = 0;
   for (int layer = 0; layer < m.layers; ++layer) {
-    if (!m.IsAttentionLayer(layer)) continue;
+    if (!m.IsAttentionLayer(layer)) {
+      // Gated DeltaNet: a rank-1 update of each value head's key × value state and a read of
+      // it, independent of the context (Yang et al. 2024).
+      if (m.linear)
+        flops += 4.0 * m.linear->value_heads * m.linear->key_head_dim * m.linear->value_head_dim;
+      continue;
+    }
     const double span = m.IsSlidingLayer(layer) ? std::min<double>(context, m.sliding_window) : context;
     flops += 4 * width * span;
   }

@@ -212,7 +212,16 @@ test('import-hf: reads a config, and its JSON is a catalog file the other comman
   assert.equal(e.code, 2);
   assert.match(e.err, /bad\.json: key 'num_hidden_layers' is missing/);
   assert.match(run('import-hf', join(dir, 'nope.json')).err, /cannot read/);
-  assert.match(run('import-hf', join(src, 'tests/data/hf/qwen3-next-80b-a3b.config.json')).err, /linear-attention/);
+  // A hybrid with linear attention: imported, its state counted, usable in fit and speed.
+  const next = run('import-hf', join(src, 'tests/data/hf/qwen3-next-80b-a3b.config.json'));
+  assert.equal(next.code, 0, next.err);
+  assert.match(next.out, /12 attention \+ 36 linear-attention \(Gated DeltaNet\) layers/);
+  assert.match(next.out, /parameters\s+79\.67 B/);
+  const nextFile = join(dir, 'next.json');
+  writeFileSync(nextFile, run('import-hf', join(src, 'tests/data/hf/qwen3-next-80b-a3b.config.json'), '--id', 'next',
+    '--format', 'json').out);
+  const sp = JSON.parse(run('--catalog', nextFile, 'speed', '--model', 'next', '--gpu', 'h200-sxm', '--format', 'json').out);
+  assert.ok(sp.tokens_per_s_user > 0);
 });
 
 test('--help prints the defaults from the Scenario struct', () => {

@@ -148,8 +148,10 @@ TEST_CASE("import errors name the key; unknown keys are ignored", "[model][impor
   CHECK_THAT(err(R"({"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
                     "vocab_size": 10, "num_local_experts": 8, "num_experts_per_tok": 9})"),
              Contains("num_experts_per_tok"));
-  const std::string next = test::ReadTestFile("data/hf/qwen3-next-80b-a3b.config.json");
-  CHECK_THAT(err(next), Contains("linear-attention") && Contains("does not model"));
+  // Another family's linear-attention layers are refused rather than counted wrong.
+  CHECK_THAT(err(R"({"model_type": "future_hybrid", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+                    "vocab_size": 10, "layer_types": ["linear_attention", "full_attention"]})"),
+             Contains("linear_attention") && Contains("does not model"));
 
   Result<Model> ok = ImportHfConfig(R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2,
       "num_attention_heads": 4, "vocab_size": 10, "some_future_key": {"x": [1, 2]}, "rope_scaling": null})",
@@ -196,4 +198,29 @@ TEST_CASE("user text: a config.json becomes a model, a catalog file merges, garb
   REQUIRE_FALSE(c.ok());
   CHECK_THAT(c.error(), Contains("pasted text: key 'hidden_size' is missing"));
   CHECK_FALSE(ImportUserText(base, "not json", "x.json").ok());
+}
+
+// Qwen3-Next: 3 Gated DeltaNet layers to 1 full-attention layer, 512 experts top-10 with a
+// shared expert. The model card gives 80 B parameters in total and "3B activated".
+TEST_CASE("Qwen3-Next: linear-attention layers counted, their state is fixed per sequence", "[model]") {
+  Result<Model> r = ImportHfConfig(test::ReadTestFile("data/hf/qwen3-next-80b-a3b.config.json"), "config.json", "next");
+  INFO((r.ok() ? std::string() : r.error()));
+  REQUIRE(r.ok());
+  const Model& m = r.value();
+  int full = 0;
+  for (int i = 0; i < m.layers; ++i) full += m.IsAttentionLayer(i);
+  CHECK(full == 12);
+  CHECK_FALSE(m.IsAttentionLayer(0));
+  CHECK(m.IsAttentionLayer(3));
+  const ParamCount c = CountParams(m);
+  CHECK(c.total == Approx(80e9).epsilon(0.01));
+  // Active without the embedding and LM head: 3.25 B, which the card rounds to "3B".
+  CHECK((c.active - c.embedding) / 1e9 == Approx(3.25).epsilon(0.02));
+  // The cache: 12 attention layers × K and V × 2 KV heads × 256 × 2 B per token, plus a state
+  // that does not grow: 36 layers × (32 heads × 128 × 128 + conv 8,192 × 3) × 2 B.
+  CHECK(KvBytesPerToken(m, 2) == 12 * 2 * 2 * 256 * 2);
+  const double state = 36.0 * (32 * 128 * 128 + 8192 * 3) * 2;
+  CHECK(KvCacheBytes(m, 1, 2, 1) == Approx(state + KvBytesPerToken(m, 2)));
+  CHECK(KvCacheBytes(m, 100000, 2, 1) == Approx(state + 100000 * KvBytesPerToken(m, 2)));
+  CHECK_THAT(DescribeAttention(m), Contains("36 linear-attention"));
 }

@@ -103,6 +103,16 @@ struct MambaSpec {
   int attn_period = 0, attn_offset = 0;  // layer i is attention when i % period == offset
 };
 
+// Linear-attention layers in a hybrid model (Qwen3-Next's Gated DeltaNet): a fixed-size
+// recurrent state per sequence instead of a KV cache that grows with the context.
+struct LinearAttnSpec {
+  int key_heads = 0, value_heads = 0, key_head_dim = 0, value_head_dim = 0;
+  int conv_kernel = 4;
+  int full_attention_interval = 4;  // layer i is full attention when (i + 1) % interval == 0
+  bool gated_attention = true;      // the full-attention layers' q_proj also emits an output gate
+  std::vector<bool> full_layers;    // from layer_types when given (overrides the interval)
+};
+
 struct Model {
   std::string id, name, hf_repo;
   std::string model_type;           // Hugging Face model_type ("llama", "deepseek_v3", ...)
@@ -127,10 +137,16 @@ struct Model {
   std::optional<MoeSpec> moe;
   std::optional<MlaSpec> mla;
   std::optional<MambaSpec> mamba;
+  std::optional<LinearAttnSpec> linear;
   std::string notes;
   std::vector<Source> sources;
 
   bool IsAttentionLayer(int layer) const {
+    if (linear) {
+      if (!linear->full_layers.empty())
+        return layer < static_cast<int>(linear->full_layers.size()) && linear->full_layers[static_cast<size_t>(layer)];
+      return linear->full_attention_interval > 0 && (layer + 1) % linear->full_attention_interval == 0;
+    }
     return !mamba || mamba->attn_period <= 0 || layer % mamba->attn_period == mamba->attn_offset;
   }
   bool IsMoeLayer(int layer) const {
