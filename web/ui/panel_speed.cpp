@@ -184,6 +184,29 @@ void App::DrawSpeed() {
 
   if (ImGui::CollapsingHeader("Decode step: the work shown", ImGuiTreeNodeFlags_DefaultOpen)) StepTable("decode", e.decode);
   if (ImGui::CollapsingHeader("Prefill of the batch")) StepTable("prefill", e.prefill);
+  if (ImGui::CollapsingHeader("Cost: the work shown")) {
+    if (ImGui::BeginTable("cost", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+      ImGui::TableSetupColumn("Line");
+      ImGui::TableSetupColumn("$ per hour");
+      ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
+      ImGui::TableHeadersRow();
+      for (const CostLine& l : cost_.lines) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(l.name.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(FormatFixed(l.usd, 4).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", l.formula.c_str());
+      }
+      ImGui::EndTable();
+    }
+    if (cost_.break_even_months > 0)
+      ImGui::Text("Buying breaks even after %s months of renting the same busy hours",
+                  FormatFixed(cost_.break_even_months, 1).c_str());
+    for (const std::string& w : cost_.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
+    for (const std::string& a : cost_.assumptions) ImGui::BulletText("%s", a.c_str());
+  }
   if (ImGui::TreeNode("Assumptions")) {
     for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
     ImGui::TreePop();
