@@ -164,4 +164,48 @@ std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& 
   return j.dump(indent);
 }
 
+std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std::vector<ScalingPoint>& scaling,
+                            int indent) {
+  ordered_json j;
+  j["schema"] = "gpuplan.train/1";
+  j["scenario"] = ScenarioJson(s);
+  j["state"] = EncodeState(s);
+  ordered_json terms = ordered_json::array();
+  for (const Term& t : e.terms)
+    terms.push_back({{"key", t.key}, {"name", t.name}, {"formula", t.formula}, {"bytes", Number(t.bytes)}});
+  j["per_gpu"] = {{"terms", terms},
+                  {"total_bytes", Number(e.total_bytes)},
+                  {"capacity_bytes", Number(e.capacity_bytes)},
+                  {"headroom_bytes", Number(e.headroom_bytes)},
+                  {"host_bytes", Number(e.host_bytes)}};
+  j["fits"] = e.fits;
+  j["max_micro_batch"] = e.max_micro_batch;
+  j["suggestions"] = e.suggestions;
+  j["trainable_params"] = Number(e.trainable_params);
+  j["total_params"] = Number(e.total_params);
+  j["gpus"] = e.gpus;
+  j["flops_per_token"] = Number(e.flops_per_token);
+  j["flops_formula"] = e.flops_formula;
+  j["tokens_per_s"] = Number(e.tokens_per_s);
+  j["step"] = {{"global_batch_tokens", Number(e.global_batch_tokens)},
+               {"compute_s", Number(e.step_compute_s)},
+               {"exposed_comm_s", Number(e.step_comm_s)},
+               {"seconds", Number(e.step_s)},
+               {"scaling_efficiency", Number(e.scaling_efficiency)}};
+  j["seconds"] = Number(e.seconds);
+  j["days"] = Number(e.seconds / 86400);
+  j["gpu_hours"] = Number(e.gpu_hours);
+  j["chinchilla_tokens"] = Number(e.chinchilla_tokens);
+  j["cost"] = {{"cloud_usd", Number(e.cloud_usd)}, {"spot_usd", Number(e.spot_usd)}, {"price_basis", e.price_basis},
+               {"energy_kwh", Number(e.energy_kwh)}, {"energy_usd", Number(e.energy_usd)}};
+  ordered_json curve = ordered_json::array();
+  for (const ScalingPoint& p : scaling)
+    curve.push_back({{"gpus", p.gpus}, {"tokens_per_s", Number(p.tokens_per_s)}, {"efficiency", Number(p.efficiency)},
+                     {"days", Number(p.days)}});
+  j["scaling"] = curve;
+  j["assumptions"] = e.assumptions;
+  j["warnings"] = e.warnings;
+  return j.dump(indent);
+}
+
 }  // namespace gpuplan

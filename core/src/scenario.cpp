@@ -1,6 +1,7 @@
 #include "gpuplan/scenario.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -126,7 +127,7 @@ std::string ShellQuote(const std::string& v) {
 // the CLI flags, --help and the page all iterate this table.
 namespace {
 
-enum class Kind { kModel, kWeights, kKv, kGpu, kEngine, kInteger, kNumber };
+enum class Kind { kModel, kWeights, kKv, kGpu, kEngine, kInteger, kNumber, kChoice };
 
 struct FieldDef {
   FieldInfo info;
@@ -137,6 +138,7 @@ struct FieldDef {
   double Scenario::*number = nullptr;
   int Scenario::*small = nullptr;          // int fields (count)
   const char* special = nullptr;           // a word that stands for -1 ("all")
+  std::vector<std::string> choices = {};   // kChoice: the words accepted
 };
 
 const std::vector<FieldDef>& Table() {
@@ -204,6 +206,35 @@ const std::vector<FieldDef>& Table() {
     number("pue", "PUE", "power usage effectiveness of the room (1 to 5)", 1, 5, &Scenario::pue);
     number("utilization", "Utilisation", "share of hours owned hardware is busy (0.01 to 1)", 0.01, 1,
            &Scenario::utilization);
+    auto choice = [&](const char* key, const char* label, const char* help, std::vector<std::string> words,
+                      std::string Scenario::*m) {
+      FieldDef f{{key, label, help}, Kind::kChoice};
+      f.text = m;
+      f.choices = std::move(words);
+      t.push_back(f);
+    };
+    auto small = [&](const char* key, const char* label, const char* help, double lo, double hi, int Scenario::*m) {
+      FieldDef f{{key, label, help}, Kind::kInteger, lo, hi};
+      f.small = m;
+      t.push_back(f);
+    };
+    choice("method", "Method", "training method: full (pre-training or full fine-tune), lora, qlora",
+           {"full", "lora", "qlora"}, &Scenario::method);
+    choice("optimizer", "Optimizer", "adamw, adamw-8bit, adafactor, sgd (with momentum), lion",
+           {"adamw", "adamw-8bit", "adafactor", "sgd", "lion"}, &Scenario::optimizer);
+    small("zero", "ZeRO stage", "ZeRO stage over the data-parallel GPUs: 0 none, 1 optimizer, 2 + gradients, 3 + parameters (FSDP)",
+          0, 3, &Scenario::zero);
+    small("dp", "Data parallel", "data-parallel replicas (1 to 65536); GPUs in all = count × pp × dp", 1, 65536,
+          &Scenario::dp);
+    integer("micro-batch", "Micro-batch", "sequences per GPU per micro-step (1 to 65536)", 1, 65536, &Scenario::micro_batch);
+    choice("recompute", "Recompute", "activation recomputation: none, selective (attention), full (every layer)",
+           {"none", "selective", "full"}, &Scenario::recompute);
+    small("flash", "Flash attention", "1: flash/SDPA attention (no score tensors kept), 0: eager", 0, 1, &Scenario::flash);
+    small("lora-rank", "LoRA rank", "LoRA rank r (1 to 4096)", 1, 4096, &Scenario::lora_rank);
+    number("tokens", "Tokens", "training tokens D (1e3 to 1e16)", 1e3, 1e16, &Scenario::tokens);
+    number("mfu", "MFU", "model FLOPs utilisation, 0.01 to 1 (Llama 3: 0.38-0.43 on H100)", 0.01, 1, &Scenario::mfu);
+    small("offload", "CPU offload", "0 none, 1 optimizer states to CPU (ZeRO-Offload), 2 parameters too", 0, 2,
+          &Scenario::offload);
     return t;
   }();
   return table;
@@ -272,6 +303,13 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
       else s.*(f->integer) = v;
       return std::nullopt;
     }
+    case Kind::kChoice:
+      if (std::find(f->choices.begin(), f->choices.end(), value) == f->choices.end()) {
+        std::string list;
+        for (const std::string& c : f->choices) list += (list.empty() ? "" : ", ") + c;
+        return FieldError(key, Quote(value) + " must be one of " + list);
+      }
+      break;
     case Kind::kNumber: {
       double v = 0;
       if (!ParseNumber(value, v) || v < f->lo || v > f->hi)

@@ -37,6 +37,7 @@
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/speed.h"
+#include "gpuplan/training.h"
 #include "gpuplan/units.h"
 
 namespace {
@@ -699,6 +700,68 @@ int RunProbeCompare(const Catalog& cat, const std::string& path, const std::stri
   PrintRecords(cols, out, format);
   return 0;
 }
+
+// --- train ------------------------------------------------------------------------------------
+int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, bool explain) {
+  Result<TrainEstimate> r = EstimateTraining(cat, s);
+  if (!r.ok()) Fail(r.error());
+  const TrainEstimate& e = r.value();
+  const std::vector<ScalingPoint> scaling = TrainingScaling(cat, s, 512);
+  if (format == "json") {
+    fmt::print("{}\n", TrainReportJson(s, e, scaling));
+    return 0;
+  }
+  if (format == "csv" || format == "md") {
+    std::vector<Column> cols = {{"term", "term"}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", "how"}};
+    std::vector<std::vector<Cell>> rows;
+    for (const Term& t : e.terms)
+      rows.push_back({Text(t.name), Number(t.bytes / kGiB, FormatFixed(t.bytes / kGiB, 2)),
+                      Number(t.bytes / kGB, FormatFixed(t.bytes / kGB, 2)), Text(t.formula)});
+    PrintRecords(cols, rows, format);
+    return 0;
+  }
+  const Model& m = *cat.FindModel(s.model);
+  const Gpu& g = *cat.FindGpu(s.gpu);
+  fmt::print("gpuplan train: {} ({}), {} GPUs = {} TP × {} PP × {} DP of {}\n", m.name, s.method, e.gpus, s.count, s.pp,
+             s.dp, g.name);
+  fmt::print("  optimizer {}, ZeRO-{}, sequence {} tokens, micro-batch {}, recompute {}, {} attention\n\n", s.optimizer,
+             s.zero, FormatCount(s.context), s.micro_batch, s.recompute, s.flash ? "flash/SDPA" : "eager");
+  fmt::print("  {:<34} {:>9} {:>9}  {}\n", "Memory per GPU", "GiB", "GB", "How");
+  auto row = [](const std::string& name, double bytes, const std::string& how) {
+    fmt::print("  {:<34} {:>9} {:>9}  {}\n", name, FormatFixed(bytes / kGiB, 2), FormatFixed(bytes / kGB, 2), how);
+  };
+  for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
+  row("Total", e.total_bytes, "sum of the terms above");
+  row("Capacity", e.capacity_bytes, g.name);
+  fmt::print("\n  {}: {} of {}; the largest micro-batch that fits: {}\n", e.fits ? "FITS" : "DOES NOT FIT",
+             FormatBytes(e.total_bytes), FormatBytes(e.capacity_bytes), FormatCount(e.max_micro_batch));
+  for (const std::string& x : e.suggestions) fmt::print("  try: {}\n", x);
+  if (e.host_bytes > 0) fmt::print("  CPU memory for offloaded states: {} per GPU\n", FormatBytes(e.host_bytes));
+  fmt::print("\n  Trainable parameters: {} of {}\n", FormatParams(e.trainable_params), FormatParams(e.total_params));
+  fmt::print("  FLOPs per token: {:.4g} = {}\n", e.flops_per_token, e.flops_formula);
+  fmt::print("  Throughput: {} tokens/s on {} GPUs (step: compute {}, exposed communication {}; scaling efficiency {}%)\n",
+             FormatCount(static_cast<long long>(e.tokens_per_s)), e.gpus, FormatFixed(e.step_compute_s, 2) + " s",
+             FormatFixed(e.step_comm_s, 2) + " s", FormatFixed(e.scaling_efficiency * 100, 1));
+  fmt::print("  {:.4g} tokens: {} days, {} GPU-hours (Chinchilla-optimal for this size: {:.3g} tokens)\n", s.tokens,
+             FormatFixed(e.seconds / 86400, 2), FormatCount(static_cast<long long>(e.gpu_hours)), e.chinchilla_tokens);
+  if (e.cloud_usd > 0)
+    fmt::print("  Cost: ${} on demand{} — {}\n", FormatCount(static_cast<long long>(e.cloud_usd)),
+               e.spot_usd > 0 ? ", $" + FormatCount(static_cast<long long>(e.spot_usd)) + " spot (+10% restarts)" : "",
+               e.price_basis);
+  fmt::print("  Energy: {} kWh, ${} at ${}/kWh and PUE {}\n", FormatCount(static_cast<long long>(e.energy_kwh)),
+             FormatCount(static_cast<long long>(e.energy_usd)), FormatFixed(s.kwh_usd, 2), FormatFixed(s.pue, 2));
+  if (explain) {
+    fmt::print("\n  Scaling with data-parallel GPUs:\n  {:>6} {:>14} {:>11} {:>9}\n", "GPUs", "tokens/s", "efficiency", "days");
+    for (const ScalingPoint& p : scaling)
+      fmt::print("  {:>6} {:>14} {:>10}% {:>9}\n", p.gpus, FormatCount(static_cast<long long>(p.tokens_per_s)),
+                 FormatFixed(p.efficiency * 100, 1), FormatFixed(p.days, 2));
+  }
+  for (const std::string& w : e.warnings) fmt::print("  warning: {}\n", w);
+  fmt::print("  assumptions:\n");
+  for (const std::string& a : e.assumptions) fmt::print("    - {}\n", a);
+  fmt::print("  page state: #{}\n", EncodeState(s));
+  return 0;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -728,7 +791,8 @@ int main(int argc, char** argv) {
   CLI::App* fit = app.add_subcommand("fit", "memory per GPU for serving a model: weights, KV cache, activations, overhead, the engine's cap; whether it fits");
   CLI::App* speed = app.add_subcommand("speed", "prefill and decode speed (tokens/s, time to first token) with the error band, and $ per 1M tokens");
   CLI::App* compare = app.add_subcommand("compare", "the whole catalog for one scenario: fewest GPUs that fit, tokens/s, $/1M tokens, upfront $, watts");
-  for (CLI::App* cmd : {fit, speed, compare}) {
+  CLI::App* train = app.add_subcommand("train", "training / fine-tuning: memory per GPU (ZeRO, LoRA, QLoRA, activations), time, GPU-hours and cost");
+  for (CLI::App* cmd : {fit, speed, compare, train}) {
     for (const FieldInfo& f : ScenarioFields())
       cmd->add_option(std::string("--") + f.key, field_values[f.key], f.help)->default_str(GetField(defaults, f.key));
     cmd->add_option("--state", state, "a page link's hash (v=1&model=...); flags given as well override it")
@@ -760,6 +824,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   probe->footer("Exit codes of probe gpu: those of gpuplan-probe-gpu (0 ok, 2 bad arguments, 3 no CUDA device or "
                 "no probe in this build, 4 a correctness check failed, 1 other CUDA error).");
+  train->add_flag("--explain", explain, "also print the scaling table (data-parallel GPUs 1..512)");
   compare->add_flag("--explain", explain, "accepted for symmetry; rows carry their bound in the note column");
   compare->add_option("--sort", sort_key, "column to sort by (descending for speeds, ascending for costs)")
       ->check(CLI::IsMember({"tokens_per_s_total", "tokens_per_s_user", "ttft_s", "usd_per_m_output", "upfront_usd",
@@ -862,7 +927,7 @@ int main(int argc, char** argv) {
     return RunProbeCompare(cat, probe_args[0], probe_gpu, probe_format);
   }
 
-  CLI::App* cmd = *speed ? speed : *compare ? compare : fit;
+  CLI::App* cmd = *speed ? speed : *compare ? compare : *train ? train : fit;
   Scenario s;
   if (cmd->count("--state")) {
     DecodedState decoded = DecodeState(state, cat);
@@ -878,5 +943,6 @@ int main(int argc, char** argv) {
   }
   if (cmd == speed) return RunSpeed(cat, s, format, explain, measured_path);
   if (cmd == compare) return RunCompare(cat, s, format, sort_key, compare_filter);
+  if (cmd == train) return RunTrain(cat, s, format, explain);
   return RunFit(cat, s, format);
 }

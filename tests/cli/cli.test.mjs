@@ -85,6 +85,9 @@ test('bad input: clear message naming the flag, exit 2, nothing on stdout', () =
     [['speed', '--gpu-layers', '-3'], /--gpu-layers: '-3' must be a whole number from 0 to 100000, or all/],
     [['compare', '--sort', 'fastest'], /--sort/],
     [['compare', '--max-watts', '-5'], /--max-watts: '-5' must be a number >= 0/],
+    [['train', '--optimizer', 'adam'], /--optimizer: 'adam' must be one of adamw, adamw-8bit, adafactor, sgd, lion/],
+    [['train', '--zero', '4'], /--zero: '4' must be a whole number from 0 to 3/],
+    [['train', '--mfu', '1.5'], /--mfu: '1\.5' must be a number from 0\.01 to 1/],
     [['calibrate', '--reference', '/nonexistent.json'], /--reference: cannot read/],
     [[], /subcommand/i],
   ];
@@ -307,4 +310,26 @@ test('probe: without CUDA probes in the build, one clear line and exit 3; a resu
   const bad = run('probe', 'compare', join(process.env.GPUPLAN_SOURCE_DIR, 'README.md'));
   assert.equal(bad.code, 2);
   assert.match(bad.err, /probe file: not a JSON object/);
+});
+
+test('train: memory terms, verdict, time and cost; json equals the table', () => {
+  const args = ['train', '--model', 'llama-3-8b', '--gpu', 'a100-sxm-80gb', '--dp', '8', '--zero', '3', '--context', '4096',
+    '--tokens', '1e11'];
+  const j = JSON.parse(run(...args, '--format', 'json').out);
+  assert.equal(j.schema, 'gpuplan.train/1');
+  assert.equal(j.gpus, 8);
+  const keys = j.per_gpu.terms.map((t) => t.key);
+  assert.deepEqual(keys, ['weights', 'gradients', 'master', 'optimizer', 'activations', 'logits', 'buffers', 'overhead']);
+  const sum = j.per_gpu.terms.reduce((a, t) => a + t.bytes, 0);
+  assert.ok(Math.abs(sum - j.per_gpu.total_bytes) < 1);
+  assert.equal(j.fits, true);
+  assert.ok(j.days > 45 && j.days < 90, String(j.days));  // the seed says 7-10 days
+  assert.ok(j.scaling.length >= 8);
+  const t = run(...args, '--explain');
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, new RegExp(`: ${j.days.toFixed(2)} days`));
+  assert.match(t.out, /Scaling with data-parallel GPUs/);
+  const big = JSON.parse(run('train', '--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--format', 'json').out);
+  assert.equal(big.fits, false);
+  assert.ok(big.suggestions.length > 0);
 });

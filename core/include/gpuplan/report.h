@@ -9,6 +9,7 @@
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/speed.h"
+#include "gpuplan/training.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan {
@@ -24,5 +25,9 @@ std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const Mem
 
 // The compare report (gpuplan.compare/1): one row per catalog GPU, in the order given.
 std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& rows, int indent = 2);
+
+// The training report (gpuplan.train/1): memory terms per GPU, verdict, time, cost, scaling.
+std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std::vector<ScalingPoint>& scaling,
+                            int indent = 2);
 
 }  // namespace gpuplan

@@ -42,6 +42,18 @@ struct Scenario {
   double kwh_usd = 0.15;             // electricity price, $ per kWh
   double pue = 1.3;                  // power usage effectiveness of the room
   double utilization = 0.5;          // share of hours owned hardware is busy
+  // Training (the Train panel, `gpuplan train`); context is the sequence length.
+  std::string method = "full";       // full | lora | qlora
+  std::string optimizer = "adamw";   // adamw | adamw-8bit | adafactor | sgd | lion
+  int zero = 0;                      // ZeRO stage 0-3 (3 = FSDP full shard) over the data-parallel GPUs
+  int dp = 1;                        // data-parallel replicas: GPUs in all = count × pp × dp
+  long long micro_batch = 1;         // sequences per GPU per micro-step
+  std::string recompute = "none";    // activation recomputation: none | selective | full
+  int flash = 1;                     // flash/SDPA attention: no s² score tensors stored
+  int lora_rank = 16;
+  double tokens = 1e9;               // training tokens D
+  double mfu = 0.40;                 // model FLOPs utilisation (Llama 3: 38-43% on H100)
+  int offload = 0;                   // ZeRO-Offload: 1 optimizer states to CPU, 2 parameters too
 
   bool operator==(const Scenario&) const = default;
 };

@@ -1,0 +1,53 @@
+// gpuplan/training.h — training and fine-tuning: memory per GPU (model states under ZeRO/FSDP
+// sharding, tensor and pipeline parallelism and CPU offload; activations by Korthikanti et
+// al.'s per-layer formula; LoRA/QLoRA), the largest micro-batch that fits and what to change
+// when nothing does; time from training FLOPs at a stated MFU with the data-parallel
+// communication over the real links; GPU-hours and cost.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/expected.h"
+#include "gpuplan/inference.h"
+#include "gpuplan/scenario.h"
+
+namespace gpuplan {
+
+struct TrainEstimate {
+  // Memory, per GPU.
+  std::vector<Term> terms;            // weights, gradients, master weights, optimizer, activations, logits, buffers, overhead
+  double total_bytes = 0, capacity_bytes = 0, headroom_bytes = 0;
+  bool fits = false;
+  long long max_micro_batch = 0;      // largest micro-batch that fits (0: not even one)
+  std::vector<std::string> suggestions;  // what to change when it does not fit
+  double trainable_params = 0, total_params = 0;
+  double host_bytes = 0;              // offloaded to CPU memory, per GPU
+  // Time.
+  int gpus = 1;
+  double flops_per_token = 0;         // model FLOPs (6N + attention; 8N with full recomputation; LoRA less)
+  std::string flops_formula;
+  double tokens_per_s = 0;            // whole cluster, with communication
+  double step_compute_s = 0, step_comm_s = 0, step_s = 0;  // one optimizer step of the global batch
+  double global_batch_tokens = 0;
+  double scaling_efficiency = 1;      // compute / (compute + exposed communication)
+  double seconds = 0, gpu_hours = 0;  // to train scenario.tokens
+  double chinchilla_tokens = 0;       // 20 tokens per parameter (Hoffmann et al. 2022)
+  // Cost.
+  double cloud_usd = 0, spot_usd = 0, energy_kwh = 0, energy_usd = 0;
+  std::string price_basis;
+  std::vector<std::string> assumptions, warnings;
+};
+
+Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s);
+
+// Scaling: tokens/s and efficiency at other data-parallel degrees (the curve on the page, the
+// table in the CLI).
+struct ScalingPoint {
+  int gpus = 0;
+  double tokens_per_s = 0, efficiency = 0, days = 0;
+};
+std::vector<ScalingPoint> TrainingScaling(const Catalog& catalog, const Scenario& s, int max_dp = 1024);
+
+}  // namespace gpuplan
