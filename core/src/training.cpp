@@ -73,7 +73,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   const double frozen = lora ? params.total : 0;
   const double trainable = e.trainable_params;
   const double weights =
-      (frozen * base_weight_bytes + trainable * 2) / model_split / (lora ? 1.0 : shard(3)) * (s.offload >= 2 ? 0 : 1);
+      (frozen * base_weight_bytes + trainable * 2) / model_split / shard(3) * (s.offload >= 2 ? 0 : 1);
   const double grads = trainable * 2 / model_split / shard(2);
   const double master = trainable * 4 / model_split / shard(1);
   const double optim = trainable * OptimizerBytes(s.optimizer) / model_split / shard(1);
@@ -82,7 +82,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
                      (lora ? FormatParams(frozen) + " frozen × " + Per(base_weight_bytes) + " B (" + base_label + ") + " +
                                  FormatParams(trainable) + " LoRA × 2 B"
                            : FormatParams(trainable) + " × 2 B (BF16)") +
-                         " / " + Per(model_split) + " (TP × PP)" + (zero >= 3 && !lora ? " / " + Per(dp) + " (ZeRO-3)" : "") +
+                         " / " + Per(model_split) + " (TP × PP)" + (zero >= 3 ? " / " + Per(dp) + " (ZeRO-3 / FSDP)" : "") +
                          (s.offload >= 2 ? "; offloaded to CPU" : ""),
                      weights});
   e.terms.push_back({"gradients", "Gradients",
@@ -99,7 +99,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
                          (opt_offload ? "; offloaded to CPU" : ""),
                      opt_offload ? 0 : optim});
   e.host_bytes = (opt_offload ? master + optim : 0) +
-                 (s.offload >= 2 ? (frozen * base_weight_bytes + trainable * 2) / model_split / (lora ? 1.0 : shard(3)) : 0);
+                 (s.offload >= 2 ? (frozen * base_weight_bytes + trainable * 2) / model_split / shard(3) : 0);
 
   // --- Activations (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
   //     Transformer Models", eq. 1-5): per layer and micro-batch, with tensor and sequence
@@ -144,9 +144,9 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   // Temporary buffers: ZeRO-3/FSDP gathers one layer's full weights (and prefetches the next);
   // gradient bucketing keeps about one layer's gradients in flight.
   const double layer_bytes = (params.total - params.embedding) / model->layers * 2 / tp;
-  const double buffers = (zero >= 3 && !lora ? 2 : 1) * layer_bytes;
+  const double buffers = (zero >= 3 ? 2 : 1) * layer_bytes;
   e.terms.push_back({"buffers", "Temporary buffers",
-                     (zero >= 3 && !lora ? "2 gathered layers (ZeRO-3 prefetch)" : "one layer's gradient bucket") +
+                     (zero >= 3 ? "2 gathered layers (ZeRO-3 prefetch)" : "one layer's gradient bucket") +
                          std::string(" × ") + Bytes(layer_bytes),
                      buffers});
   e.terms.push_back({"overhead", "Runtime overhead", FormatFixed(s.overhead_gib, 2) + " GiB (CUDA context, allocator)",
@@ -215,7 +215,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   }
   if (link <= 0) link = 25e9;
   const double grad_bytes = trainable * 2 / replica_gpus;
-  const double volume = dp > 1 ? 2 * (dp - 1) / dp * grad_bytes * (zero >= 3 && !lora ? 1.5 : 1) : 0;
+  const double volume = dp > 1 ? 2 * (dp - 1) / dp * grad_bytes * (zero >= 3 ? 1.5 : 1) : 0;
   const double comm = volume / link;
   const double backward = e.step_compute_s * 2 / 3;
   e.step_comm_s = std::max(0.0, comm - kOverlap * backward);
@@ -244,7 +244,8 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
       "spot price + 10% for interruptions and restarts from checkpoints",
   };
   if (qlora) e.assumptions.push_back("QLoRA: frozen base in " + base_label + ", adapters and their optimizer in BF16/FP32");
-  if (lora && zero > 0) e.warnings.push_back("ZeRO shards only the adapters' states with LoRA; the frozen base is replicated");
+  if (lora && zero > 0 && zero < 3)
+    e.warnings.push_back("ZeRO-1/2 shard only the adapters' states with LoRA; the frozen base is replicated (ZeRO-3/FSDP shards it)");
   if (model->max_context > 0 && s.context > model->max_context)
     e.warnings.push_back("sequence " + FormatCount(s.context) + " exceeds the model's window of " +
                          FormatCount(model->max_context));

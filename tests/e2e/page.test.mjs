@@ -226,6 +226,26 @@ test('the Speed and Compare panels show what gpuplan speed and gpuplan compare p
   await page.close();
 });
 
+test('the Train panel shows what gpuplan train prints', async () => {
+  const hash = 'v=1&model=llama-3-8b&gpu=a100-sxm-80gb&dp=8&zero=3&context=4096&tokens=100000000000';
+  const { page, errors } = await openPage(hash);
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await page.mouse.click((rects['tab-train'].x0 + rects['tab-train'].x1) / 2, (rects['tab-train'].y0 + rects['tab-train'].y1) / 2,
+    { delay: 80 });
+  await waitFrames(page, 3);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'train');
+  const state = await readBack(page, 'gpuplan_state_hash');
+  const fromPage = await result(page, 'train');
+  assert.equal(fromPage.schema, 'gpuplan.train/1');
+  assert.deepEqual(fromPage, cliJson('train', state));
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects['chart-scaling'] && rects['train-verdict']);
+  const shot = await page.screenshot({ path: join(artifacts, 'page-train.png') });
+  assert.ok(imageStats(shot).colors > 50);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a config.json dropped on the page joins the catalog and computes like the CLI with the same file', async () => {
   const { page, errors } = await openPage('v=1&gpu=h100-sxm');
   const cfgPath = join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/mixtral-8x7b.config.json');

@@ -144,6 +144,8 @@ void App::Recompute() {
     report_json_ = nlohmann::json{{"error", estimate_->error()}}.dump(2);
   }
   cli_command_ = CliCommand("fit", scenario_);
+  train_ = EstimateTraining(*catalog_, scenario_);
+  scaling_ = train_->ok() ? TrainingScaling(*catalog_, scenario_, 512) : std::vector<ScalingPoint>{};
   compare_dirty_ = true;
   dirty_ = false;
 }
@@ -157,6 +159,9 @@ std::string App::ResultJson(std::string_view which) {
     return SpeedReportJson(*catalog_, scenario_, estimate_->value(), speed_->value(), cost_);
   }
   if (which == "compare") return CompareReportJson(scenario_, CompareRows());
+  if (which == "train")
+    return train_->ok() ? TrainReportJson(scenario_, train_->value(), scaling_)
+                        : nlohmann::json{{"error", train_->error()}}.dump(2);
   return {};
 }
 
@@ -453,6 +458,10 @@ void App::Frame() {
     }
     if (tab("Compare", Tab::kCompare, "tab-compare")) {
       DrawWithInputs(&App::DrawCompare, "compare");
+      ImGui::EndTabItem();
+    }
+    if (tab("Train", Tab::kTrain, "tab-train")) {
+      DrawWithInputs(&App::DrawTrain, "train");
       ImGui::EndTabItem();
     }
     if (tab("Catalog", Tab::kCatalog, "tab-catalog")) {

@@ -15,6 +15,7 @@
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/speed.h"
+#include "gpuplan/training.h"
 #include "gpuplan/model.h"
 #include "gpuplan/scenario.h"
 
@@ -58,7 +59,7 @@ class App {
   void Recompute();
   void Edit(std::string_view key, const std::string& value);
   void Track(const char* key);
-  enum class Tab { kNone, kFit, kSpeed, kCompare, kCatalog };
+  enum class Tab { kNone, kFit, kSpeed, kCompare, kTrain, kCatalog };
 
   void DrawFit();
   void DrawInputs();
@@ -70,6 +71,9 @@ class App {
   void DrawSpeed();
   void DrawCompare();
   const std::vector<CompareRow>& CompareRows();
+  // The Train panel (panel_train.cpp).
+  void DrawTrain();
+  void DrawTrainInputs();
   // The Catalog panel (panel_catalog.cpp): search, filters, a table, the detail with sources.
   void DrawCatalog();
   void DrawGpuTable();
@@ -89,6 +93,8 @@ class App {
   std::optional<Result<MemoryEstimate>> estimate_;
   std::optional<Result<SpeedEstimate>> speed_;   // with estimate_, recomputed only when dirty
   CostEstimate cost_;
+  std::optional<Result<TrainEstimate>> train_;  // recomputed only when dirty
+  std::vector<ScalingPoint> scaling_;
   struct CurvePoint {
     double x = 0, per_user = 0, total = 0;
   };

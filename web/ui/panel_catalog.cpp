@@ -288,6 +288,7 @@ std::string App::UiStateJson() const {
   j["tab"] = tab_ == Tab::kCatalog   ? "catalog"
              : tab_ == Tab::kSpeed   ? "speed"
              : tab_ == Tab::kCompare ? "compare"
+             : tab_ == Tab::kTrain   ? "train"
                                      : "fit";
   j["compare_sort"] = compare_sort_;
   j["compare_ms"] = compare_last_ms_;

@@ -51,3 +51,18 @@ struct ScalingPoint {
 std::vector<ScalingPoint> TrainingScaling(const Catalog& catalog, const Scenario& s, int max_dp = 1024);
 
 }  // namespace gpuplan
+
+namespace gpuplan {
+
+// The training estimator against published numbers (tests/reference/training_measurements.json):
+// ZeRO's model states, Korthikanti's activation formulas, GPU-hours of published runs at the
+// default MFU, fine-tuning peak memory tables. Kinds that are inputs (MFU, TFLOP/s per GPU)
+// are skipped with that reason.
+struct TrainCaseResult {
+  std::string id, kind, skipped;
+  bool ran = false;
+  double measured = 0, estimated = 0, ratio = 0;  // ratio = measured / estimated
+};
+Result<std::vector<TrainCaseResult>> RunTrainingReference(const Catalog& catalog, const std::string& text);
+
+}  // namespace gpuplan

@@ -1,0 +1,138 @@
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/model.h"
+#include "gpuplan/training.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+using nlohmann::json;
+
+namespace {
+
+double Num(const json& j, const char* key, double fallback = 0) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
+}
+std::string Str(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+double Scale(const std::string& unit) {
+  if (unit == "GB") return kGB;
+  if (unit == "GiB") return kGiB;
+  if (unit == "bytes") return 1;
+  if (unit == "GPU-hours" || unit == "days") return 1;
+  return 0;
+}
+
+double ModelStateBytes(const TrainEstimate& e) {
+  double b = 0;
+  for (const Term& t : e.terms)
+    if (t.key == "weights" || t.key == "gradients" || t.key == "master" || t.key == "optimizer") b += t.bytes;
+  return b;
+}
+
+TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
+  TrainCaseResult r;
+  r.id = Str(c, "id");
+  r.kind = Str(c, "kind");
+  r.measured = Num(c, "measured");
+  if (!Str(c, "catalog_gap").empty() && r.kind != "model_states_gb_per_gpu" && r.kind != "activation_bytes_per_layer")
+    return r.skipped = "catalog gap: " + Str(c, "catalog_gap"), r;
+  const double scale = Scale(Str(c, "unit"));
+  Scenario s;
+  s.method = Str(c, "method") == "lora" || Str(c, "method") == "qlora" ? Str(c, "method") : "full";
+  const std::string opt = Str(c, "optimizer");
+  s.optimizer = opt.empty() || opt == "adam" ? "adamw" : opt;
+  s.zero = static_cast<int>(Num(c, "zero_stage", 0));
+  s.dp = static_cast<int>(Num(c, "dp", 1));
+  s.count = static_cast<int>(Num(c, "tp", 1));
+  s.micro_batch = static_cast<long long>(Num(c, "micro_batch", 1));
+  s.context = static_cast<long long>(Num(c, "seq_len", 2048));
+  s.lora_rank = static_cast<int>(Num(c, "lora_rank", 16));
+  if (c.contains("recompute") && c["recompute"].is_string()) s.recompute = Str(c, "recompute");
+  if (c.contains("flash_attention") && c["flash_attention"].is_boolean()) s.flash = c["flash_attention"].get<bool>() ? 1 : 0;
+  s.gpu = Str(c, "gpu").empty() ? "a100-sxm-80gb" : Str(c, "gpu");
+  if (scale == 0 && (r.kind == "model_states_gb_per_gpu" || r.kind == "peak_memory_gb"))
+    return r.skipped = "unit '" + Str(c, "unit") + "' not understood", r;
+
+  if (r.kind == "mfu" || r.kind == "tflops_per_gpu")
+    return r.skipped = "an input of the estimator (MFU), not an output: checked against the default separately", r;
+
+  if (r.kind == "model_states_gb_per_gpu") {
+    // Bytes per parameter from any dense catalog model, times the paper's Ψ.
+    s.model = "llama-2-7b";
+    if (s.dp < 1) s.dp = 1;
+    Result<TrainEstimate> e = EstimateTraining(catalog, s);
+    if (!e) return r.skipped = e.error(), r;
+    const double psi = Num(c, "params");
+    if (!(psi > 0)) return r.skipped = "no parameter count", r;
+    r.estimated = ModelStateBytes(*e) / CountParams(*catalog.FindModel(s.model)).total * psi / scale;
+  } else if (r.kind == "activation_bytes_per_layer") {
+    if (Num(c, "tp", 1) > 1 && c.contains("sequence_parallel") && c["sequence_parallel"] == false && s.recompute != "full")
+      return r.skipped = "tensor parallelism without sequence parallelism: gpuplan assumes sequence parallelism", r;
+    // The paper's GPT-style layer: MLP 4h, GeLU (not gated), MHA.
+    Model m;
+    m.id = "ref";
+    m.hidden = static_cast<int>(Num(c, "hidden"));
+    m.heads = m.kv_heads = static_cast<int>(Num(c, "heads"));
+    if (m.hidden <= 0 || m.heads <= 0) return r.skipped = "no hidden size or heads", r;
+    m.head_dim = m.hidden / m.heads;
+    m.intermediate = 4 * m.hidden;
+    m.gated_mlp = false;
+    m.layers = 1;
+    m.vocab = 1;
+    Catalog one = catalog;
+    one.models = {m};
+    s.model = "ref";
+    Result<TrainEstimate> e = EstimateTraining(one, s);
+    if (!e) return r.skipped = e.error(), r;
+    r.estimated = e->terms[4].bytes / scale;  // activations, one layer
+  } else if (r.kind == "gpu_hours" || r.kind == "train_days") {
+    s.model = Str(c, "model");
+    if (!catalog.FindModel(s.model)) return r.skipped = "model not in the catalog", r;
+    s.tokens = Num(c, "tokens");
+    if (!(s.tokens > 0)) return r.skipped = "no token count", r;
+    const double achieved = Num(c, "achieved_tflops_per_gpu");
+    if (achieved > 0) {
+      const Gpu* g = catalog.FindGpu(s.gpu);
+      if (!g || !g->dense_flops.count("bf16")) return r.skipped = "no GPU peak", r;
+      s.mfu = std::min(1.0, achieved * 1e12 / g->dense_flops.at("bf16"));
+    }
+    s.dp = static_cast<int>(Num(c, "gpus", 1));
+    Result<TrainEstimate> e = EstimateTraining(catalog, s);
+    if (!e) return r.skipped = e.error(), r;
+    r.estimated = r.kind == "gpu_hours" ? e->gpu_hours : e->seconds / 86400;
+  } else if (r.kind == "peak_memory_gb") {
+    // Multi-GPU fine-tuning recipes (torchtune, axolotl) shard with FSDP: ZeRO-3 over the GPUs.
+    if (!c.contains("dp") && Num(c, "gpus", 1) > 1) s.dp = static_cast<int>(Num(c, "gpus")), s.zero = 3;
+    s.model = Str(c, "model");
+    if (!catalog.FindModel(s.model)) return r.skipped = "model not in the catalog", r;
+    if (!catalog.FindGpu(s.gpu)) return r.skipped = "GPU not in the catalog", r;
+    Result<TrainEstimate> e = EstimateTraining(catalog, s);
+    if (!e) return r.skipped = e.error(), r;
+    r.estimated = e->total_bytes / scale;
+  } else {
+    return r.skipped = "kind not modelled", r;
+  }
+  if (!(r.estimated > 0) || !(r.measured > 0)) return r.skipped = "no positive estimate or measurement", r;
+  r.ratio = r.measured / r.estimated;
+  r.ran = true;
+  return r;
+}
+
+}  // namespace
+
+Result<std::vector<TrainCaseResult>> RunTrainingReference(const Catalog& catalog, const std::string& text) {
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array())
+    return Error{"training reference: not a JSON object with a 'cases' array"};
+  std::vector<TrainCaseResult> out;
+  for (const json& c : doc["cases"]) out.push_back(RunOne(catalog, c));
+  return out;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,97 @@
+#include "chart.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuplan/units.h"
+
+namespace gpuplan::ui {
+
+std::string ChartValue(double v) { return v >= 100 ? FormatCount(static_cast<long long>(std::llround(v))) : FormatFixed(v, 1); }
+
+
+
+void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height) {
+  ImGui::PushID(id);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
+  double data_max = 0;  // the widest y label sets the left margin
+  for (const Series& sr : series)
+    for (size_t i = 0; i < sr.y.size(); ++i) data_max = std::max(data_max, sr.hi.empty() ? sr.y[i] : std::max(sr.y[i], sr.hi[i]));
+  const float pad_l = ImGui::CalcTextSize(ChartValue(data_max * 1.5).c_str()).x + 10, pad_b = ImGui::GetFontSize() * 2.4f,
+              pad_t = 6, pad_r = 12;
+  ImGui::InvisibleButton("chart", ImVec2(width, height));
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0(origin.x + pad_l, origin.y + pad_t), p1(origin.x + width - pad_r, origin.y + height - pad_b);
+  double xmin = 1e300, xmax = 0, ymax = 0;
+  for (const Series& s : series)
+    for (size_t i = 0; i < s.x.size(); ++i) {
+      xmin = std::min(xmin, s.x[i]);
+      xmax = std::max(xmax, s.x[i]);
+      ymax = std::max(ymax, s.hi.empty() ? s.y[i] : std::max(s.y[i], s.hi[i]));
+    }
+  dl->AddRectFilled(p0, p1, IM_COL32(28, 28, 34, 255));
+  if (!(xmax > xmin) || !(ymax > 0)) {
+    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), IM_COL32(160, 160, 170, 255), "no data");
+    ImGui::PopID();
+    return;
+  }
+  // y: a "nice" step so there are 4-6 gridlines.
+  const double raw = ymax / 5, mag = std::pow(10.0, std::floor(std::log10(raw)));
+  const double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
+  ymax = std::ceil(ymax / step) * step;
+  auto X = [&](double x) { return p0.x + static_cast<float>(std::log2(x / xmin) / std::log2(xmax / xmin)) * (p1.x - p0.x); };
+  auto Y = [&](double y) { return p1.y - static_cast<float>(y / ymax) * (p1.y - p0.y); };
+  const ImU32 grid = IM_COL32(70, 70, 80, 255), text = IM_COL32(170, 170, 180, 255);
+  for (double y = 0; y <= ymax * 1.0001; y += step) {
+    dl->AddLine(ImVec2(p0.x, Y(y)), ImVec2(p1.x, Y(y)), grid);
+    const std::string t = ChartValue(y);
+    dl->AddText(ImVec2(p0.x - ImGui::CalcTextSize(t.c_str()).x - 4, Y(y) - ImGui::GetFontSize() / 2), text, t.c_str());
+  }
+  for (double x = xmin; x <= xmax * 1.0001; x *= 2) {
+    dl->AddLine(ImVec2(X(x), p0.y), ImVec2(X(x), p1.y), grid);
+    const long long v = static_cast<long long>(x);
+    const std::string t = v >= 1048576 ? FormatCount(v / 1048576) + "M" : v >= 1024 ? FormatCount(v / 1024) + "k" : FormatCount(v);
+    dl->AddText(ImVec2(X(x) - ImGui::CalcTextSize(t.c_str()).x / 2, p1.y + 2), text, t.c_str());
+  }
+  dl->AddText(ImVec2((p0.x + p1.x - ImGui::CalcTextSize(x_label).x) / 2, p1.y + ImGui::GetFontSize() * 1.2f), text, x_label);
+  dl->AddText(ImVec2(p0.x + 4, p0.y + 2), text, y_label);
+  for (const Series& s : series) {
+    if (!s.lo.empty())
+      for (size_t i = 1; i < s.x.size(); ++i) {
+        const ImU32 band = (s.color & 0x00FFFFFFu) | 0x30000000u;
+        dl->AddQuadFilled(ImVec2(X(s.x[i - 1]), Y(s.hi[i - 1])), ImVec2(X(s.x[i]), Y(s.hi[i])),
+                          ImVec2(X(s.x[i]), Y(s.lo[i])), ImVec2(X(s.x[i - 1]), Y(s.lo[i - 1])), band);
+      }
+    for (size_t i = 1; i < s.x.size(); ++i)
+      dl->AddLine(ImVec2(X(s.x[i - 1]), Y(s.y[i - 1])), ImVec2(X(s.x[i]), Y(s.y[i])), s.color, 2.0f);
+    for (size_t i = 0; i < s.x.size(); ++i) dl->AddCircleFilled(ImVec2(X(s.x[i]), Y(s.y[i])), 3.0f, s.color);
+  }
+  // Legend, top right.
+  float lx = p1.x - 8;
+  for (auto it = series.rbegin(); it != series.rend(); ++it) {
+    const float w = ImGui::CalcTextSize(it->name).x;
+    lx -= w;
+    dl->AddText(ImVec2(lx, p0.y + 2), it->color, it->name);
+    lx -= 16;
+  }
+  if (hovered) {
+    const float mx = ImGui::GetIO().MousePos.x;
+    std::string tip;
+    for (const Series& s : series) {
+      size_t best = 0;
+      for (size_t i = 1; i < s.x.size(); ++i)
+        if (std::abs(X(s.x[i]) - mx) < std::abs(X(s.x[best]) - mx)) best = i;
+      if (s.x.empty()) continue;
+      if (tip.empty()) tip = std::string(x_label) + " " + FormatCount(static_cast<long long>(s.x[best])) + "\n";
+      tip += std::string(s.name) + ": " + ChartValue(s.y[best]) + " " + y_label +
+             (s.lo.empty() ? "" : " (band " + ChartValue(s.lo[best]) + "-" + ChartValue(s.hi[best]) + ")") + "\n";
+    }
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
+  ImGui::PopID();
+}
+
+
+}  // namespace gpuplan::ui

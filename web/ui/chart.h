@@ -1,0 +1,24 @@
+// web/ui/chart.h — a line chart with a log2 x axis and a linear y axis from 0, drawn with
+// ImDrawList (grid, tick labels, an error band as a shaded area, legend, hover read-out).
+// Shared by the Speed and Train panels.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+namespace gpuplan::ui {
+
+struct Series {
+  std::vector<double> x, y, lo, hi;  // lo/hi: the error band (may be empty)
+  ImU32 color;
+  const char* name;
+};
+
+void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height);
+
+// "1,234" for 1234; "12.3" below 100.
+std::string ChartValue(double v);
+
+}  // namespace gpuplan::ui

@@ -1,0 +1,145 @@
+// web/ui/panel_train.cpp — the Train panel: training and fine-tuning memory per GPU with its
+// terms, the verdict and what to change, time and cost, and tokens/s against the number of
+// data-parallel GPUs. Same core calls and the same numbers as `gpuplan train`.
+#include <algorithm>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "app.h"
+#include "chart.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan::ui {
+
+namespace {
+
+const ImVec4 kGood(0.35f, 0.80f, 0.45f, 1.0f);
+const ImVec4 kBad(0.95f, 0.40f, 0.35f, 1.0f);
+const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
+const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
+
+}  // namespace
+
+void App::DrawTrainInputs() {
+  const float width = ImGui::GetFontSize() * 9.0f;
+  auto choice = [&](const char* key, const char* label, const std::string& current, std::initializer_list<const char*> words) {
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::BeginCombo(label, current.c_str())) {
+      for (const char* w : words)
+        if (ImGui::Selectable(w, current == w)) Edit(key, w);
+      ImGui::EndCombo();
+    }
+    Track(key);
+  };
+  auto integer = [&](const char* key, const char* label, long long current) {
+    long long v = current, step = 1;
+    ImGui::SetNextItemWidth(width);
+    ImGui::InputScalar(label, ImGuiDataType_S64, &v, &step, &step, nullptr);
+    Track(key);
+    if (v != current) Edit(key, std::to_string(v));
+  };
+  auto number = [&](const char* key, const char* label, double current, const char* format) {
+    double v = current;
+    ImGui::SetNextItemWidth(width);
+    ImGui::InputDouble(label, &v, 0, 0, format);
+    Track(key);
+    if (ImGui::IsItemDeactivatedAfterEdit() && v != current) {
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%.6g", v);
+      Edit(key, buf);
+    }
+  };
+  choice("method", "Method", scenario_.method, {"full", "lora", "qlora"});
+  ImGui::SameLine();
+  choice("optimizer", "Optimizer", scenario_.optimizer, {"adamw", "adamw-8bit", "adafactor", "sgd", "lion"});
+  integer("zero", "ZeRO stage", scenario_.zero);
+  ImGui::SameLine();
+  integer("dp", "Data parallel", scenario_.dp);
+  integer("micro-batch", "Micro-batch", scenario_.micro_batch);
+  ImGui::SameLine();
+  choice("recompute", "Recompute", scenario_.recompute, {"none", "selective", "full"});
+  integer("lora-rank", "LoRA rank", scenario_.lora_rank);
+  ImGui::SameLine();
+  integer("offload", "CPU offload", scenario_.offload);
+  number("tokens", "Tokens", scenario_.tokens, "%.3g");
+  ImGui::SameLine();
+  number("mfu", "MFU", scenario_.mfu, "%.2f");
+  bool flash = scenario_.flash == 1;
+  if (ImGui::Checkbox("Flash attention", &flash)) Edit("flash", flash ? "1" : "0");
+  Track("flash");
+  ImGui::SameLine();
+  ImGui::TextColored(kMuted, "Sequence length = Context; GPUs = count x pp x dp");
+}
+
+void App::DrawTrain() {
+  Recompute();
+  DrawTrainInputs();
+  ImGui::Separator();
+  if (!train_->ok()) {
+    ImGui::TextColored(kBad, "%s", train_->error().c_str());
+    return;
+  }
+  const TrainEstimate& e = train_->value();
+  if (e.fits)
+    ImGui::TextColored(kGood, "FITS per GPU: %s of %s; largest micro-batch %s", FormatBytes(e.total_bytes).c_str(),
+                       FormatBytes(e.capacity_bytes).c_str(), FormatCount(e.max_micro_batch).c_str());
+  else
+    ImGui::TextColored(kBad, "DOES NOT FIT per GPU: needs %s, has %s", FormatBytes(e.total_bytes).c_str(),
+                       FormatBytes(e.capacity_bytes).c_str());
+  Track("train-verdict");
+  for (const std::string& sgg : e.suggestions) ImGui::BulletText("try: %s", sgg.c_str());
+
+  if (ImGui::BeginTable("train-terms", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("Per GPU");
+    ImGui::TableSetupColumn("GiB");
+    ImGui::TableSetupColumn("GB");
+    ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    auto row = [](const std::string& name, double bytes, const std::string& how) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatFixed(bytes / kGiB, 2).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatFixed(bytes / kGB, 2).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", how.c_str());
+    };
+    for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
+    row("Total", e.total_bytes, "sum of the terms above");
+    ImGui::EndTable();
+  }
+  ImGui::Text("%s trainable of %s; %.4g FLOPs per token = %s", FormatParams(e.trainable_params).c_str(),
+              FormatParams(e.total_params).c_str(), e.flops_per_token, e.flops_formula.c_str());
+  ImGui::Text("%s tokens/s on %d GPUs: %.4g tokens in %s days, %s GPU-hours (Chinchilla-optimal: %.3g tokens)",
+              FormatCount(static_cast<long long>(e.tokens_per_s)).c_str(), e.gpus, scenario_.tokens,
+              FormatFixed(e.seconds / 86400, 2).c_str(), FormatCount(static_cast<long long>(e.gpu_hours)).c_str(),
+              e.chinchilla_tokens);
+  Track("train-time");
+  if (e.cloud_usd > 0)
+    ImGui::Text("Cloud: $%s on demand%s (%s)", FormatCount(static_cast<long long>(e.cloud_usd)).c_str(),
+                e.spot_usd > 0 ? (", $" + FormatCount(static_cast<long long>(e.spot_usd)) + " spot").c_str() : "",
+                e.price_basis.c_str());
+  ImGui::Text("Energy: %s kWh, $%s", FormatCount(static_cast<long long>(e.energy_kwh)).c_str(),
+              FormatCount(static_cast<long long>(e.energy_usd)).c_str());
+  Series s{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "tokens/s"};
+  for (const ScalingPoint& p : scaling_) {
+    s.x.push_back(p.gpus);
+    s.y.push_back(p.tokens_per_s);
+  }
+  ImGui::TextUnformatted("Tokens/s against GPUs (data parallel)");
+  Chart("scaling", {s}, "GPUs", "tok/s", ImGui::GetFontSize() * 11);
+  Track("chart-scaling");
+  for (const std::string& w : e.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
+  if (ImGui::TreeNode("Assumptions")) {
+    for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
+    ImGui::TreePop();
+  }
+  ImGui::TextColored(kMuted, "CLI twin:");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", CliCommand("train", scenario_).c_str());
+}
+
+}  // namespace gpuplan::ui
