@@ -200,6 +200,9 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.global_batch_tokens = dp * b * kAccumulation * sq;
   const double replica_gpus = tp * pp;
   e.step_compute_s = e.global_batch_tokens * e.flops_per_token / (e.gpus * peak * s.mfu);
+  // Pipeline bubble (1F1B): (p - 1) / m of the step idles with m micro-batches per step
+  // (Narayanan et al. 2021, §2.2.1).
+  if (pp > 1) e.step_compute_s *= 1 + (pp - 1) / kAccumulation;
   // The slowest link on the data-parallel ring: within a node while dp × tp × pp <= 8 over
   // NVLink or PCIe; across nodes over InfiniBand NDR (data-centre parts) or 100 GbE.
   double link = 0;
@@ -240,6 +243,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.assumptions = {
       "BF16 mixed precision with FP32 master weights (the ZeRO paper's 16 bytes per parameter for AdamW)",
       "global batch = dp × micro-batch × 8 accumulation steps; gradient communication overlaps 80% of the backward pass",
+      "pipeline stages idle (pp - 1) / 8 of a step (1F1B bubble with 8 micro-batches)",
       "MFU " + FormatFixed(s.mfu * 100, 0) + "% of the dense BF16 peak (Llama 3 reported 38-43% on H100; adjust with mfu)",
       "spot price + 10% for interruptions and restarts from checkpoints",
   };

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "gpuplan/model.h"
 #include "gpuplan/training.h"
 #include "gpuplan/units.h"
@@ -139,4 +141,42 @@ TEST_CASE("the training estimator against published numbers", "[training][refere
   CHECK(median("gpu_hours") <= 0.30);
   CHECK(worst("gpu_hours") <= 1.8);
   CHECK(worst("peak_memory_gb") <= 25);
+}
+
+// The seeds' training table: 8 bytes per parameter "plus activations" against mixed-precision
+// AdamW's 16, and the GPUs really needed.
+TEST_CASE("the seeds' training table, recomputed with the real terms", "[training][reference]") {
+  const nlohmann::json ref = nlohmann::json::parse(test::ReadTestFile("reference/seed_training_table.json"));
+  for (const auto& row : ref["rows"]) {
+    INFO("seed line " << row["line"].get<int>() << ": " << row["label"].get<std::string>());
+    const double psi = row["nominal_params"].get<double>();
+    CHECK(psi * 2 / 1e9 == Approx(row["seed_params_gb"].get<double>()).epsilon(0.01));   // FP16 weights, GB
+    CHECK(psi * 8 / 1e9 == Approx(row["seed_training_gb"].get<double>()).epsilon(0.03));  // "x 4": 8 B/param
+    const std::string model = row["model"].get<std::string>();
+    if (model.empty()) {
+      CHECK(psi * 16 / (80e9) >= 200);  // 1T: the states alone need 200 GPUs of 80 GB
+      continue;
+    }
+    Scenario s;
+    s.model = model;
+    s.gpu = ref["gpu"].get<std::string>();
+    s.context = ref["context"].get<long long>();
+    s.zero = 3;
+    s.recompute = "full";
+    auto fewest = [&](int tp) {
+      s.count = tp;
+      for (int dp = 1; dp <= 1024; dp *= 2) {
+        s.dp = dp;
+        if (Train(s).fits) return tp * dp;
+      }
+      return 0;
+    };
+    CHECK(fewest(1) == row["fewest_gpus"].get<int>());
+    if (row.contains("fewest_gpus_tp8")) CHECK(fewest(8) == row["fewest_gpus_tp8"].get<int>());
+    // Mixed-precision AdamW model states: 16 bytes per counted parameter, twice the seed's 8.
+    s.count = 1;
+    s.dp = 1;
+    s.zero = 0;
+    CHECK(ModelStates(Train(s)) / CountParams(*Cat().FindModel(model)).total == Approx(16));
+  }
 }
