@@ -235,6 +235,10 @@ const std::vector<FieldDef>& Table() {
     number("mfu", "MFU", "model FLOPs utilisation, 0.01 to 1 (Llama 3: 0.38-0.43 on H100)", 0.01, 1, &Scenario::mfu);
     small("offload", "CPU offload", "0 none, 1 optimizer states to CPU (ZeRO-Offload), 2 parameters too", 0, 2,
           &Scenario::offload);
+    small("master", "FP32 master", "1: BF16 mixed precision with FP32 master weights and FP32 optimizer states; 0: pure BF16",
+          0, 1, &Scenario::master);
+    small("opt-in-bwd", "Optimizer in backward", "1: each parameter is updated as its gradient is computed (no gradient buffer)",
+          0, 1, &Scenario::opt_in_bwd);
     return t;
   }();
   return table;

@@ -107,6 +107,20 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     if (!e) return r.skipped = e.error(), r;
     r.estimated = r.kind == "gpu_hours" ? e->gpu_hours : e->seconds / 86400;
   } else if (r.kind == "peak_memory_gb") {
+    // The recipe the table was measured with (its YAML config), where recorded.
+    if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object()) {
+      const json& x = *rec;
+      if (Str(x, "dtype") == "bf16") s.master = 0;  // torchtune trains in pure BF16
+      if (x.contains("activation_checkpointing") && x["activation_checkpointing"].is_boolean())
+        s.recompute = x["activation_checkpointing"].get<bool>() ? "full" : "none";
+      if (Num(x, "batch_size") > 0) s.micro_batch = static_cast<long long>(Num(x, "batch_size"));
+      if (Num(x, "seq_len") > 0) s.context = static_cast<long long>(Num(x, "seq_len"));
+      if (Num(x, "lora_rank") > 0) s.lora_rank = static_cast<int>(Num(x, "lora_rank"));
+      const std::string o = Str(x, "optimizer");
+      if (o.find("8bit") != std::string::npos || o.find("8Bit") != std::string::npos) s.optimizer = "adamw-8bit";
+      if (x.contains("optimizer_in_bwd") && x["optimizer_in_bwd"].is_boolean())
+        s.opt_in_bwd = x["optimizer_in_bwd"].get<bool>() ? 1 : 0;
+    }
     // Multi-GPU fine-tuning recipes (torchtune, axolotl) shard with FSDP: ZeRO-3 over the GPUs.
     if (!c.contains("dp") && Num(c, "gpus", 1) > 1) s.dp = static_cast<int>(Num(c, "gpus")), s.zero = 3;
     s.model = Str(c, "model");

@@ -74,9 +74,14 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   const double trainable = e.trainable_params;
   const double weights =
       (frozen * base_weight_bytes + trainable * 2) / model_split / shard(3) * (s.offload >= 2 ? 0 : 1);
-  const double grads = trainable * 2 / model_split / shard(2);
-  const double master = trainable * 4 / model_split / shard(1);
-  const double optim = trainable * OptimizerBytes(s.optimizer) / model_split / shard(1);
+  // Optimizer-in-backward (torchtune's optimizer_in_bwd) frees each gradient as soon as its
+  // parameter is updated: about one layer's gradients are alive at a time.
+  const double layer_trainable = trainable / model->layers;
+  const double grads = (s.opt_in_bwd ? layer_trainable : trainable) * 2 / model_split / shard(2);
+  // Pure BF16 training keeps no FP32 master and its optimizer states in BF16 (half the bytes).
+  const bool pure = s.master == 0;
+  const double master = pure ? 0 : trainable * 4 / model_split / shard(1);
+  const double optim = trainable * OptimizerBytes(s.optimizer) * (pure ? 0.5 : 1) / model_split / shard(1);
   const bool opt_offload = s.offload >= 1;
   e.terms.push_back({"weights", "Weights",
                      (lora ? FormatParams(frozen) + " frozen × " + Per(base_weight_bytes) + " B (" + base_label + ") + " +
@@ -86,15 +91,19 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
                          (s.offload >= 2 ? "; offloaded to CPU" : ""),
                      weights});
   e.terms.push_back({"gradients", "Gradients",
-                     FormatParams(trainable) + " trainable × 2 B / " + Per(model_split) +
+                     (s.opt_in_bwd ? "one layer's " + FormatParams(layer_trainable) + " (optimizer in backward)"
+                                   : FormatParams(trainable) + " trainable") +
+                         " × 2 B / " + Per(model_split) +
                          (zero >= 2 ? " / " + Per(dp) + " (ZeRO-2)" : ""),
                      grads});
   e.terms.push_back({"master", "FP32 master weights",
-                     FormatParams(trainable) + " × 4 B / " + Per(model_split) + (zero >= 1 ? " / " + Per(dp) + " (ZeRO-1)" : "") +
-                         (opt_offload ? "; offloaded to CPU" : ""),
+                     pure ? std::string("none: pure BF16 training (master = 0)")
+                          : FormatParams(trainable) + " × 4 B / " + Per(model_split) +
+                                (zero >= 1 ? " / " + Per(dp) + " (ZeRO-1)" : "") + (opt_offload ? "; offloaded to CPU" : ""),
                      opt_offload ? 0 : master});
   e.terms.push_back({"optimizer", "Optimizer states",
-                     FormatParams(trainable) + " × " + Per(OptimizerBytes(s.optimizer)) + " B (" + s.optimizer + ") / " +
+                     FormatParams(trainable) + " × " + Per(OptimizerBytes(s.optimizer) * (pure ? 0.5 : 1)) + " B (" +
+                         s.optimizer + (pure ? ", BF16 states" : "") + ") / " +
                          Per(model_split) + (zero >= 1 ? " / " + Per(dp) + " (ZeRO-1)" : "") +
                          (opt_offload ? "; offloaded to CPU" : ""),
                      opt_offload ? 0 : optim});
@@ -241,7 +250,8 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.energy_usd = e.energy_kwh * s.kwh_usd;
 
   e.assumptions = {
-      "BF16 mixed precision with FP32 master weights (the ZeRO paper's 16 bytes per parameter for AdamW)",
+      pure ? "pure BF16: weights, gradients and optimizer states in BF16, no FP32 master (8 bytes per parameter for AdamW)"
+           : "BF16 mixed precision with FP32 master weights (the ZeRO paper's 16 bytes per parameter for AdamW)",
       "global batch = dp × micro-batch × 8 accumulation steps; gradient communication overlaps 80% of the backward pass",
       "pipeline stages idle (pp - 1) / 8 of a step (1F1B bubble with 8 micro-batches)",
       "MFU " + FormatFixed(s.mfu * 100, 0) + "% of the dense BF16 peak (Llama 3 reported 38-43% on H100; adjust with mfu)",

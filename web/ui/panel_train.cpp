@@ -69,6 +69,13 @@ void App::DrawTrainInputs() {
   if (ImGui::Checkbox("Flash attention", &flash)) Edit("flash", flash ? "1" : "0");
   Track("flash");
   ImGui::SameLine();
+  bool master = scenario_.master == 1;
+  if (ImGui::Checkbox("FP32 master", &master)) Edit("master", master ? "1" : "0");
+  Track("master");
+  ImGui::SameLine();
+  bool in_bwd = scenario_.opt_in_bwd == 1;
+  if (ImGui::Checkbox("Optimizer in backward", &in_bwd)) Edit("opt-in-bwd", in_bwd ? "1" : "0");
+  Track("opt-in-bwd");
   ImGui::TextColored(kMuted, "Sequence length = Context; GPUs = count x pp x dp");
 }
 

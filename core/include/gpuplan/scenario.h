@@ -54,6 +54,8 @@ struct Scenario {
   double tokens = 1e9;               // training tokens D
   double mfu = 0.40;                 // model FLOPs utilisation (Llama 3: 38-43% on H100)
   int offload = 0;                   // ZeRO-Offload: 1 optimizer states to CPU, 2 parameters too
+  int master = 1;                    // 1: mixed precision with FP32 master weights; 0: pure BF16 (states in BF16)
+  int opt_in_bwd = 0;                // 1: optimizer step fused into the backward pass (no full gradient buffer)
 
   bool operator==(const Scenario&) const = default;
 };
