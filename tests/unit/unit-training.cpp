@@ -153,7 +153,7 @@ TEST_CASE("the training estimator against published numbers", "[training][refere
   CHECK(worst("activation_bytes_per_layer") <= 0.01);
   CHECK(median("gpu_hours") <= 0.30);
   CHECK(worst("gpu_hours") <= 1.8);
-  CHECK(median("peak_memory_gb") <= 0.45);  // recorded 38% with the recipes' settings (PR of this stop)
+  CHECK(median("peak_memory_gb") <= 0.45);  // recorded 38% with the recipes' settings
   CHECK(worst("peak_memory_gb") <= 7.5);     // recorded 605%: the 70B full fine-tune, whose recipe was not found
 }
 
