@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_fields.h"
+
 #include "gpuplan/inference.h"
 #include "gpuplan/model.h"
 #include "gpuplan/speed.h"
@@ -39,15 +41,8 @@ double UnitScale(const std::string& unit) {
 }
 
 long long IntField(const json& j, const char* key, long long fallback) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return fallback;
-  const double v = it->get<double>();
-  return std::isfinite(v) && v >= 0 ? static_cast<long long>(v) : fallback;
-}
-
-std::string StrField(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const double v = detail::JsonNumber(j, key, -1);
+  return v >= 0 ? static_cast<long long>(v) : fallback;
 }
 
 }  // namespace
@@ -61,16 +56,16 @@ Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) 
   for (size_t i = 0; i < list->size(); ++i) {
     const json& j = (*list)[i];
     ReferenceCase c;
-    c.id = StrField(j, "id");
-    c.kind = StrField(j, "kind");
-    c.engine = StrField(j, "engine");
-    c.model = StrField(j, "model");
-    c.weights = StrField(j, "weights");
-    c.kv = StrField(j, "kv");
-    c.gpu = StrField(j, "gpu");
-    c.unit = StrField(j, "unit");
-    c.gap = StrField(j, "catalog_gap");
-    if (auto src = j.find("source"); src != j.end() && src->is_object()) c.source_url = StrField(*src, "url");
+    c.id = detail::JsonString(j, "id");
+    c.kind = detail::JsonString(j, "kind");
+    c.engine = detail::JsonString(j, "engine");
+    c.model = detail::JsonString(j, "model");
+    c.weights = detail::JsonString(j, "weights");
+    c.kv = detail::JsonString(j, "kv");
+    c.gpu = detail::JsonString(j, "gpu");
+    c.unit = detail::JsonString(j, "unit");
+    c.gap = detail::JsonString(j, "catalog_gap");
+    if (auto src = j.find("source"); src != j.end() && src->is_object()) c.source_url = detail::JsonString(*src, "url");
     c.count = static_cast<int>(std::max(IntField(j, "tp", 0), IntField(j, "count", 1)));
     c.batch = IntField(j, "batch", 0);  // 0: not stated (a throughput run at full load)
     c.prompt = IntField(j, "prompt_tokens", 0);

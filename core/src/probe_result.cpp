@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_fields.h"
+
 namespace gpuplan {
 
 using nlohmann::json;
@@ -19,15 +21,8 @@ const ProbeMetric* GpuProbeResult::Find(const std::string& id) const {
 
 namespace {
 
-std::string Str(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-double Num(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() && std::isfinite(it->get<double>()) ? it->get<double>() : 0;
-}
+using detail::JsonNumber;
+using detail::JsonString;
 
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -39,28 +34,28 @@ std::string Lower(std::string s) {
 Result<GpuProbeResult> ParseGpuProbe(const std::string& text) {
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) return Error{"probe file: not a JSON object"};
-  if (Str(doc, "schema") != "gpuplan.gpu-probe/1")
-    return Error{"probe file: schema '" + Str(doc, "schema") + "' is not gpuplan.gpu-probe/1 (written by gpuplan probe gpu)"};
+  if (JsonString(doc, "schema") != "gpuplan.gpu-probe/1")
+    return Error{"probe file: schema '" + JsonString(doc, "schema") + "' is not gpuplan.gpu-probe/1 (written by gpuplan probe gpu)"};
   GpuProbeResult r;
-  r.date = Str(doc, "date");
-  r.cuda_runtime = Str(doc, "cuda_runtime");
+  r.date = JsonString(doc, "date");
+  r.cuda_runtime = JsonString(doc, "cuda_runtime");
   if (auto d = doc.find("driver"); d != doc.end()) r.driver = d->is_string() ? d->get<std::string>() : d->dump();
   auto dev = doc.find("device");
   if (dev == doc.end() || !dev->is_object()) return Error{"probe file: 'device' is missing"};
-  r.device_name = Str(*dev, "name");
-  r.power_limit_w = Num(*dev, "power_limit_w");
-  r.memory_total_bytes = Num(*dev, "mem_total_bytes");
+  r.device_name = JsonString(*dev, "name");
+  r.power_limit_w = JsonNumber(*dev, "power_limit_w");
+  r.memory_total_bytes = JsonNumber(*dev, "mem_total_bytes");
   auto metrics = doc.find("metrics");
   if (metrics == doc.end() || !metrics->is_array()) return Error{"probe file: 'metrics' must be an array"};
   for (size_t i = 0; i < metrics->size(); ++i) {
     const json& m = (*metrics)[i];
     ProbeMetric p;
-    p.id = Str(m, "id");
-    p.name = Str(m, "name");
-    p.unit = Str(m, "unit");
-    p.catalog_field = Str(m, "catalog_field");
-    p.method = Str(m, "method");
-    p.value = Num(m, "value");
+    p.id = JsonString(m, "id");
+    p.name = JsonString(m, "name");
+    p.unit = JsonString(m, "unit");
+    p.catalog_field = JsonString(m, "catalog_field");
+    p.method = JsonString(m, "method");
+    p.value = JsonNumber(m, "value");
     if (p.id.empty() || !(p.value > 0)) continue;  // a metric that did not run has no value
     r.metrics.push_back(p);
   }

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_fields.h"
+
 #include "gpuplan/model.h"
 #include "gpuplan/training.h"
 #include "gpuplan/units.h"
@@ -12,14 +14,8 @@ using nlohmann::json;
 
 namespace {
 
-double Num(const json& j, const char* key, double fallback = 0) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
-}
-std::string Str(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+double Num(const json& j, const char* key, double fallback = 0) { return detail::JsonNumber(j, key, fallback); }
+std::string Str(const json& j, const char* key) { return detail::JsonString(j, key); }
 double Scale(const std::string& unit) {
   if (unit == "GB") return kGB;
   if (unit == "GiB") return kGiB;
