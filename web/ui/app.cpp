@@ -1,4 +1,5 @@
 #include "app.h"
+#include "tables.h"
 
 #include <algorithm>
 #include <cctype>
@@ -341,30 +342,13 @@ void App::DrawResult() {
     Track("usage-bar");
   }
 
-  if (ImGui::BeginTable("breakdown", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn(("Term" + per).c_str());
-    ImGui::TableSetupColumn("GiB");
-    ImGui::TableSetupColumn("GB");
-    ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
-    auto row = [](const std::string& name, double bytes, const std::string& how) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(name.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(FormatFixed(bytes / kGiB, 2).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(FormatFixed(bytes / kGB, 2).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", how.c_str());
-    };
-    for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
-    row("Total", e.total_bytes, "sum of the terms above");
-    row("Capacity", e.capacity_bytes, e.capacity_basis);
-    row("Usable", e.usable_bytes, e.usable_basis);
-    row(e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "usable - total");
-    ImGui::EndTable();
-  }
+  std::vector<BytesRow> rows;
+  for (const Term& t : e.terms) rows.push_back({t.name, t.bytes, t.formula});
+  rows.push_back({"Total", e.total_bytes, "sum of the terms above"});
+  rows.push_back({"Capacity", e.capacity_bytes, e.capacity_basis});
+  rows.push_back({"Usable", e.usable_bytes, e.usable_basis});
+  rows.push_back({e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "usable - total"});
+  BytesTable("breakdown", "Term" + per, rows);
 
   ImGui::Text("KV cache: %s per token (whole model)", FormatBytes(e.kv_bytes_per_token, ByteUnit::MiB, 3).c_str());
   ImGui::Text("Max context at batch %lld: %s tokens%s", scenario_.batch, FormatCount(e.max_context).c_str(),

@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "chart.h"
+#include "tables.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan::ui {
@@ -97,27 +98,10 @@ void App::DrawTrain() {
   Track("train-verdict");
   for (const std::string& sgg : e.suggestions) ImGui::BulletText("try: %s", sgg.c_str());
 
-  if (ImGui::BeginTable("train-terms", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("Per GPU");
-    ImGui::TableSetupColumn("GiB");
-    ImGui::TableSetupColumn("GB");
-    ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
-    auto row = [](const std::string& name, double bytes, const std::string& how) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(name.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(FormatFixed(bytes / kGiB, 2).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(FormatFixed(bytes / kGB, 2).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", how.c_str());
-    };
-    for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
-    row("Total", e.total_bytes, "sum of the terms above");
-    ImGui::EndTable();
-  }
+  std::vector<BytesRow> rows;
+  for (const Term& t : e.terms) rows.push_back({t.name, t.bytes, t.formula});
+  rows.push_back({"Total", e.total_bytes, "sum of the terms above"});
+  BytesTable("train-terms", "Per GPU", rows);
   ImGui::Text("%s trainable of %s; %.4g FLOPs per token = %s", FormatParams(e.trainable_params).c_str(),
               FormatParams(e.total_params).c_str(), e.flops_per_token, e.flops_formula.c_str());
   ImGui::Text("%s tokens/s on %d GPUs: %.4g tokens in %s days, %s GPU-hours (Chinchilla-optimal: %.3g tokens)",
