@@ -102,6 +102,7 @@ class App {
   std::vector<CompareRow> compare_rows_;                  // cached: recomputed after a change
   bool compare_dirty_ = true;
   std::string compare_sort_ = "tokens_per_s_total";
+  std::string compare_sorted_by_;                         // the key compare_rows_ is sorted by
   bool compare_fits_only_ = true;
   char compare_vendor_[32] = "";
   float compare_min_tps_ = 0;

@@ -137,8 +137,12 @@ const std::vector<CompareRow>& App::CompareRows() {
     compare_rows_ = CompareCatalog(*catalog_, scenario_);
     compare_last_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     compare_dirty_ = false;
+    compare_sorted_by_.clear();
   }
-  SortCompareRows(compare_rows_, compare_sort_);
+  if (compare_sorted_by_ != compare_sort_) {  // sort once per change, not every frame
+    SortCompareRows(compare_rows_, compare_sort_);
+    compare_sorted_by_ = compare_sort_;
+  }
   return compare_rows_;
 }
 
