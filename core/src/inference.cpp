@@ -71,6 +71,10 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Model& m, const Sce
                 FormatCount(static_cast<long long>(ffn)) + " FFN + " + FormatCount(static_cast<long long>(qkv)) +
                 " QKV) / " + Plural(s.count, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) + " hidden) + " +
                 FormatCount(static_cast<long long>(rows)) + " rows × vocab " + FormatCount(m.vocab) + " × 8 B logits";
+  } else if (engine.id == "sglang" && s.mem_util > 0) {
+    // An explicit --mem-fraction-static replaces the reserve rule: weights + KV <= fraction × total.
+    w.bytes = capacity * (1 - s.mem_util);
+    w.formula = "memory outside mem-fraction-static " + FormatFixed(s.mem_util, 2);
   } else if (engine.id == "sglang") {
     w.bytes = SglangReserveBytes(capacity, s.count);
     w.formula = "SGLang reserve: 512 MiB + 1.5 MiB × chunked-prefill tokens + 2 MiB × CUDA-graph batch sizes"
@@ -224,13 +228,6 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
     e.usable_basis = "whole capacity (" + engine->name + " has no memory cap)";
     if (s.mem_util > 0 && engine->id != "sglang")
       e.warnings.push_back("mem-util has no effect with " + engine->name);
-  }
-  if (engine->id == "sglang" && s.mem_util > 0) {
-    // An explicit --mem-fraction-static replaces the reserve rule: weights + KV <= fraction × total.
-    activations.bytes = capacity * (1 - s.mem_util);
-    e.terms[2].bytes = activations.bytes;
-    e.terms[2].formula = "memory outside mem-fraction-static " + FormatFixed(s.mem_util, 2);
-    e.total_bytes = weights.bytes + kv.bytes + activations.bytes + overhead.bytes;
   }
   e.headroom_bytes = e.usable_bytes - e.total_bytes;
   e.fits = e.headroom_bytes >= 0;
