@@ -188,6 +188,7 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
   j["flops_formula"] = e.flops_formula;
   j["tokens_per_s"] = Number(e.tokens_per_s);
   j["step"] = {{"global_batch_tokens", Number(e.global_batch_tokens)},
+               {"accumulation_steps", Number(e.accumulation_steps)},
                {"compute_s", Number(e.step_compute_s)},
                {"exposed_comm_s", Number(e.step_comm_s)},
                {"seconds", Number(e.step_s)},

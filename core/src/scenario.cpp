@@ -231,6 +231,16 @@ const std::vector<FieldDef>& Table() {
            {"none", "selective", "full"}, &Scenario::recompute);
     small("flash", "Flash attention", "1: flash/SDPA attention (no score tensors kept), 0: eager", 0, 1, &Scenario::flash);
     small("lora-rank", "LoRA rank", "LoRA rank r (1 to 4096)", 1, 4096, &Scenario::lora_rank);
+    choice("lora-targets", "LoRA targets", "adapted modules: all-linear (attention and MLP), attention (q, k, v, o), qv",
+           {"all-linear", "attention", "qv"}, &Scenario::lora_targets);
+    small("lora-layers", "LoRA layers", "adapted layers counted from the last (0 = every layer; 0 to 100000)", 0, 100000,
+          &Scenario::lora_layers);
+    small("sp", "Sequence parallel", "1: sequence parallelism splits norms and dropouts over the tensor-parallel GPUs too", 0, 1,
+          &Scenario::sp);
+    small("shard-group", "Shard group", "GPUs a ZeRO/FSDP shard spans (hybrid shard: replicas across groups); 0 = every data-parallel GPU",
+          0, 65536, &Scenario::shard_group);
+    integer("global-batch", "Global batch", "sequences per optimizer step (0 = dp × micro-batch × 8; up to 16777216)", 0,
+            16777216, &Scenario::global_batch);
     number("tokens", "Tokens", "training tokens D (1e3 to 1e16)", 1e3, 1e16, &Scenario::tokens);
     number("mfu", "MFU", "model FLOPs utilisation, 0.01 to 1 (Llama 3: 0.38-0.43 on H100)", 0.01, 1, &Scenario::mfu);
     small("offload", "CPU offload", "0 none, 1 optimizer states to CPU (ZeRO-Offload), 2 parameters too", 0, 2,

@@ -14,8 +14,12 @@ using nlohmann::json;
 
 namespace {
 
-double Num(const json& j, const char* key, double fallback = 0) { return detail::JsonNumber(j, key, fallback); }
-std::string Str(const json& j, const char* key) { return detail::JsonString(j, key); }
+double Num(const json& j, const char* key, double fallback = 0) {
+  return detail::JsonNumber(j, key, fallback);
+}
+std::string Str(const json& j, const char* key) {
+  return detail::JsonString(j, key);
+}
 double Scale(const std::string& unit) {
   if (unit == "GB") return kGB;
   if (unit == "GiB") return kGiB;
@@ -50,7 +54,8 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
   s.context = static_cast<long long>(Num(c, "seq_len", 2048));
   s.lora_rank = static_cast<int>(Num(c, "lora_rank", 16));
   if (c.contains("recompute") && c["recompute"].is_string()) s.recompute = Str(c, "recompute");
-  if (c.contains("flash_attention") && c["flash_attention"].is_boolean()) s.flash = c["flash_attention"].get<bool>() ? 1 : 0;
+  if (c.contains("flash_attention") && c["flash_attention"].is_boolean())
+    s.flash = c["flash_attention"].get<bool>() ? 1 : 0;
   s.gpu = Str(c, "gpu").empty() ? "a100-sxm-80gb" : Str(c, "gpu");
   if (scale == 0 && (r.kind == "model_states_gb_per_gpu" || r.kind == "peak_memory_gb"))
     return r.skipped = "unit '" + Str(c, "unit") + "' not understood", r;
@@ -68,8 +73,8 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     if (!(psi > 0)) return r.skipped = "no parameter count", r;
     r.estimated = ModelStateBytes(*e) / CountParams(*catalog.FindModel(s.model)).total * psi / scale;
   } else if (r.kind == "activation_bytes_per_layer") {
-    if (Num(c, "tp", 1) > 1 && c.contains("sequence_parallel") && c["sequence_parallel"] == false && s.recompute != "full")
-      return r.skipped = "tensor parallelism without sequence parallelism: gpuplan assumes sequence parallelism", r;
+    if (c.contains("sequence_parallel") && c["sequence_parallel"].is_boolean())
+      s.sp = c["sequence_parallel"].get<bool>() ? 1 : 0;
     // The paper's GPT-style layer: MLP 4h, GeLU (not gated), MHA.
     Model m;
     m.id = "ref";
@@ -99,6 +104,8 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
       s.mfu = std::min(1.0, achieved * 1e12 / g->dense_flops.at("bf16"));
     }
     s.dp = static_cast<int>(Num(c, "gpus", 1));
+    if (Num(c, "global_batch_tokens") > 0 && s.context > 0)
+      s.global_batch = static_cast<long long>(Num(c, "global_batch_tokens") / static_cast<double>(s.context));
     Result<TrainEstimate> e = EstimateTraining(catalog, s);
     if (!e) return r.skipped = e.error(), r;
     r.estimated = r.kind == "gpu_hours" ? e->gpu_hours : e->seconds / 86400;
@@ -112,6 +119,17 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
       if (Num(x, "batch_size") > 0) s.micro_batch = static_cast<long long>(Num(x, "batch_size"));
       if (Num(x, "seq_len") > 0) s.context = static_cast<long long>(Num(x, "seq_len"));
       if (Num(x, "lora_rank") > 0) s.lora_rank = static_cast<int>(Num(x, "lora_rank"));
+      // Adapted modules, from torchtune's lora_attn_modules/apply_lora_to_mlp or axolotl's
+      // lora_target_linear as the recipe records them.
+      const std::string targets = Str(x, "lora_targets");
+      if (targets.find("apply_lora_to_mlp True") != std::string::npos ||
+          targets.find("lora_target_linear: true") != std::string::npos)
+        s.lora_targets = "all-linear";
+      else if (targets.find("[q_proj, v_proj]") != std::string::npos)
+        s.lora_targets = "qv";
+      else if (!targets.empty())
+        s.lora_targets = "attention";
+      if (Str(x, "dtype").find("load_in_8bit: true") != std::string::npos) s.weights = "llm-int8";
       const std::string o = Str(x, "optimizer");
       if (o.find("8bit") != std::string::npos || o.find("8Bit") != std::string::npos) s.optimizer = "adamw-8bit";
       if (x.contains("optimizer_in_bwd") && x["optimizer_in_bwd"].is_boolean())

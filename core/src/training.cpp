@@ -11,8 +11,12 @@ namespace gpuplan {
 
 namespace {
 
-std::string Bytes(double b) { return FormatBytes(b, ByteUnit::GiB); }
-std::string Per(double v) { return FormatFixed(v, v == std::floor(v) ? 0 : 2); }
+std::string Bytes(double b) {
+  return FormatBytes(b, ByteUnit::GiB);
+}
+std::string Per(double v) {
+  return FormatFixed(v, v == std::floor(v) ? 0 : 2);
+}
 
 // Optimizer state bytes per trainable parameter (besides the FP32 master copy):
 // AdamW two FP32 moments (8, ZeRO paper's K = 12 with the master); 8-bit Adam two 1-byte
@@ -27,14 +31,43 @@ double OptimizerBytes(const std::string& opt) {
 }
 
 // Parameters one LoRA adapter set adds: r × (in + out) for each adapted linear layer
-// (Hu et al. 2021), all linear layers of attention and MLP ("all-linear", as QLoRA does).
-double LoraParams(const Model& m, int rank) {
+// (Hu et al. 2021). Targets as PEFT names them: "all-linear" (every linear layer of attention
+// and MLP, as QLoRA does; in a MoE layer each expert's projections and the shared ones),
+// "attention" (q, k, v, o), "qv" (the original paper's choice). `layers` adapted layers.
+double LoraParams(const Model& m, int rank, const std::string& targets, double layers) {
   const double h = m.hidden, q = static_cast<double>(m.heads) * m.head_dim,
                kv = static_cast<double>(m.kv_heads) * m.head_dim;
-  const double ffn = m.moe ? static_cast<double>(m.moe->expert_intermediate) : m.intermediate;
+  if (targets == "qv") return rank * ((h + q) + (h + kv)) * layers;
   double per_layer = (h + q) + 2 * (h + kv) + (q + h);  // q, k, v, o
-  per_layer += (m.gated_mlp ? 3 : 2) * (h + ffn);        // gate/up/down
-  return rank * per_layer * m.layers;
+  if (targets == "all-linear") {
+    const double mats = m.gated_mlp ? 3 : 2;  // gate/up/down or up/down
+    if (m.moe) {
+      const double experts = static_cast<double>(m.moe->experts) + m.moe->shared_experts;
+      per_layer += mats * experts * (h + m.moe->expert_intermediate);
+      if (m.moe->shared_intermediate > 0) per_layer += mats * (h + m.moe->shared_intermediate);
+    } else {
+      per_layer += mats * (h + m.intermediate);
+    }
+  }
+  return rank * per_layer * layers;
+}
+
+// The slowest link of a ring that spans `gpus` GPUs: within a node (at most 8) over NVLink when
+// the part has it, else PCIe of its generation; across nodes over InfiniBand NDR (data-centre
+// parts with NVLink) or 100 GbE. Bytes per second in one direction.
+double RingLink(const Catalog& catalog, const Gpu& gpu, double gpus) {
+  double link = 0;
+  if (gpus <= 8) {
+    link = gpu.interconnect && gpu.interconnect->bytes_per_s > 0 ? gpu.interconnect->bytes_per_s / 2 : 0;
+    if (link == 0)
+      for (const InterconnectSpec& ic : catalog.interconnects)
+        if (ic.kind == "pcie" && ic.generation == (gpu.pcie_gen ? gpu.pcie_gen : 4)) link = ic.effective_bytes_per_s;
+  } else {
+    for (const InterconnectSpec& ic : catalog.interconnects)
+      if (ic.id == (gpu.interconnect ? "infiniband-ndr" : "ethernet-100g"))
+        link = ic.effective_bytes_per_s > 0 ? ic.effective_bytes_per_s : ic.raw_bytes_per_s;
+  }
+  return link > 0 ? link : 25e9;
 }
 
 }  // namespace
@@ -54,29 +87,42 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.total_params = params.total;
   const bool lora = s.method == "lora" || s.method == "qlora";
   const bool qlora = s.method == "qlora";
-  e.trainable_params = lora ? LoraParams(*model, s.lora_rank) : params.total;
+  const double layers = model->layers;
+  const double adapted_layers = s.lora_layers > 0 ? std::min<double>(s.lora_layers, layers) : layers;
+  e.trainable_params = lora ? LoraParams(*model, s.lora_rank, s.lora_targets, adapted_layers) : params.total;
   const double model_split = tp * pp;  // tensor and pipeline parallelism split every tensor
 
   // --- Model states (ZeRO paper, Rajbhandari et al. 2019, §3: 2Ψ BF16 weights + 2Ψ gradients
   //     + KΨ optimizer, K = 12 for mixed-precision Adam: 4 FP32 master + 4 + 4 moments; ZeRO-1
   //     shards the K part over the data-parallel degree N, ZeRO-2 the gradients too, ZeRO-3 the
   //     weights too.)
+  // The frozen base of LoRA is stored in the weights format (BF16, or 8-bit as with
+  // LLM.int8()); QLoRA's in NF4 with or without double quantization (Dettmers et al. 2023,
+  // §2: 4.127 bits per weight with, 4.5 without), nf4-dq unless weights names a 4-bit bnb format.
   double base_weight_bytes = 2;
   std::string base_label = "BF16";
-  if (qlora) {
-    const WeightFormat* nf4 = catalog.FindWeightFormat("nf4-dq");
-    base_weight_bytes = nf4 ? nf4->bits_per_weight / 8 : 0.5;
-    base_label = nf4 ? nf4->name : "NF4";
+  if (lora) {
+    std::string base_id = s.weights;
+    if (qlora && base_id.rfind("nf4", 0) != 0 && base_id.rfind("fp4-bnb", 0) != 0) base_id = "nf4-dq";
+    const WeightFormat* base = catalog.FindWeightFormat(base_id);
+    if (!base) return Error{"weights: unknown weight format '" + base_id + "' for the frozen base"};
+    base_weight_bytes = base->bits_per_weight / 8;
+    base_label = base->name;
   }
   const double zero = s.zero;
-  auto shard = [&](int from_stage) { return zero >= from_stage ? dp : 1.0; };
+  // Hybrid sharding (FSDP HYBRID_SHARD, DeepSpeed ZeRO++ hpZ, "HSDP"): states are sharded within
+  // a group of shard-group GPUs and replicated across groups.
+  const bool hybrid = s.shard_group > 0 && s.shard_group < s.dp;
+  const double shard_dp = hybrid ? s.shard_group : dp;
+  const std::string shard_label = hybrid ? " (hybrid shard groups of " + Per(shard_dp) + ")" : "";
+  auto shard = [&](int from_stage) { return zero >= from_stage ? shard_dp : 1.0; };
   const double frozen = lora ? params.total : 0;
   const double trainable = e.trainable_params;
   const double weights =
       (frozen * base_weight_bytes + trainable * 2) / model_split / shard(3) * (s.offload >= 2 ? 0 : 1);
   // Optimizer-in-backward (torchtune's optimizer_in_bwd) frees each gradient as soon as its
   // parameter is updated: about one layer's gradients are alive at a time.
-  const double layer_trainable = trainable / model->layers;
+  const double layer_trainable = trainable / (lora ? adapted_layers : layers);
   const double grads = (s.opt_in_bwd ? layer_trainable : trainable) * 2 / model_split / shard(2);
   // Pure BF16 training keeps no FP32 master and its optimizer states in BF16 (half the bytes).
   const bool pure = s.master == 0;
@@ -84,27 +130,29 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   const double optim = trainable * OptimizerBytes(s.optimizer) * (pure ? 0.5 : 1) / model_split / shard(1);
   const bool opt_offload = s.offload >= 1;
   e.terms.push_back({"weights", "Weights",
-                     (lora ? FormatParams(frozen) + " frozen × " + Per(base_weight_bytes) + " B (" + base_label + ") + " +
-                                 FormatParams(trainable) + " LoRA × 2 B"
+                     (lora ? FormatParams(frozen) + " frozen × " + Per(base_weight_bytes) + " B (" + base_label +
+                                 ") + " + FormatParams(trainable) + " LoRA × 2 B"
                            : FormatParams(trainable) + " × 2 B (BF16)") +
-                         " / " + Per(model_split) + " (TP × PP)" + (zero >= 3 ? " / " + Per(dp) + " (ZeRO-3 / FSDP)" : "") +
+                         " / " + Per(model_split) + " (TP × PP)" +
+                         (zero >= 3 ? " / " + Per(shard_dp) + " (ZeRO-3 / FSDP)" + shard_label : "") +
                          (s.offload >= 2 ? "; offloaded to CPU" : ""),
                      weights});
   e.terms.push_back({"gradients", "Gradients",
                      (s.opt_in_bwd ? "one layer's " + FormatParams(layer_trainable) + " (optimizer in backward)"
                                    : FormatParams(trainable) + " trainable") +
                          " × 2 B / " + Per(model_split) +
-                         (zero >= 2 ? " / " + Per(dp) + " (ZeRO-2)" : ""),
+                         (zero >= 2 ? " / " + Per(shard_dp) + " (ZeRO-2)" + shard_label : ""),
                      grads});
   e.terms.push_back({"master", "FP32 master weights",
                      pure ? std::string("none: pure BF16 training (master = 0)")
                           : FormatParams(trainable) + " × 4 B / " + Per(model_split) +
-                                (zero >= 1 ? " / " + Per(dp) + " (ZeRO-1)" : "") + (opt_offload ? "; offloaded to CPU" : ""),
+                                (zero >= 1 ? " / " + Per(shard_dp) + " (ZeRO-1)" + shard_label : "") +
+                                (opt_offload ? "; offloaded to CPU" : ""),
                      opt_offload ? 0 : master});
   e.terms.push_back({"optimizer", "Optimizer states",
                      FormatParams(trainable) + " × " + Per(OptimizerBytes(s.optimizer) * (pure ? 0.5 : 1)) + " B (" +
-                         s.optimizer + (pure ? ", BF16 states" : "") + ") / " +
-                         Per(model_split) + (zero >= 1 ? " / " + Per(dp) + " (ZeRO-1)" : "") +
+                         s.optimizer + (pure ? ", BF16 states" : "") + ") / " + Per(model_split) +
+                         (zero >= 1 ? " / " + Per(shard_dp) + " (ZeRO-1)" + shard_label : "") +
                          (opt_offload ? "; offloaded to CPU" : ""),
                      opt_offload ? 0 : optim});
   e.host_bytes = (opt_offload ? master + optim : 0) +
@@ -116,8 +164,11 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   //     5as²b, MLP 19sbh, norms 4sbh. The MLP term is written for any width I as (3 + 4I/h)sbh,
   //     and (3 + 6I/h)sbh for gated MLPs (two projections and the product kept). Flash/SDPA
   //     attention or selective recomputation drop the 5as²b score tensors; full recomputation
-  //     keeps only each layer's 2sbh input. The first pipeline stage holds pp micro-batches of
-  //     its L/pp layers (1F1B schedule, §4.2.3): L layers' worth in all.
+  //     keeps only each layer's 2sbh input. Without sequence parallelism 10sbh of it (norm and
+  //     dropout tensors, eq. 2) is not split over TP. The first pipeline stage holds pp
+  //     micro-batches of its L/pp layers (1F1B schedule, §4.2.3): L layers' worth in all. LoRA
+  //     restricted to the last layers stores nothing below the first adapted one: no gradient
+  //     flows there.
   const double sq = static_cast<double>(s.context), b = static_cast<double>(s.micro_batch), h = model->hidden;
   const double a = model->heads;
   const double ffn = model->moe ? static_cast<double>(model->moe->experts_per_token) * model->moe->expert_intermediate +
@@ -129,18 +180,26 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   double per_layer_coeff = 11 + mlp_coeff + 4;  // × s·b·h
   std::string act_formula;
   double per_layer = 0;
+  const bool split_all = s.sp != 0 || tp == 1;
   if (s.recompute == "full") {
-    per_layer = 2 * sq * b * h / tp;
-    act_formula = "full recomputation: 2·s·b·h per layer (its input)";
+    per_layer = 2 * sq * b * h / (split_all ? tp : 1);
+    act_formula =
+        "full recomputation: 2·s·b·h per layer (its input)" + std::string(split_all ? "" : ", not split without SP");
   } else {
-    per_layer = sq * b * h * per_layer_coeff / tp + (scores ? 5 * a * sq * sq * b / tp : 0);
-    act_formula = "s·b·h·" + FormatFixed(per_layer_coeff, 1) + (scores ? " + 5·a·s²·b" : "") + " per layer / TP " + Per(tp) +
-                  (scores ? "" : (s.flash ? " (flash attention: no score tensors)" : " (selective recomputation)"));
+    constexpr double kUnsplit = 10;  // norms, dropout masks and the two block inputs (eq. 2)
+    per_layer = sq * b * h * (split_all ? per_layer_coeff / tp : kUnsplit + (per_layer_coeff - kUnsplit) / tp) +
+                (scores ? 5 * a * sq * sq * b / tp : 0);
+    act_formula = split_all ? "s·b·h·" + FormatFixed(per_layer_coeff, 1) + (scores ? " + 5·a·s²·b" : "") +
+                                  " per layer / TP " + Per(tp)
+                            : "s·b·h·(10 + " + FormatFixed(per_layer_coeff - kUnsplit, 1) + "/TP)" +
+                                  (scores ? " + 5·a·s²·b/TP" : "") + " per layer, TP " + Per(tp) + " without SP";
+    act_formula += scores ? "" : (s.flash ? " (flash attention: no score tensors)" : " (selective recomputation)");
   }
-  const double activations = per_layer * model->layers;  // L/pp layers × pp micro-batches in flight
+  const double stored_layers = lora ? adapted_layers : layers;
+  const double activations = per_layer * stored_layers;  // L/pp layers × pp micro-batches in flight
   e.terms.push_back({"activations", "Activations",
                      act_formula + "; s " + FormatCount(s.context) + ", b " + FormatCount(s.micro_batch) + ", h " +
-                         FormatCount(model->hidden) + " × " + FormatCount(model->layers) + " layers" +
+                         FormatCount(model->hidden) + " × " + Per(stored_layers) + " layers" +
                          (pp > 1 ? " (first stage: " + Per(pp) + " micro-batches of L/" + Per(pp) + " layers)" : ""),
                      activations});
   // FP32 logits and their gradient for the micro-batch (the largest single tensor for
@@ -166,9 +225,10 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.fits = e.headroom_bytes >= 0;
   const double per_sequence = (activations + logits) / b;
   const double fixed = e.total_bytes - activations - logits;
-  e.max_micro_batch = fixed < e.capacity_bytes && per_sequence > 0
-                          ? static_cast<long long>(std::min(65536.0, std::floor((e.capacity_bytes - fixed) / per_sequence)))
-                          : 0;
+  e.max_micro_batch =
+      fixed < e.capacity_bytes && per_sequence > 0
+          ? static_cast<long long>(std::min(65536.0, std::floor((e.capacity_bytes - fixed) / per_sequence)))
+          : 0;
   if (!e.fits) {
     if (zero < 3 && !lora && dp > 1) e.suggestions.push_back("shard more: ZeRO-" + std::to_string(s.zero + 1));
     if (zero == 0 && dp == 1 && !lora) e.suggestions.push_back("add data-parallel GPUs and shard with ZeRO (dp > 1)");
@@ -183,13 +243,17 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   // --- Time. Training FLOPs per token: 6N (2N forward, 4N backward; Kaplan et al. 2020) plus
   //     attention 12·L·H·Q·T (PaLM, Chowdhery et al. 2022, Appendix B: the MFU definition), with full
   //     recomputation one more forward (8N, Narayanan et al. 2021 eq. 3); LoRA skips the frozen
-  //     weights' gradient: 4N (forward + input gradients) + 6 × the adapter parameters.
+  //     weights' gradient: 2N forward + 2N input gradients through the adapted layers + 6 × the
+  //     adapter parameters (no backward at all below the first adapted layer).
   const double n_active = params.active;
   const double attn = 12.0 * model->layers * static_cast<double>(model->heads) * model->head_dim * sq;
   const double recompute_factor = s.recompute == "full" ? 4.0 / 3 : 1;
   if (lora) {
-    e.flops_per_token = (4 * n_active + 6 * trainable + attn) * recompute_factor;
-    e.flops_formula = "(4N frozen forward + input gradients + 6 × " + FormatParams(trainable) + " adapter + attention)";
+    const double backward_share = adapted_layers / layers;
+    e.flops_per_token =
+        (2 * n_active * (1 + backward_share) + 6 * trainable + attn * (1 + 2 * backward_share) / 3) * recompute_factor;
+    e.flops_formula = "(2N forward + 2N × " + FormatFixed(backward_share, 2) + " input gradients + 6 × " +
+                      FormatParams(trainable) + " adapter + attention)";
   } else {
     e.flops_per_token = (6 * n_active + attn) * recompute_factor;
     e.flops_formula = "6 × " + FormatParams(n_active) + " active params + attention";
@@ -197,42 +261,65 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   if (s.recompute == "full") e.flops_formula += " × 4/3 (full recomputation: another forward)";
   const auto peak_it = gpu->dense_flops.find("bf16");
   const double peak = peak_it != gpu->dense_flops.end() ? peak_it->second
-                      : gpu->dense_flops.count("fp16") ? gpu->dense_flops.at("fp16")
-                                                       : 0;
+                      : gpu->dense_flops.count("fp16")  ? gpu->dense_flops.at("fp16")
+                                                        : 0;
   if (peak <= 0) return Error{"gpu: the catalog has no BF16/FP16 dense throughput for '" + gpu->id + "'"};
-  // One optimizer step: every data-parallel replica processes its micro-batches (global batch
-  // = dp × micro-batch × 8 accumulation steps by default: a stated assumption); then the
-  // gradients are all-reduced (ZeRO-0/1/2: 2Ψ bytes, ring) or reduce-scattered and the
-  // weights all-gathered twice (ZeRO-3: 3 × 2Ψ / 2 per direction, ZeRO paper §7.2). Most of it
-  // overlaps the backward pass (80%, stated assumption).
-  constexpr double kAccumulation = 8, kOverlap = 0.8;
-  e.global_batch_tokens = dp * b * kAccumulation * sq;
+  // One optimizer step of the global batch: each data-parallel replica runs `accumulation`
+  // micro-steps (global batch / (dp × micro-batch), rounded up). Collectives on a ring of n GPUs
+  // send (n-1)/n of the buffer per GPU per reduce-scatter or all-gather (ZeRO paper §7):
+  //   ZeRO-0/1: one all-reduce of the 2Ψ gradients per step, during the last micro-step's
+  //             backward (DDP's no_sync accumulates locally);
+  //   ZeRO-2:   a reduce-scatter of the gradients in every micro-step's backward, and an
+  //             all-gather of the updated 2Ψ weights per step;
+  //   ZeRO-3:   every micro-step all-gathers the weights for forward and again for backward and
+  //             reduce-scatters the gradients (3 × 2Ψ; the frozen base too, for LoRA).
+  // With hybrid sharding those run inside a group of g GPUs, and the group's 1/g gradient shard
+  // is all-reduced between groups. 80% of a collective hides under the compute it overlaps
+  // (the backward pass; forward and backward for ZeRO-3's gathers; stated assumption).
+  constexpr double kOverlap = 0.8;
+  const double micro_seqs = dp * b;
+  const double wanted = s.global_batch > 0 ? static_cast<double>(s.global_batch) : micro_seqs * 8;
+  double accumulation = std::ceil(wanted / micro_seqs - 1e-9);
+  if (accumulation < 1) {
+    accumulation = 1;
+    e.warnings.push_back("global batch " + FormatCount(s.global_batch) + " is smaller than dp × micro-batch = " +
+                         Per(micro_seqs) + " sequences: one micro-step per step");
+  } else if (s.global_batch > 0 && accumulation * micro_seqs != wanted) {
+    e.warnings.push_back("global batch rounded up to " + Per(accumulation * micro_seqs) +
+                         " sequences (a whole number of micro-steps)");
+  }
+  e.accumulation_steps = accumulation;
+  e.global_batch_tokens = accumulation * micro_seqs * sq;
   const double replica_gpus = tp * pp;
-  e.step_compute_s = e.global_batch_tokens * e.flops_per_token / (e.gpus * peak * s.mfu);
+  const double ideal_s = e.global_batch_tokens * e.flops_per_token / (e.gpus * peak * s.mfu);
+  e.step_compute_s = ideal_s;
   // Pipeline bubble (1F1B): (p - 1) / m of the step idles with m micro-batches per step
   // (Narayanan et al. 2021, §2.2.1).
-  if (pp > 1) e.step_compute_s *= 1 + (pp - 1) / kAccumulation;
-  // The slowest link on the data-parallel ring: within a node while dp × tp × pp <= 8 over
-  // NVLink or PCIe; across nodes over InfiniBand NDR (data-centre parts) or 100 GbE.
-  double link = 0;
-  if (e.gpus <= 8) {
-    link = gpu->interconnect && gpu->interconnect->bytes_per_s > 0 ? gpu->interconnect->bytes_per_s / 2 : 0;
-    if (link == 0)
-      for (const InterconnectSpec& ic : catalog.interconnects)
-        if (ic.kind == "pcie" && ic.generation == (gpu->pcie_gen ? gpu->pcie_gen : 4)) link = ic.effective_bytes_per_s;
-  } else {
-    for (const InterconnectSpec& ic : catalog.interconnects)
-      if (ic.id == (gpu->interconnect ? "infiniband-ndr" : "ethernet-100g"))
-        link = ic.effective_bytes_per_s > 0 ? ic.effective_bytes_per_s : ic.raw_bytes_per_s;
-  }
-  if (link <= 0) link = 25e9;
+  if (pp > 1) e.step_compute_s *= 1 + (pp - 1) / accumulation;
   const double grad_bytes = trainable * 2 / replica_gpus;
-  const double volume = dp > 1 ? 2 * (dp - 1) / dp * grad_bytes * (zero >= 3 ? 1.5 : 1) : 0;
-  const double comm = volume / link;
-  const double backward = e.step_compute_s * 2 / 3;
-  e.step_comm_s = std::max(0.0, comm - kOverlap * backward);
+  const double gather_bytes = (frozen * base_weight_bytes + trainable * 2) / replica_gpus;
+  const double ring = hybrid ? shard_dp : dp;  // GPUs on the sharded ring
+  const double share = (ring - 1) / ring;
+  const double ring_link = RingLink(catalog, *gpu, (hybrid ? shard_dp : dp) * replica_gpus);
+  double per_micro = 0, per_step = 0;  // bytes per GPU
+  if (zero >= 3)
+    per_micro = share * (2 * gather_bytes + grad_bytes);
+  else if (zero == 2)
+    per_micro = share * grad_bytes, per_step = share * trainable * 2 / replica_gpus;
+  else
+    per_step = 2 * share * grad_bytes;
+  double micro_comm = dp > 1 ? per_micro / ring_link : 0, step_comm = dp > 1 ? per_step / ring_link : 0;
+  if (hybrid) {
+    const double groups = dp / shard_dp;
+    const double across = 2 * (groups - 1) / groups * grad_bytes / shard_dp / RingLink(catalog, *gpu, e.gpus);
+    (zero >= 2 ? micro_comm : step_comm) += across;
+  }
+  const double micro_compute = e.step_compute_s / accumulation;
+  const double micro_window = micro_compute * (zero >= 3 ? 1.0 : 2.0 / 3);
+  e.step_comm_s = accumulation * std::max(0.0, micro_comm - kOverlap * micro_window) +
+                  std::max(0.0, step_comm - kOverlap * micro_compute * 2 / 3);
   e.step_s = e.step_compute_s + e.step_comm_s;
-  e.scaling_efficiency = e.step_s > 0 ? e.step_compute_s / e.step_s : 1;
+  e.scaling_efficiency = e.step_s > 0 ? ideal_s / e.step_s : 1;
   e.tokens_per_s = e.step_s > 0 ? e.global_batch_tokens / e.step_s : 0;
   e.seconds = e.tokens_per_s > 0 ? s.tokens / e.tokens_per_s : 0;
   e.gpu_hours = e.seconds / 3600 * e.gpus;
@@ -250,16 +337,31 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.energy_usd = e.energy_kwh * s.kwh_usd;
 
   e.assumptions = {
-      pure ? "pure BF16: weights, gradients and optimizer states in BF16, no FP32 master (8 bytes per parameter for AdamW)"
+      pure ? "pure BF16: weights, gradients and optimizer states in BF16, no FP32 master (8 bytes per parameter for "
+             "AdamW)"
            : "BF16 mixed precision with FP32 master weights (the ZeRO paper's 16 bytes per parameter for AdamW)",
-      "global batch = dp × micro-batch × 8 accumulation steps; gradient communication overlaps 80% of the backward pass",
-      "pipeline stages idle (pp - 1) / 8 of a step (1F1B bubble with 8 micro-batches)",
-      "MFU " + FormatFixed(s.mfu * 100, 0) + "% of the dense BF16 peak (Llama 3 reported 38-43% on H100; adjust with mfu)",
+      "global batch " + Per(accumulation * micro_seqs) + " sequences = dp × micro-batch × " + Per(accumulation) +
+          " accumulation steps" + (s.global_batch > 0 ? "" : " (8 by default; set global-batch)") +
+          "; gradient communication overlaps 80% of the backward pass",
+      "pipeline stages idle (pp - 1) / " + Per(accumulation) + " of a step (1F1B bubble with that many micro-batches)",
+      "MFU " + FormatFixed(s.mfu * 100, 0) +
+          "% of the dense BF16 peak (Llama 3 reported 38-43% on H100; adjust with mfu)",
       "spot price + 10% for interruptions and restarts from checkpoints",
   };
-  if (qlora) e.assumptions.push_back("QLoRA: frozen base in " + base_label + ", adapters and their optimizer in BF16/FP32");
+  if (qlora)
+    e.assumptions.push_back("QLoRA: frozen base in " + base_label +
+                            ", adapters and their optimizer in BF16/FP32; a paged optimizer only moves states to CPU "
+                            "under memory spikes, so the peak is counted as if resident");
+  if (lora && adapted_layers < layers)
+    e.assumptions.push_back("no activations or backward below the first adapted layer (the embeddings stay frozen)");
+  if (!lora && s.weights != "bf16" && s.weights != "fp16")
+    e.warnings.push_back("full training holds BF16 weights; the weights field (" + s.weights +
+                         ") applies to inference and LoRA");
+  if (hybrid && static_cast<int>(dp) % s.shard_group != 0)
+    e.warnings.push_back("dp " + Per(dp) + " is not a multiple of shard-group " + std::to_string(s.shard_group));
   if (lora && zero > 0 && zero < 3)
-    e.warnings.push_back("ZeRO-1/2 shard only the adapters' states with LoRA; the frozen base is replicated (ZeRO-3/FSDP shards it)");
+    e.warnings.push_back(
+        "ZeRO-1/2 shard only the adapters' states with LoRA; the frozen base is replicated (ZeRO-3/FSDP shards it)");
   if (model->max_context > 0 && s.context > model->max_context)
     e.warnings.push_back("sequence " + FormatCount(s.context) + " exceeds the model's window of " +
                          FormatCount(model->max_context));
@@ -267,10 +369,18 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
 }
 
 std::vector<ScalingPoint> TrainingScaling(const Catalog& catalog, const Scenario& s, int max_dp) {
+  // Strong scaling at the scenario's global batch: more replicas mean fewer accumulation steps
+  // each, so communication and the pipeline bubble weigh more (until dp × micro-batch reaches
+  // the global batch).
   std::vector<ScalingPoint> out;
-  for (int dp = 1; dp <= max_dp; dp *= 2) {
+  Result<TrainEstimate> base = EstimateTraining(catalog, s);
+  if (!base) return out;
+  const double global = base->accumulation_steps * s.dp * static_cast<double>(s.micro_batch);
+  for (int dp = 1; dp <= max_dp && dp * static_cast<double>(s.micro_batch) <= global; dp *= 2) {
     Scenario t = s;
     t.dp = dp;
+    t.global_batch = static_cast<long long>(global);
+    if (t.shard_group >= dp) t.shard_group = 0;
     Result<TrainEstimate> e = EstimateTraining(catalog, t);
     if (!e) break;
     out.push_back({e->gpus, e->tokens_per_s, e->scaling_efficiency, e->seconds / 86400});

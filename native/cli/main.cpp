@@ -712,11 +712,26 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
     return 0;
   }
   if (format == "csv" || format == "md") {
-    std::vector<Column> cols = {{"term", "term"}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", "how"}};
+    // One record per quantity: the memory terms per GPU, then time and cost.
+    std::vector<Column> cols = {{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}};
     std::vector<std::vector<Cell>> rows;
-    for (const Term& t : e.terms)
-      rows.push_back({Text(t.name), Number(t.bytes / kGiB, FormatFixed(t.bytes / kGiB, 2)),
-                      Number(t.bytes / kGB, FormatFixed(t.bytes / kGB, 2)), Text(t.formula)});
+    auto add = [&](const std::string& what, double v, int digits, const std::string& unit, const std::string& how) {
+      rows.push_back({Text(what), Number(v, FormatFixed(v, digits)), Text(unit), Text(how)});
+    };
+    for (const Term& t : e.terms) add(t.name, t.bytes / kGiB, 2, "GiB", t.formula);
+    add("Total per GPU", e.total_bytes / kGiB, 2, "GiB", "sum of the terms above");
+    add("Capacity", e.capacity_bytes / kGiB, 2, "GiB", cat.FindGpu(s.gpu)->name);
+    add("Largest micro-batch", static_cast<double>(e.max_micro_batch), 0, "sequences", "that fits in the capacity");
+    add("Trainable parameters", e.trainable_params, 0, "parameters", s.method);
+    add("FLOPs per token", e.flops_per_token, 0, "FLOP", e.flops_formula);
+    add("Throughput", e.tokens_per_s, 0, "tokens/s", FormatCount(e.gpus) + " GPUs at MFU " + FormatFixed(s.mfu, 2));
+    add("Scaling efficiency", e.scaling_efficiency * 100, 1, "%", "ideal compute / step (bubble, exposed communication)");
+    add("Time", e.seconds / 86400, 2, "days", FormatCount(static_cast<long long>(s.tokens)) + " tokens");
+    add("GPU-hours", e.gpu_hours, 0, "GPU-hours", "");
+    add("Cloud cost", e.cloud_usd, 0, "USD", e.price_basis);
+    add("Spot cost", e.spot_usd, 0, "USD", "cheapest spot offer + 10% restarts");
+    add("Energy", e.energy_kwh, 0, "kWh", "TDP × PUE " + FormatFixed(s.pue, 2));
+    add("Energy cost", e.energy_usd, 0, "USD", FormatFixed(s.kwh_usd, 2) + " $/kWh");
     PrintRecords(cols, rows, format);
     return 0;
   }
@@ -751,7 +766,9 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
   fmt::print("  Energy: {} kWh, ${} at ${}/kWh and PUE {}\n", FormatCount(static_cast<long long>(e.energy_kwh)),
              FormatCount(static_cast<long long>(e.energy_usd)), FormatFixed(s.kwh_usd, 2), FormatFixed(s.pue, 2));
   if (explain) {
-    fmt::print("\n  Scaling with data-parallel GPUs:\n  {:>6} {:>14} {:>11} {:>9}\n", "GPUs", "tokens/s", "efficiency", "days");
+    fmt::print("\n  Scaling with data-parallel GPUs at a global batch of {} sequences:\n",
+               FormatCount(static_cast<long long>(e.global_batch_tokens / static_cast<double>(s.context))));
+    fmt::print("  {:>6} {:>14} {:>11} {:>9}\n", "GPUs", "tokens/s", "efficiency", "days");
     for (const ScalingPoint& p : scaling)
       fmt::print("  {:>6} {:>14} {:>10}% {:>9}\n", p.gpus, FormatCount(static_cast<long long>(p.tokens_per_s)),
                  FormatFixed(p.efficiency * 100, 1), FormatFixed(p.days, 2));

@@ -324,11 +324,23 @@ test('train: memory terms, verdict, time and cost; json equals the table', () =>
   assert.ok(Math.abs(sum - j.per_gpu.total_bytes) < 1);
   assert.equal(j.fits, true);
   assert.ok(j.days > 45 && j.days < 90, String(j.days));  // the seed says 7-10 days
-  assert.ok(j.scaling.length >= 8);
+  // Strong scaling at the scenario's global batch (8 × 8 sequences): 1 .. 64 GPUs.
+  assert.deepEqual(j.scaling.map((p) => p.gpus), [1, 2, 4, 8, 16, 32, 64]);
+  assert.equal(j.step.accumulation_steps, 8);
+  const strong = JSON.parse(run('train', '--model', 'llama-3-8b', '--gpu', 'h100-sxm', '--context', '2048',
+    '--zero', '1', '--global-batch', '512', '--format', 'json').out);
+  assert.equal(strong.scaling.length, 10);
+  assert.ok(strong.scaling.at(-1).efficiency < strong.scaling[3].efficiency);
+  const csv = run(...args, '--format', 'csv');
+  assert.equal(csv.code, 0, csv.err);
+  const lines = csv.out.trim().split('\n');
+  assert.equal(lines[0], 'quantity,value,unit,how');
+  const days = lines.find((l) => l.startsWith('Time,'));
+  assert.ok(days && Math.abs(Number(days.split(',')[1]) - j.days) < 0.01, days);
   const t = run(...args, '--explain');
   assert.equal(t.code, 0, t.err);
   assert.match(t.out, new RegExp(`: ${j.days.toFixed(2)} days`));
-  assert.match(t.out, /Scaling with data-parallel GPUs/);
+  assert.match(t.out, /Scaling with data-parallel GPUs at a global batch of 64 sequences/);
   const big = JSON.parse(run('train', '--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--format', 'json').out);
   assert.equal(big.fits, false);
   assert.ok(big.suggestions.length > 0);

@@ -8,8 +8,8 @@
 
 #include "app.h"
 #include "chart.h"
-#include "tables.h"
 #include "gpuplan/units.h"
+#include "tables.h"
 
 namespace gpuplan::ui {
 
@@ -24,7 +24,8 @@ const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
 
 void App::DrawTrainInputs() {
   const float width = ImGui::GetFontSize() * 9.0f;
-  auto choice = [&](const char* key, const char* label, const std::string& current, std::initializer_list<const char*> words) {
+  auto choice = [&](const char* key, const char* label, const std::string& current,
+                    std::initializer_list<const char*> words) {
     ImGui::SetNextItemWidth(width);
     if (ImGui::BeginCombo(label, current.c_str())) {
       for (const char* w : words)
@@ -62,7 +63,13 @@ void App::DrawTrainInputs() {
   choice("recompute", "Recompute", scenario_.recompute, {"none", "selective", "full"});
   integer("lora-rank", "LoRA rank", scenario_.lora_rank);
   ImGui::SameLine();
+  choice("lora-targets", "LoRA targets", scenario_.lora_targets, {"all-linear", "attention", "qv"});
+  integer("lora-layers", "LoRA layers", scenario_.lora_layers);
+  ImGui::SameLine();
   integer("offload", "CPU offload", scenario_.offload);
+  integer("shard-group", "Shard group", scenario_.shard_group);
+  ImGui::SameLine();
+  integer("global-batch", "Global batch", scenario_.global_batch);
   number("tokens", "Tokens", scenario_.tokens, "%.3g");
   ImGui::SameLine();
   number("mfu", "MFU", scenario_.mfu, "%.2f");
@@ -77,6 +84,10 @@ void App::DrawTrainInputs() {
   bool in_bwd = scenario_.opt_in_bwd == 1;
   if (ImGui::Checkbox("Optimizer in backward", &in_bwd)) Edit("opt-in-bwd", in_bwd ? "1" : "0");
   Track("opt-in-bwd");
+  ImGui::SameLine();
+  bool sp = scenario_.sp == 1;
+  if (ImGui::Checkbox("Sequence parallel", &sp)) Edit("sp", sp ? "1" : "0");
+  Track("sp");
   ImGui::TextColored(kMuted, "Sequence length = Context; GPUs = count x pp x dp");
 }
 
@@ -116,12 +127,19 @@ void App::DrawTrain() {
   ImGui::Text("Energy: %s kWh, $%s", FormatCount(static_cast<long long>(e.energy_kwh)).c_str(),
               FormatCount(static_cast<long long>(e.energy_usd)).c_str());
   Series s{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "tokens/s"};
+  Series ideal{{}, {}, {}, {}, IM_COL32(150, 150, 160, 255), "linear"};
   for (const ScalingPoint& p : scaling_) {
     s.x.push_back(p.gpus);
     s.y.push_back(p.tokens_per_s);
+    ideal.x.push_back(p.gpus);
+    ideal.y.push_back(scaling_.front().tokens_per_s / scaling_.front().gpus * p.gpus);
   }
-  ImGui::TextUnformatted("Tokens/s against GPUs (data parallel)");
-  Chart("scaling", {s}, "GPUs", "tok/s", ImGui::GetFontSize() * 11);
+  ImGui::Text(
+      "Tokens/s against GPUs (data parallel) at a global batch of %s sequences; efficiency %s%% at %d GPUs",
+      FormatCount(static_cast<long long>(e.global_batch_tokens / static_cast<double>(scenario_.context))).c_str(),
+      scaling_.empty() ? "-" : FormatFixed(scaling_.back().efficiency * 100, 1).c_str(),
+      scaling_.empty() ? 0 : scaling_.back().gpus);
+  Chart("scaling", {ideal, s}, "GPUs", "tok/s", ImGui::GetFontSize() * 11);
   Track("chart-scaling");
   for (const std::string& w : e.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
   if (ImGui::TreeNode("Assumptions")) {

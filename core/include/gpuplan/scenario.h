@@ -51,6 +51,11 @@ struct Scenario {
   std::string recompute = "none";    // activation recomputation: none | selective | full
   int flash = 1;                     // flash/SDPA attention: no s² score tensors stored
   int lora_rank = 16;
+  std::string lora_targets = "all-linear";  // all-linear | attention (q, k, v, o) | qv
+  int lora_layers = 0;               // adapted layers, counted from the last; 0: every layer
+  int sp = 1;                        // sequence parallelism with tensor parallelism (Korthikanti et al.)
+  int shard_group = 0;               // ZeRO/FSDP shard group (hybrid shard: replicate across groups); 0: all of dp
+  long long global_batch = 0;        // sequences per optimizer step; 0: dp × micro-batch × 8
   double tokens = 1e9;               // training tokens D
   double mfu = 0.40;                 // model FLOPs utilisation (Llama 3: 38-43% on H100)
   int offload = 0;                   // ZeRO-Offload: 1 optimizer states to CPU, 2 parameters too

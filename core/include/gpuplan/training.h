@@ -30,8 +30,8 @@ struct TrainEstimate {
   std::string flops_formula;
   double tokens_per_s = 0;            // whole cluster, with communication
   double step_compute_s = 0, step_comm_s = 0, step_s = 0;  // one optimizer step of the global batch
-  double global_batch_tokens = 0;
-  double scaling_efficiency = 1;      // compute / (compute + exposed communication)
+  double global_batch_tokens = 0, accumulation_steps = 1;
+  double scaling_efficiency = 1;      // ideal compute / step (pipeline bubble and exposed communication)
   double seconds = 0, gpu_hours = 0;  // to train scenario.tokens
   double chinchilla_tokens = 0;       // 20 tokens per parameter (Hoffmann et al. 2022)
   // Cost.
@@ -42,8 +42,8 @@ struct TrainEstimate {
 
 Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s);
 
-// Scaling: tokens/s and efficiency at other data-parallel degrees (the curve on the page, the
-// table in the CLI).
+// Scaling: tokens/s and efficiency at other data-parallel degrees and the scenario's global
+// batch (the curve on the page, the table in the CLI).
 struct ScalingPoint {
   int gpus = 0;
   double tokens_per_s = 0, efficiency = 0, days = 0;
