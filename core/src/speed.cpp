@@ -33,17 +33,35 @@ double Peak(const Gpu& gpu, const std::string& key) {
 constexpr double kNvlinkAllReduceLatency = 10e-6;
 constexpr double kPcieAllReduceLatency = 30e-6;
 
-struct Link {
-  double bytes_per_s = 0;  // per direction
-  double latency_s = 0;
-  std::string name;
-};
+
+// Ring all-reduce of `bytes` over n GPUs (Patarasuk & Yuan 2009; NCCL's busbw = algbw ×
+// 2(n-1)/n, nccl-tests doc/PERFORMANCE.md): each GPU sends and receives 2(n-1)/n × bytes.
+double AllReduceSeconds(double bytes, int n, const Link& link) {
+  if (n <= 1 || link.bytes_per_s <= 0) return 0;
+  return 2.0 * (n - 1) / n * bytes / link.bytes_per_s + link.latency_s;
+}
+
+
+void Finish(StepTime& t) {
+  t.seconds = std::max(t.memory_s, t.compute_s) + t.serial_s;
+  double largest_serial = 0;
+  std::string serial_bound;
+  for (const TimeTerm& term : t.terms)
+    if ((term.key == "all_reduce" || term.key == "all_to_all" || term.key == "host_read" || term.key == "pcie") &&
+        term.seconds > largest_serial)
+      largest_serial = term.seconds,
+      serial_bound = term.key == "all_reduce" || term.key == "all_to_all" ? "communication" : "host memory";
+  if (largest_serial > std::max(t.memory_s, t.compute_s)) t.bound = serial_bound;
+  else t.bound = t.compute_s > t.memory_s ? "compute" : "memory";
+}
+
+}  // namespace
 
 // GPUs per node: beyond it, tensor parallelism crosses the network.
 constexpr int kNodeGpus = 8;
 constexpr double kNetworkAllReduceLatency = 50e-6;
 
-Link FindLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings) {
+Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings) {
   Link link;
   if (n > kNodeGpus) {
     // One NIC per GPU: InfiniBand NDR (400 Gb/s) where the GPU has a scale-up fabric (data-centre
@@ -82,13 +100,6 @@ Link FindLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::st
   return link;
 }
 
-// Ring all-reduce of `bytes` over n GPUs (Patarasuk & Yuan 2009; NCCL's busbw = algbw ×
-// 2(n-1)/n, nccl-tests doc/PERFORMANCE.md): each GPU sends and receives 2(n-1)/n × bytes.
-double AllReduceSeconds(double bytes, int n, const Link& link) {
-  if (n <= 1 || link.bytes_per_s <= 0) return 0;
-  return 2.0 * (n - 1) / n * bytes / link.bytes_per_s + link.latency_s;
-}
-
 // Attention FLOPs per generated token at `context` cached tokens: QKᵀ and AV, 2 FLOPs per
 // multiply-add each (Kaplan et al. 2020, Table 1: 2·n_layer·n_ctx·d_attn per token forward,
 // ×2 for the two products), over the tokens each layer attends to (windows cap it).
@@ -109,21 +120,6 @@ double AttentionFlopsPerToken(const Model& m, double context) {
   }
   return flops;
 }
-
-void Finish(StepTime& t) {
-  t.seconds = std::max(t.memory_s, t.compute_s) + t.serial_s;
-  double largest_serial = 0;
-  std::string serial_bound;
-  for (const TimeTerm& term : t.terms)
-    if ((term.key == "all_reduce" || term.key == "all_to_all" || term.key == "host_read" || term.key == "pcie") &&
-        term.seconds > largest_serial)
-      largest_serial = term.seconds,
-      serial_bound = term.key == "all_reduce" || term.key == "all_to_all" ? "communication" : "host memory";
-  if (largest_serial > std::max(t.memory_s, t.compute_s)) t.bound = serial_bound;
-  else t.bound = t.compute_s > t.memory_s ? "compute" : "memory";
-}
-
-}  // namespace
 
 std::string ComputePrecision(const Gpu& gpu, const WeightFormat& wf, const EngineProfile& engine) {
   auto has = [&](const char* key) { return Peak(gpu, key) > 0; };
@@ -163,7 +159,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
     return Error{"engine: '" + engine->id + "' has no fitted efficiencies"};
 
   const int n = s.count;
-  const Link link = n > 1 ? FindLink(catalog, *gpu, n, e.warnings) : Link{};
+  const Link link = n > 1 ? CollectiveLink(catalog, *gpu, n, e.warnings) : Link{};
   e.link_bytes_per_s = link.bytes_per_s;
   e.link_name = link.name;
 
@@ -260,7 +256,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   }
   if (pp > 1) {
     std::vector<std::string> expected;  // crossing nodes between stages is the intended layout
-    const Link hop = FindLink(catalog, *gpu, n * pp, expected);
+    const Link hop = CollectiveLink(catalog, *gpu, n * pp, expected);
     const double handoff = (pp - 1) * (mb * hidden_bytes / hop.bytes_per_s + hop.latency_s);
     d.serial_s += handoff;
     d.terms.push_back({"pipeline", "Pipeline hand-offs",
@@ -340,7 +336,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
       std::vector<std::string> ignored;
       Gpu plain = *gpu;
       plain.interconnect.reset();
-      pcie = FindLink(catalog, plain, 1, ignored);
+      pcie = CollectiveLink(catalog, plain, 1, ignored);
       const double ubatches = std::max(1.0, std::ceil(tokens / 512));
       const double copy = ubatches * (params.total - params.input_embedding) * bpp * (1 - gpu_share) / pcie.bytes_per_s;
       p.serial_s += copy;

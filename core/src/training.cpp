@@ -5,6 +5,7 @@
 
 #include "gpuplan/cost.h"
 #include "gpuplan/model.h"
+#include "gpuplan/speed.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan {
@@ -52,22 +53,11 @@ double LoraParams(const Model& m, int rank, const std::string& targets, double l
   return rank * per_layer * layers;
 }
 
-// The slowest link of a ring that spans `gpus` GPUs: within a node (at most 8) over NVLink when
-// the part has it, else PCIe of its generation; across nodes over InfiniBand NDR (data-centre
-// parts with NVLink) or 100 GbE. Bytes per second in one direction.
+// The slowest link of a ring that spans `gpus` GPUs (speed.h's CollectiveLink: NVLink or PCIe
+// within a node, InfiniBand NDR or 100 GbE across), bytes per second in one direction.
 double RingLink(const Catalog& catalog, const Gpu& gpu, double gpus) {
-  double link = 0;
-  if (gpus <= 8) {
-    link = gpu.interconnect && gpu.interconnect->bytes_per_s > 0 ? gpu.interconnect->bytes_per_s / 2 : 0;
-    if (link == 0)
-      for (const InterconnectSpec& ic : catalog.interconnects)
-        if (ic.kind == "pcie" && ic.generation == (gpu.pcie_gen ? gpu.pcie_gen : 4)) link = ic.effective_bytes_per_s;
-  } else {
-    for (const InterconnectSpec& ic : catalog.interconnects)
-      if (ic.id == (gpu.interconnect ? "infiniband-ndr" : "ethernet-100g"))
-        link = ic.effective_bytes_per_s > 0 ? ic.effective_bytes_per_s : ic.raw_bytes_per_s;
-  }
-  return link > 0 ? link : 25e9;
+  std::vector<std::string> ignored;  // the training estimate states its own topology
+  return CollectiveLink(catalog, gpu, static_cast<int>(std::min(gpus, 1e9)), ignored).bytes_per_s;
 }
 
 }  // namespace

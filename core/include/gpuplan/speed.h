@@ -61,6 +61,18 @@ struct Efficiency {
 Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
                                     Efficiency eff = {});
 
+// The link a collective over n GPUs runs on: NVLink (or the part's scale-up fabric) or PCIe of
+// its generation within a node of 8, InfiniBand NDR / 100 GbE per GPU beyond; warnings say so.
+struct Link {
+  double bytes_per_s = 0;  // per direction
+  double latency_s = 0;
+  std::string name;
+};
+Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings);
+
+// Attention FLOPs per generated token at `context` cached tokens, whole model (QKᵀ and AV).
+double AttentionFlopsPerToken(const Model& m, double context);
+
 // The dense peak a scenario's matmuls run at on a GPU, and its precision key (dense_flops):
 // FP8 weights on FP8 hardware, W8A8 / GGUF-quantised weights on INT8 tensor cores
 // (llama.cpp's MMQ kernels), else 16-bit (FP32 accumulate).
