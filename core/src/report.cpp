@@ -209,4 +209,37 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
   return j.dump(indent);
 }
 
+std::string RooflineReportJson(const Scenario& s, const Roofline& r, int indent) {
+  ordered_json j;
+  j["schema"] = "gpuplan.roofline/1";
+  j["scenario"] = ScenarioJson(s);
+  j["state"] = EncodeState(s);
+  ordered_json compute = ordered_json::array(), memory = ordered_json::array();
+  for (const ComputeCeiling& c : r.roof.compute)
+    compute.push_back({{"key", c.key}, {"label", c.label}, {"flops_per_s", Number(c.flops_per_s)},
+                       {"measured", c.measured}, {"ridge_flop_per_byte", Number(c.measured ? 0 : r.roof.Ridge(c.key))}});
+  for (const MemoryCeiling& m : r.roof.memory)
+    memory.push_back({{"key", m.key}, {"label", m.label}, {"bytes_per_s", Number(m.bytes_per_s)}, {"measured", m.measured}});
+  j["roof"] = {{"id", r.roof.id}, {"label", r.roof.label}, {"compute", compute}, {"memory", memory}};
+  j["precision"] = r.precision;
+  ordered_json ops = ordered_json::array();
+  for (const RoofOp& op : r.ops)
+    ops.push_back({{"key", op.key},
+                   {"name", op.name},
+                   {"phase", op.phase},
+                   {"flops", Number(op.flops)},
+                   {"bytes", Number(op.bytes)},
+                   {"count", Number(op.count)},
+                   {"intensity", Number(op.intensity)},
+                   {"attainable_flops_per_s", Number(op.attainable_flops_per_s)},
+                   {"ceiling", op.ceiling},
+                   {"bound", op.bound},
+                   {"seconds", Number(op.seconds)},
+                   {"share", Number(op.share)},
+                   {"formula", op.formula}});
+  j["ops"] = ops;
+  j["assumptions"] = r.assumptions;
+  return j.dump(indent);
+}
+
 }  // namespace gpuplan

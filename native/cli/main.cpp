@@ -37,6 +37,7 @@
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/speed.h"
+#include "gpuplan/roofline.h"
 #include "gpuplan/training.h"
 #include "gpuplan/units.h"
 
@@ -779,6 +780,88 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
   fmt::print("  page state: #{}\n", EncodeState(s));
   return 0;
 }
+// --- roofline ---------------------------------------------------------------------------------
+struct RooflineOptions {
+  std::string svg_path, measured_path, phase = "all";
+  std::vector<std::string> overlay;
+};
+
+int RunRoofline(const Catalog& cat, const Scenario& s, const std::string& format, const RooflineOptions& o) {
+  Result<Roofline> r = BuildRoofline(cat, s);
+  if (!r.ok()) Fail(r.error());
+  Roofline& rl = r.value();
+  std::vector<ChartPoint> points;
+  std::vector<Roof> roofs = {rl.roof};
+  for (const std::string& id : o.overlay) {
+    const Gpu* g = cat.FindGpu(id);
+    if (!g) Fail("--overlay: unknown GPU '" + id + "' (gpuplan catalog gpus lists them)");
+    roofs.push_back(GpuRoof(cat, *g));
+  }
+  if (!o.measured_path.empty()) {
+    // The measured ceilings go on the roof of the GPU the probe ran on (matched by name), which
+    // joins the chart if it is not the scenario's; an unknown device gets a roof of its own.
+    const GpuProbeResult probe = ReadProbeOrFail("--measured", o.measured_path);
+    const Gpu* measured = MatchProbeGpu(cat, probe);
+    Roof* target = nullptr;
+    for (Roof& roof : roofs)
+      if (measured && roof.id == measured->id) target = &roof;
+    if (!target) {
+      roofs.push_back(measured ? GpuRoof(cat, *measured) : Roof{"measured", probe.device_name, {}, {}});
+      target = &roofs.back();
+    }
+    AddMeasuredCeilings(*target, probe);
+    if (measured && measured->id == rl.roof.id) AddMeasuredCeilings(rl.roof, probe);
+    points = MeasuredGemmPoints(probe);
+  }
+  for (const RoofOp& op : rl.ops)
+    if (o.phase == "all" || op.phase == o.phase)
+      points.push_back({op.phase + ": " + op.name, op.intensity, op.attainable_flops_per_s, PhaseColor(op.phase), false});
+  if (!o.svg_path.empty()) {
+    RooflineChart chart = MakeRooflineChart(roofs, points, rl.precision);
+    chart.title = "Roofline: " + cat.FindModel(s.model)->name + " on " + rl.roof.label;
+    std::FILE* f = std::fopen(o.svg_path.c_str(), "wb");
+    if (!f) Fail("--svg: cannot write '" + o.svg_path + "'");
+    const std::string svg = RooflineSvg(chart);
+    const bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
+    if (std::fclose(f) != 0 || !ok) Fail("--svg: writing '" + o.svg_path + "' failed");
+  }
+  if (format == "json") {
+    fmt::print("{}\n", RooflineReportJson(s, rl));
+    return 0;
+  }
+  std::vector<Column> cols = {{"phase", "phase"},
+                              {"op", "operation"},
+                              {"intensity", "FLOP/B", true},
+                              {"attainable", "attainable", true},
+                              {"bound", "bound"},
+                              {"share", "share %", true},
+                              {"how", "how"}};
+  std::vector<std::vector<Cell>> rows;
+  for (const RoofOp& op : rl.ops) {
+    if (o.phase != "all" && op.phase != o.phase) continue;
+    rows.push_back({Text(op.phase), Text(op.name), Number(op.intensity, FormatShort(op.intensity, 3)),
+                    Number(op.attainable_flops_per_s, FormatRate(op.attainable_flops_per_s, "FLOP/s")), Text(op.bound),
+                    Number(op.share * 100, FormatFixed(op.share * 100, 1)), Text(op.formula)});
+  }
+  if (format != "table") {
+    PrintRecords(cols, rows, format);
+    return 0;
+  }
+  fmt::print("gpuplan roofline: {} on {} ({} matmuls)\n", cat.FindModel(s.model)->name, rl.roof.label,
+             rl.precision);
+  fmt::print("  ceilings:\n");
+  for (const ComputeCeiling& c : rl.roof.compute)
+    fmt::print("    {:<34} {:>16}{}\n", c.label, FormatRate(c.flops_per_s, "FLOP/s"),
+               c.measured || rl.roof.Ridge(c.key) <= 0 ? std::string()
+                                                        : "   ridge " + FormatShort(rl.roof.Ridge(c.key), 3) + " FLOP/B");
+  for (const MemoryCeiling& m : rl.roof.memory) fmt::print("    {:<34} {:>16}\n", m.label, FormatRate(m.bytes_per_s, "B/s"));
+  fmt::print("\n");
+  PrintRecords(cols, rows, "table");
+  fmt::print("  assumptions:\n");
+  for (const std::string& a : rl.assumptions) fmt::print("    - {}\n", a);
+  if (!o.svg_path.empty()) fmt::print("  chart written to {}\n", o.svg_path);
+  return 0;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -809,7 +892,8 @@ int main(int argc, char** argv) {
   CLI::App* speed = app.add_subcommand("speed", "prefill and decode speed (tokens/s, time to first token) with the error band, and $ per 1M tokens");
   CLI::App* compare = app.add_subcommand("compare", "the whole catalog for one scenario: fewest GPUs that fit, tokens/s, $/1M tokens, upfront $, watts");
   CLI::App* train = app.add_subcommand("train", "training / fine-tuning: memory per GPU (ZeRO, LoRA, QLoRA, activations), time, GPU-hours and cost");
-  for (CLI::App* cmd : {fit, speed, compare, train}) {
+  CLI::App* roofline = app.add_subcommand("roofline", "the scenario's operations (prefill and decode GEMMs, attention naive vs flash, MoE experts, collectives, a training step) under the GPU's roofline; --svg writes the chart");
+  for (CLI::App* cmd : {fit, speed, compare, train, roofline}) {
     for (const FieldInfo& f : ScenarioFields())
       cmd->add_option(std::string("--") + f.key, field_values[f.key], f.help)->default_str(GetField(defaults, f.key));
     cmd->add_option("--state", state, "a page link's hash (v=1&model=...); flags given as well override it")
@@ -842,6 +926,17 @@ int main(int argc, char** argv) {
   probe->footer("Exit codes of probe gpu: those of gpuplan-probe-gpu (0 ok, 2 bad arguments, 3 no CUDA device or "
                 "no probe in this build, 4 a correctness check failed, 1 other CUDA error).");
   train->add_flag("--explain", explain, "also print the scaling table (data-parallel GPUs 1..512)");
+  RooflineOptions roofline_options;
+  roofline->add_option("--svg", roofline_options.svg_path, "also write the chart as a standalone SVG file")->type_name("FILE");
+  roofline->add_option("--overlay", roofline_options.overlay, "more catalog GPUs whose roofs to draw (ids)")
+      ->delimiter(',')
+      ->type_name("ID,...");
+  roofline->add_option("--measured", roofline_options.measured_path,
+                       "a GPU probe result (gpuplan probe gpu --out FILE): measured ceilings (dashed) and GEMM points")
+      ->type_name("FILE");
+  roofline->add_option("--phase", roofline_options.phase, "which operations")
+      ->check(CLI::IsMember({"all", "prefill", "decode", "train"}))
+      ->capture_default_str();
   compare->add_flag("--explain", explain, "accepted for symmetry; rows carry their bound in the note column");
   compare->add_option("--sort", sort_key, "column to sort by (descending for speeds, ascending for costs)")
       ->check(CLI::IsMember({"tokens_per_s_total", "tokens_per_s_user", "ttft_s", "usd_per_m_output", "upfront_usd",
@@ -944,7 +1039,7 @@ int main(int argc, char** argv) {
     return RunProbeCompare(cat, probe_args[0], probe_gpu, probe_format);
   }
 
-  CLI::App* cmd = *speed ? speed : *compare ? compare : *train ? train : fit;
+  CLI::App* cmd = *speed ? speed : *compare ? compare : *train ? train : *roofline ? roofline : fit;
   Scenario s;
   if (cmd->count("--state")) {
     DecodedState decoded = DecodeState(state, cat);
@@ -961,5 +1056,6 @@ int main(int argc, char** argv) {
   if (cmd == speed) return RunSpeed(cat, s, format, explain, measured_path);
   if (cmd == compare) return RunCompare(cat, s, format, sort_key, compare_filter);
   if (cmd == train) return RunTrain(cat, s, format, explain);
+  if (cmd == roofline) return RunRoofline(cat, s, format, roofline_options);
   return RunFit(cat, s, format);
 }

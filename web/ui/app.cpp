@@ -147,6 +147,7 @@ void App::Recompute() {
   cli_command_ = CliCommand("fit", scenario_);
   train_ = EstimateTraining(*catalog_, scenario_);
   scaling_ = train_->ok() ? TrainingScaling(*catalog_, scenario_, 512) : std::vector<ScalingPoint>{};
+  roofline_ = BuildRoofline(*catalog_, scenario_);
   compare_dirty_ = true;
   dirty_ = false;
 }
@@ -160,6 +161,9 @@ std::string App::ResultJson(std::string_view which) {
     return SpeedReportJson(*catalog_, scenario_, estimate_->value(), speed_->value(), cost_);
   }
   if (which == "compare") return CompareReportJson(scenario_, CompareRows());
+  if (which == "roofline")
+    return roofline_->ok() ? RooflineReportJson(scenario_, roofline_->value())
+                           : nlohmann::json{{"error", roofline_->error()}}.dump(2);
   if (which == "train")
     return train_->ok() ? TrainReportJson(scenario_, train_->value(), scaling_)
                         : nlohmann::json{{"error", train_->error()}}.dump(2);
@@ -201,6 +205,19 @@ const ParamCount& App::Params(const Model& m) {
 }
 
 std::string App::ImportText(std::string_view text, const std::string& name_hint) {
+  // A probe result (gpuplan probe gpu --out FILE) goes to the Roofline and This machine tabs.
+  if (text.find("\"gpuplan.gpu-probe/") != std::string_view::npos) {
+    Result<GpuProbeResult> probe = ParseGpuProbe(std::string(text));
+    import_ok_ = probe.ok();
+    if (probe.ok()) {
+      gpu_probe_ = std::move(probe.value());
+      import_message_ = "GPU probe of " + gpu_probe_->device_name + " (" + gpu_probe_->date +
+                        ") loaded: its measured ceilings are on the Roofline tab";
+    } else {
+      import_message_ = probe.error();
+    }
+    return nlohmann::json{{"ok", import_ok_}, {"message", import_message_}}.dump();
+  }
   Result<ImportedText> imported = ImportUserText(catalog_owned_, text, name_hint);
   import_ok_ = imported.ok();
   if (imported.ok()) {
@@ -446,6 +463,10 @@ void App::Frame() {
     }
     if (tab("Train", Tab::kTrain, "tab-train")) {
       DrawWithInputs(&App::DrawTrain, "train");
+      ImGui::EndTabItem();
+    }
+    if (tab("Roofline", Tab::kRoofline, "tab-roofline")) {
+      DrawWithInputs(&App::DrawRoofline, "roofline");
       ImGui::EndTabItem();
     }
     if (tab("Catalog", Tab::kCatalog, "tab-catalog")) {

@@ -17,6 +17,8 @@
 #include "gpuplan/speed.h"
 #include "gpuplan/training.h"
 #include "gpuplan/model.h"
+#include "gpuplan/probe_result.h"
+#include "gpuplan/roofline.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan::ui {
@@ -59,7 +61,7 @@ class App {
   void Recompute();
   void Edit(std::string_view key, const std::string& value);
   void Track(const char* key);
-  enum class Tab { kNone, kFit, kSpeed, kCompare, kTrain, kCatalog };
+  enum class Tab { kNone, kFit, kSpeed, kCompare, kTrain, kRoofline, kCatalog };
 
   void DrawFit();
   void DrawInputs();
@@ -74,6 +76,10 @@ class App {
   // The Train panel (panel_train.cpp).
   void DrawTrain();
   void DrawTrainInputs();
+  // The Roofline panel (panel_roofline.cpp) and the chart it draws: the scenario's GPU,
+  // overlays, a loaded probe's measured ceilings, this machine's CPU.
+  void DrawRoofline();
+  RooflineChart MakeChart();
   // The Catalog panel (panel_catalog.cpp): search, filters, a table, the detail with sources.
   void DrawCatalog();
   void DrawGpuTable();
@@ -95,6 +101,12 @@ class App {
   CostEstimate cost_;
   std::optional<Result<TrainEstimate>> train_;  // recomputed only when dirty
   std::vector<ScalingPoint> scaling_;
+  std::optional<Result<Roofline>> roofline_;   // recomputed only when dirty
+  std::vector<std::string> roof_overlay_;       // more GPUs on the roofline chart
+  bool roof_phases_[3] = {true, true, true};    // prefill, decode, train points shown
+  std::optional<GpuProbeResult> gpu_probe_;     // a loaded `gpuplan probe gpu` result
+  std::optional<Roof> cpu_roof_;                // this machine's CPU, measured
+  std::vector<ChartPoint> cpu_points_;
   struct CurvePoint {
     double x = 0, per_user = 0, total = 0;
   };

@@ -289,6 +289,7 @@ std::string App::UiStateJson() const {
              : tab_ == Tab::kSpeed   ? "speed"
              : tab_ == Tab::kCompare ? "compare"
              : tab_ == Tab::kTrain   ? "train"
+             : tab_ == Tab::kRoofline ? "roofline"
                                      : "fit";
   j["compare_sort"] = compare_sort_;
   j["compare_ms"] = compare_last_ms_;
@@ -296,6 +297,8 @@ std::string App::UiStateJson() const {
   j["search"] = catalog_search_;
   j["selected_gpu"] = selected_gpu_;
   j["visible"] = visible_ids_;
+  j["roof_overlay"] = roof_overlay_;
+  j["gpu_probe"] = gpu_probe_ ? gpu_probe_->device_name : std::string();
   return j.dump();
 }
 

@@ -8,6 +8,7 @@
 #include "gpuplan/compare.h"
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/roofline.h"
 #include "gpuplan/speed.h"
 #include "gpuplan/training.h"
 #include "gpuplan/scenario.h"
@@ -29,5 +30,9 @@ std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& 
 // The training report (gpuplan.train/1): memory terms per GPU, verdict, time, cost, scaling.
 std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std::vector<ScalingPoint>& scaling,
                             int indent = 2);
+
+// The roofline report (gpuplan.roofline/1): the roof's ceilings and ridge points, the
+// scenario's operations with intensity, attainable rate, bound and share of their phase.
+std::string RooflineReportJson(const Scenario& s, const Roofline& r, int indent = 2);
 
 }  // namespace gpuplan

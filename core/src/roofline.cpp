@@ -1,0 +1,595 @@
+#include "gpuplan/roofline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "gpuplan/model.h"
+#include "gpuplan/probe_result.h"
+#include "gpuplan/speed.h"
+#include "gpuplan/training.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+namespace {
+
+std::string Upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c == '_' ? ' ' : c);
+  return s;
+}
+
+std::string Num(double v) { return FormatShort(v, 3); }
+
+// Bytes per element of a matmul operand at a compute precision.
+double ElementBytes(const std::string& precision) {
+  if (precision == "fp64") return 8;
+  if (precision == "fp32" || precision == "tf32") return 4;
+  if (precision.rfind("fp8", 0) == 0 || precision == "int8") return 1;
+  if (precision == "fp4" || precision == "int4" || precision == "nvfp4" || precision == "mxfp4") return 0.5;
+  return 2;
+}
+
+double PcieBytesPerS(const Catalog& catalog, const Gpu& gpu) {
+  const int gen = gpu.pcie_gen, lanes = gpu.pcie_lanes > 0 ? gpu.pcie_lanes : 16;
+  for (const InterconnectSpec& ic : catalog.interconnects)
+    if (ic.kind == "pcie" && ic.generation == gen)
+      return (ic.effective_bytes_per_s > 0 ? ic.effective_bytes_per_s : ic.raw_bytes_per_s) * lanes / 16.0;
+  return 0;
+}
+
+}  // namespace
+
+// [SECTION] Ceilings --------------------------------------------------------------------
+const ComputeCeiling* Roof::FindCompute(const std::string& key) const {
+  for (const ComputeCeiling& c : compute)
+    if (c.key == key && !c.measured) return &c;
+  return nullptr;
+}
+
+const MemoryCeiling* Roof::FindMemory(const std::string& key) const {
+  for (const MemoryCeiling& m : memory)
+    if (m.key == key) return &m;
+  return nullptr;
+}
+
+double Roof::Ridge(const std::string& precision) const {
+  const ComputeCeiling* c = FindCompute(precision);
+  if (!c || memory.empty() || memory.front().bytes_per_s <= 0) return 0;
+  return c->flops_per_s / memory.front().bytes_per_s;
+}
+
+Roof GpuRoof(const Catalog& catalog, const Gpu& gpu) {
+  Roof r;
+  r.id = gpu.id;
+  r.label = gpu.name;
+  for (const auto& [key, flops] : gpu.dense_flops)
+    if (flops > 0) r.compute.push_back({key, Upper(key) + " dense", flops, false});
+  std::stable_sort(r.compute.begin(), r.compute.end(),
+                   [](const ComputeCeiling& a, const ComputeCeiling& b) { return a.flops_per_s > b.flops_per_s; });
+  if (gpu.bandwidth_bytes_per_s > 0)
+    r.memory.push_back({"dram", gpu.memory_type.empty() ? "memory" : gpu.memory_type, gpu.bandwidth_bytes_per_s, false});
+  if (gpu.interconnect && gpu.interconnect->bytes_per_s > 0)
+    r.memory.push_back({"link",
+                        gpu.interconnect->kind +
+                            (gpu.interconnect->generation ? " " + std::to_string(gpu.interconnect->generation) : "") +
+                            " (one direction)",
+                        gpu.interconnect->bytes_per_s / 2, false});
+  if (const double pcie = PcieBytesPerS(catalog, gpu); pcie > 0)
+    r.memory.push_back({"host",
+                        "PCIe " + std::to_string(gpu.pcie_gen) + ".0 x" +
+                            std::to_string(gpu.pcie_lanes > 0 ? gpu.pcie_lanes : 16) + " (host)",
+                        pcie, false});
+  return r;
+}
+
+void AddMeasuredCeilings(Roof& roof, const GpuProbeResult& probe) {
+  for (const ProbeMetric& m : probe.metrics) {
+    if (!(m.value > 0)) continue;
+    if (m.id.rfind("gemm_", 0) == 0 && !m.catalog_field.empty()) {
+      std::string key = m.id.substr(5);
+      roof.compute.push_back({key, Upper(key) + " GEMM (measured)", m.value, true});
+    } else if (m.id == "hbm_read") {
+      roof.memory.push_back({"dram-measured", "memory read (measured)", m.value, true});
+    } else if (m.id == "l2_read") {
+      roof.memory.push_back({"l2", "L2 read (measured)", m.value, true});
+    } else if (m.id == "h2d_pinned") {
+      roof.memory.push_back({"host-measured", "host to device, pinned (measured)", m.value, true});
+    }
+  }
+}
+
+std::vector<ChartPoint> MeasuredGemmPoints(const GpuProbeResult& probe) {
+  std::vector<ChartPoint> out;
+  for (const ProbeMetric& m : probe.metrics) {
+    if (m.id.rfind("gemm_", 0) != 0 || !(m.value > 0)) continue;
+    // The probe's method names the shape: "m=8192 n=8192 k=8192".
+    double dims[3] = {0, 0, 0};
+    const char* names[3] = {"m=", "n=", "k="};
+    for (int i = 0; i < 3; ++i)
+      if (size_t at = m.method.find(names[i]); at != std::string::npos)
+        dims[i] = std::strtod(m.method.c_str() + at + 2, nullptr);
+    if (!(dims[0] > 0 && dims[1] > 0 && dims[2] > 0)) continue;
+    const double elem = ElementBytes(m.id.substr(5));
+    const double flops = 2 * dims[0] * dims[1] * dims[2];
+    const double bytes = (dims[0] * dims[2] + dims[2] * dims[1] + dims[0] * dims[1]) * elem;
+    out.push_back({m.name, flops / bytes, m.value, 0x333333, true});
+  }
+  return out;
+}
+
+// [SECTION] Operations ------------------------------------------------------------------
+Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
+  const Model* model = catalog.FindModel(s.model);
+  const Gpu* gpu = catalog.FindGpu(s.gpu);
+  const WeightFormat* wf = catalog.FindWeightFormat(s.weights);
+  const KvFormat* kvf = catalog.FindKvFormat(s.kv);
+  if (!model) return Error{"model: unknown model '" + s.model + "'"};
+  if (!gpu) return Error{"gpu: unknown GPU '" + s.gpu + "'"};
+  if (!wf) return Error{"weights: unknown weight format '" + s.weights + "'"};
+  if (!kvf) return Error{"kv: unknown KV-cache format '" + s.kv + "'"};
+  if (gpu->bandwidth_bytes_per_s <= 0) return Error{"gpu: the catalog has no memory bandwidth for '" + gpu->id + "'"};
+  if (s.count < 1 || s.batch < 1 || s.context < 1) return Error{"scenario: count, batch and context must be >= 1"};
+
+  Roofline out;
+  out.roof = GpuRoof(catalog, *gpu);
+  const EngineProfile* engine = catalog.FindEngine(s.engine);
+  out.precision = engine ? ComputePrecision(*gpu, *wf, *engine) : "bf16";
+  auto peak_of = [&](const std::string& key) {
+    for (const char* k : {key.c_str(), "bf16", "fp16", "fp32"})
+      if (const ComputeCeiling* c = out.roof.FindCompute(k)) return c->flops_per_s;
+    return 0.0;
+  };
+  const double gemm_peak = peak_of(out.precision), half_peak = peak_of("bf16"), fp32_peak = peak_of("fp32");
+  if (gemm_peak <= 0) return Error{"gpu: the catalog has no dense throughput for '" + gpu->id + "'"};
+  const double bw = gpu->bandwidth_bytes_per_s;
+  std::vector<std::string> link_warnings;
+  const Link link = CollectiveLink(catalog, *gpu, s.count, link_warnings);
+
+  const Model& m = *model;
+  const double t = s.count, wb = wf->bits_per_weight / 8, ab = 2;
+  const double h = m.hidden, d = m.head_dim;
+  const double heads = m.heads / t, kv_heads = KvHeadsPerGpu(m, s.count);
+  const double batch = static_cast<double>(s.batch);
+  const double prompt = static_cast<double>(std::min(s.prompt, s.context));
+  const double decode_context = prompt + (static_cast<double>(s.context) - prompt) / 2;
+  double attention_layers = 0, moe_layers = 0;
+  for (int layer = 0; layer < m.layers; ++layer) {
+    attention_layers += m.IsAttentionLayer(layer) ? 1 : 0;
+    moe_layers += m.IsMoeLayer(layer) ? 1 : 0;
+  }
+  const double dense_layers = m.layers - moe_layers;
+  const double mats = m.gated_mlp ? 3 : 2;
+
+  auto add = [&](RoofOp op, double peak, double ceiling_bw, const std::string& ceiling) {
+    op.intensity = op.bytes > 0 ? op.flops / op.bytes : 0;
+    op.attainable_flops_per_s = std::min(peak, op.intensity * ceiling_bw);
+    const double compute_s = op.flops / peak, memory_s = op.bytes / ceiling_bw;
+    op.seconds = op.count * std::max(compute_s, memory_s);
+    op.ceiling = ceiling;
+    op.bound = compute_s >= memory_s ? "compute" : (ceiling == "link" ? "link" : "memory");
+    out.ops.push_back(op);
+  };
+  // A GEMM of M tokens × K inputs → N outputs with weights at wbytes per element (Williams et
+  // al.'s operational intensity: FLOPs over the DRAM traffic of one pass, each operand once).
+  auto gemm = [&](const std::string& key, const std::string& name, const std::string& phase, double rows, double n,
+                  double k, double count, double weight_bytes) {
+    RoofOp op;
+    op.key = key;
+    op.name = name;
+    op.phase = phase;
+    op.count = count;
+    op.flops = 2 * rows * n * k;
+    op.bytes = rows * k * ab + k * n * weight_bytes + rows * n * ab;
+    op.formula = Num(rows) + " × " + Num(n) + " × " + Num(k) + ": 2·M·N·K FLOPs; A and C at 2 B, weights at " +
+                 FormatShort(weight_bytes, 3) + " B";
+    add(op, gemm_peak, bw, out.precision);
+  };
+  const double q = heads * d, kv = kv_heads * d;
+  const double ffn = m.intermediate / t;
+
+  // Inference: one layer's matmuls at prefill (batch × prompt rows) and decode (batch rows).
+  for (const char* phase : {"prefill", "decode"}) {
+    const std::string ph = phase;
+    const double rows = ph == "prefill" ? batch * prompt : batch;
+    gemm(ph + "_qkv", "QKV projection", ph, rows, q + 2 * kv, h, attention_layers, wb);
+    gemm(ph + "_o", "attention output projection", ph, rows, h, q, attention_layers, wb);
+    if (dense_layers > 0 && m.intermediate > 0) {
+      gemm(ph + "_mlp_up", m.gated_mlp ? "MLP gate + up" : "MLP up", ph, rows, (mats - 1) * ffn, h, dense_layers, wb);
+      gemm(ph + "_mlp_down", "MLP down", ph, rows, h, ffn, dense_layers, wb);
+    }
+    if (m.moe && moe_layers > 0) {
+      // Routed experts: each token runs k of E experts; the weights read are those of the
+      // experts some token picked (ExpertsTouchedFraction: 1-(1-k/E)^rows).
+      const MoeSpec& e = *m.moe;
+      const double width = static_cast<double>(e.expert_intermediate) / (s.ep ? 1 : t);
+      const double touched = ExpertsTouchedFraction(m, rows) * e.experts / (s.ep ? t : 1);
+      RoofOp op;
+      op.key = ph + "_experts";
+      op.name = "MoE expert GEMMs";
+      op.phase = ph;
+      op.count = moe_layers;
+      op.flops = 2 * rows * e.experts_per_token * mats * h * width / (s.ep ? t : 1);
+      op.bytes = touched * mats * h * width * wb + rows * e.experts_per_token * (2 * h + width) * ab / (s.ep ? t : 1);
+      op.formula = Num(rows) + " tokens × top-" + std::to_string(e.experts_per_token) + " of " +
+                   std::to_string(e.experts) + " experts (" + FormatFixed(touched, 1) +
+                   " experts' weights read per GPU), each " + Num(mats) + " matrices of " + Num(h) + " × " + Num(width);
+      add(op, gemm_peak, bw, out.precision);
+    }
+    // Attention itself (16-bit): prefill naive materialises the batch·heads·s² scores in memory
+    // (written by QKᵀ, read and written by softmax, read by PV: four passes at 2 B; every
+    // masked score too), flash keeps them on chip and skips the masked half (Dao et al. 2022).
+    if (ph == "prefill") {
+      const double scores = batch * heads * prompt * prompt;
+      const double qkvo = batch * prompt * (2 * q + 2 * kv) * ab;
+      RoofOp naive;
+      naive.key = "attention_naive";
+      naive.name = "attention, eager (scores in memory)";
+      naive.phase = ph;
+      naive.count = attention_layers;
+      naive.flops = 4 * scores * d;
+      naive.bytes = qkvo + 4 * scores * ab;
+      naive.formula = "QKᵀ and PV: 4·b·a·s²·d FLOPs; Q, K, V, O + 4 passes over b·a·s² scores at 2 B";
+      add(naive, half_peak, bw, "bf16");
+      RoofOp flash = naive;
+      flash.key = "attention_flash";
+      flash.name = "attention, flash/SDPA";
+      flash.flops = 2 * scores * d;
+      flash.bytes = qkvo;
+      flash.formula = "causal: 2·b·a·s²·d FLOPs (masked blocks skipped); only Q, K, V, O cross memory";
+      add(flash, half_peak, bw, "bf16");
+    } else {
+      RoofOp op;
+      op.key = "attention_decode";
+      op.name = "attention over the KV cache";
+      op.phase = ph;
+      op.count = attention_layers;
+      const double cache = KvCacheBytes(m, static_cast<long long>(decode_context), kvf->bytes_per_element, s.count) *
+                           batch / std::max(1.0, attention_layers);
+      op.flops = batch * AttentionFlopsPerToken(m, decode_context) / std::max(1.0, attention_layers) / t;
+      op.bytes = cache + batch * 2 * q * ab;
+      op.formula = "one query per sequence against " + Num(decode_context) + " cached tokens: the cache is read once";
+      add(op, half_peak, bw, "bf16");
+    }
+    gemm(ph + "_lm_head", "LM head (last token)", ph, batch, static_cast<double>(m.vocab) / t, h, 1, wb);
+    if (s.count > 1) {
+      // Ring all-reduce of the layer output, twice per layer (attention and MLP): each GPU
+      // moves 2(t-1)/t of it and adds (t-1)/t of its elements.
+      RoofOp op;
+      op.key = ph + "_all_reduce";
+      op.name = "tensor-parallel all-reduce";
+      op.phase = ph;
+      op.count = 2.0 * m.layers;
+      op.bytes = 2 * (t - 1) / t * rows * m.hidden * ab;
+      op.flops = (t - 1) / t * rows * m.hidden;
+      op.formula = "2(t-1)/t × " + Num(rows) + " × " + Num(h) + " × 2 B over " + link.name;
+      add(op, half_peak, link.bytes_per_s, "link");
+    }
+  }
+
+  // Training: one optimizer step of the training estimate (its accumulation steps, its
+  // trainable parameters and sharding).
+  if (Result<TrainEstimate> train = EstimateTraining(catalog, s); train.ok()) {
+    const double micro_rows = static_cast<double>(s.micro_batch * s.context), steps = train->accumulation_steps;
+    const double tokens_weights = (q + 2 * kv) * h + h * q + (dense_layers > 0 ? mats * ffn * h : 0);
+    RoofOp op;
+    op.key = "train_gemms";
+    op.name = "layer GEMMs, forward + backward";
+    op.phase = "train";
+    op.count = m.layers * steps;
+    op.flops = 3 * 2 * micro_rows * tokens_weights;
+    op.bytes = 3 * (tokens_weights * 2 + micro_rows * (2 * h + q + 2 * kv + (mats - 1) * ffn) * ab);
+    op.formula = "3 × the forward (input and weight gradients) of one layer's linear layers at " + Num(micro_rows) +
+                 " tokens, BF16";
+    add(op, half_peak, bw, "bf16");
+    RoofOp attn;
+    attn.key = "train_attention";
+    attn.name = "flash attention, forward + backward";
+    attn.phase = "train";
+    attn.count = attention_layers * steps;
+    const double scores = static_cast<double>(s.micro_batch) * heads * static_cast<double>(s.context) *
+                          static_cast<double>(s.context);
+    // FlashAttention-2's backward does 2.5 times the forward's matmul FLOPs (Dao 2023, §3.2).
+    attn.flops = 3.5 * 2 * scores * d;
+    attn.bytes = 3 * micro_rows * (2 * q + 2 * kv) * ab;
+    attn.formula = "3.5 × the causal forward (2·b·a·s²·d); Q, K, V, O and their gradients cross memory";
+    add(attn, half_peak, bw, "bf16");
+    // AdamW on the local shard: reads FP32 master, BF16 gradient, two FP32 moments; writes the
+    // master, the moments and the BF16 weights: 28 B and ~13 FLOPs per parameter.
+    const double local = train->trainable_params / (t * std::max(1, s.pp)) / (s.zero >= 1 ? s.dp : 1);
+    RoofOp adam;
+    adam.key = "train_adamw";
+    adam.name = "AdamW update";
+    adam.phase = "train";
+    adam.count = 1;
+    adam.flops = 13 * local;
+    adam.bytes = 28 * local;
+    adam.formula = FormatParams(local) + " parameters × (28 B, 13 FLOPs): element-wise, the lowest intensity of the step";
+    add(adam, fp32_peak > 0 ? fp32_peak : half_peak, bw, "fp32");
+    if (s.dp > 1) {
+      std::vector<std::string> ignored;
+      const Link ring = CollectiveLink(catalog, *gpu, train->gpus, ignored);
+      RoofOp ar;
+      ar.key = "train_all_reduce";
+      ar.name = "gradient all-reduce";
+      ar.phase = "train";
+      ar.count = 1;
+      const double grads = train->trainable_params * 2 / (t * std::max(1, s.pp));
+      ar.bytes = 2.0 * (s.dp - 1) / s.dp * grads;
+      ar.flops = (s.dp - 1.0) / s.dp * grads / 2;
+      ar.formula = "ring all-reduce of " + FormatBytes(grads) + " BF16 gradients over " + ring.name;
+      add(ar, half_peak, ring.bytes_per_s, "link");
+    }
+  }
+
+  for (const char* phase : {"prefill", "decode", "train"}) {
+    double total = 0;
+    for (const RoofOp& op : out.ops)
+      if (op.phase == phase) total += op.seconds;
+    for (RoofOp& op : out.ops)
+      if (op.phase == phase) op.share = total > 0 ? op.seconds / total : 0;
+  }
+  out.assumptions = {
+      "time per operation = max(FLOPs / peak, bytes / bandwidth) at the datasheet's dense peak: an upper bound on speed "
+      "(the Speed tab applies measured efficiencies)",
+      "GEMM operands cross memory once (perfect cache reuse inside the kernel); matmuls at " + Upper(out.precision) +
+          ", attention in BF16, the optimizer in FP32",
+      "prefill " + Num(batch) + " × " + Num(prompt) + " tokens; decode " + Num(batch) + " tokens at a mean context of " +
+          Num(decode_context),
+  };
+  if (m.mla) out.assumptions.push_back("MLA projections drawn with the heads × head_dim shapes of plain attention");
+  if (attention_layers < m.layers)
+    out.assumptions.push_back("recurrent (Mamba / linear attention) mixers are not drawn; their layers' MLPs are");
+  for (const std::string& w : link_warnings) out.assumptions.push_back(w);
+  return out;
+}
+
+// [SECTION] Chart layout -----------------------------------------------------------------
+std::string FormatRate(double v, const std::string& unit) {
+  if (!std::isfinite(v)) return "-";
+  static const struct {
+    double scale;
+    const char* prefix;
+  } kPrefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  const bool per_byte = unit.find("/B") != std::string::npos;  // intensities: 0.1, 1, 10, 100, 1k, 10k
+  if (per_byte && std::fabs(v) >= 1000) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3gk", v / 1000);
+    return buf;
+  }
+  if (!per_byte)
+    for (const auto& p : kPrefixes)
+      if (std::fabs(v) >= p.scale * 0.9995) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%.3g %s", v / p.scale, p.prefix);
+        return buf + unit;
+      }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, per_byte ? "%.3g" : "%.3g %s", v, unit.c_str());
+  return buf;
+}
+
+std::vector<Tick> LogTicks(double lo, double hi, const std::string& unit) {
+  std::vector<Tick> out;
+  if (!(lo > 0) || !(hi > lo) || !std::isfinite(hi)) return out;
+  const int first = static_cast<int>(std::floor(std::log10(lo) + 1e-9));
+  const int last = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
+  for (int e = first; e <= last && out.size() < 400; ++e) {
+    const double decade = std::pow(10.0, e);
+    for (int k = 1; k <= 9; ++k) {
+      const double v = decade * k;
+      if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9)) continue;
+      out.push_back({v, k == 1, k == 1 ? FormatRate(v, unit) : std::string()});
+    }
+  }
+  return out;
+}
+
+uint32_t RoofColor(size_t index) {
+  static const uint32_t kPalette[] = {0x1f77b4, 0xd62728, 0x2ca02c, 0x9467bd, 0x8c564b, 0xe377c2, 0x17becf};
+  return kPalette[index % (sizeof kPalette / sizeof kPalette[0])];
+}
+
+uint32_t PhaseColor(const std::string& phase) {
+  if (phase == "prefill") return 0xff7f0e;
+  if (phase == "decode") return 0x17becf;
+  if (phase == "train") return 0xbcbd22;
+  return 0x555555;
+}
+
+RooflineChart MakeRooflineChart(const std::vector<Roof>& roofs, const std::vector<ChartPoint>& points,
+                                const std::string& precision) {
+  RooflineChart c;
+  struct Pending {
+    std::string label;
+    uint32_t color;
+    bool dashed;
+    double bytes_per_s, flops_per_s;
+  };
+  std::vector<Pending> lines;
+  for (size_t i = 0; i < roofs.size(); ++i) {
+    const Roof& r = roofs[i];
+    if (r.compute.empty() || r.memory.empty()) continue;
+    const MemoryCeiling& main = r.memory.front();
+    std::vector<const ComputeCeiling*> tops = {&r.compute.front()};
+    if (const ComputeCeiling* p = r.FindCompute(precision); p && p != tops.front()) tops.push_back(p);
+    for (const ComputeCeiling* top : tops)
+      lines.push_back({r.label + ": " + top->label + ", " + main.label, RoofColor(i), false, main.bytes_per_s,
+                       top->flops_per_s});
+    // Measured ceilings, dashed: the measured GEMM of the chart's precision (or the fastest
+    // measured) under each measured memory level.
+    const ComputeCeiling* measured_top = nullptr;
+    for (const ComputeCeiling& cc : r.compute)
+      if (cc.measured && (!measured_top || cc.key == precision ||
+                          (measured_top->key != precision && cc.flops_per_s > measured_top->flops_per_s)))
+        measured_top = &cc;
+    for (const MemoryCeiling& mc : r.memory)
+      if (mc.measured && (mc.key == "dram-measured" || mc.key == "l2" || mc.key == "l1" || mc.key == "llc"))
+        lines.push_back({r.label + ": " + (measured_top ? measured_top->label : std::string("peak")) + ", " + mc.label,
+                         RoofColor(i), true, mc.bytes_per_s,
+                         measured_top ? measured_top->flops_per_s : r.compute.front().flops_per_s});
+  }
+  double x_min = 0.1, x_max = 1000, y_max = 0, y_min = 1e300;
+  for (const Pending& p : lines) {
+    if (!(p.bytes_per_s > 0 && p.flops_per_s > 0)) continue;
+    x_max = std::max(x_max, p.flops_per_s / p.bytes_per_s * 8);
+    y_max = std::max(y_max, p.flops_per_s);
+  }
+  for (const ChartPoint& p : points) {
+    if (!(p.intensity > 0 && p.flops_per_s > 0)) continue;
+    x_min = std::min(x_min, p.intensity / 2);
+    x_max = std::max(x_max, p.intensity * 2);
+    y_max = std::max(y_max, p.flops_per_s);
+    y_min = std::min(y_min, p.flops_per_s / 2);
+  }
+  for (const Pending& p : lines)
+    if (p.bytes_per_s > 0) y_min = std::min(y_min, p.bytes_per_s * x_min);
+  if (!(y_max > 0)) y_max = 1e15;
+  c.x_lo = std::pow(10.0, std::floor(std::log10(x_min)));
+  c.x_hi = std::pow(10.0, std::ceil(std::log10(x_max)));
+  c.y_hi = std::pow(10.0, std::ceil(std::log10(y_max * 1.5)));
+  c.y_lo = std::max(std::pow(10.0, std::floor(std::log10(std::min(y_min, y_max)))), c.y_hi / 1e8);
+  for (const Pending& p : lines) {
+    if (!(p.bytes_per_s > 0 && p.flops_per_s > 0)) continue;
+    ChartRoof roof{p.label, p.color, p.dashed, {}};
+    const double ridge = p.flops_per_s / p.bytes_per_s;
+    // Start where the slope enters the plot (it may start below the y range).
+    const double x0 = std::max(c.x_lo, c.y_lo / p.bytes_per_s);
+    if (x0 < ridge) roof.line.push_back({x0, p.bytes_per_s * x0});
+    roof.line.push_back({std::clamp(ridge, c.x_lo, c.x_hi), p.flops_per_s});
+    roof.line.push_back({c.x_hi, p.flops_per_s});
+    c.roofs.push_back(std::move(roof));
+  }
+  c.points = points;
+  return c;
+}
+
+// [SECTION] SVG ---------------------------------------------------------------------------
+namespace {
+
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+std::string Hex(uint32_t rgb) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%06x", static_cast<unsigned>(rgb & 0xffffff));
+  return buf;
+}
+
+std::string F(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", std::isfinite(v) ? v : 0.0);
+  return buf;
+}
+
+}  // namespace
+
+std::string RooflineSvg(const RooflineChart& c, int width, int height) {
+  const double left = 92, right = 34, top = c.title.empty() ? 14 : 34, bottom = 46;
+  // Points that land within a few pixels of each other share one number; the key below the
+  // chart names every point, so no label overlaps another.
+  std::vector<std::pair<double, double>> spots;  // pixel position per group
+  std::vector<std::vector<size_t>> groups;
+  const double lx0 = std::log10(c.x_lo), lx1 = std::log10(c.x_hi), ly0 = std::log10(c.y_lo), ly1 = std::log10(c.y_hi);
+  const double pw = width - left - right, ph = height - top - bottom;
+  auto px = [&](double x) { return left + (std::log10(std::max(x, 1e-300)) - lx0) / (lx1 - lx0) * pw; };
+  auto py = [&](double y) { return top + ph - (std::log10(std::max(y, 1e-300)) - ly0) / (ly1 - ly0) * ph; };
+  for (size_t i = 0; i < c.points.size(); ++i) {
+    const ChartPoint& p = c.points[i];
+    if (!(p.intensity > 0 && p.flops_per_s > 0)) continue;
+    const double x = px(std::clamp(p.intensity, c.x_lo, c.x_hi)), y = py(std::clamp(p.flops_per_s, c.y_lo, c.y_hi));
+    size_t g = 0;
+    while (g < spots.size() && std::hypot(spots[g].first - x, spots[g].second - y) > 5) ++g;
+    if (g == spots.size()) spots.push_back({x, y}), groups.emplace_back();
+    groups[g].push_back(i);
+  }
+  const double legend_h = 16.0 * static_cast<double>(c.roofs.size()) + 14.0 * static_cast<double>(spots.empty() ? 0 : c.points.size()) + 8;
+  const double total_h = height + legend_h;
+  std::string o;
+  o += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  o += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" + F(total_h) +
+       "\" viewBox=\"0 0 " + std::to_string(width) + " " + F(total_h) +
+       "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  o += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+  if (!c.title.empty())
+    o += "<text x=\"" + F(left) + "\" y=\"20\" font-size=\"14\" font-weight=\"bold\">" + Escape(c.title) + "</text>\n";
+  o += "<g clip-path=\"none\">\n";
+  for (const Tick& t : LogTicks(c.x_lo, c.x_hi, "FLOP/B")) {
+    const double x = px(t.value);
+    o += "<line x1=\"" + F(x) + "\" y1=\"" + F(top) + "\" x2=\"" + F(x) + "\" y2=\"" + F(top + ph) + "\" stroke=\"" +
+         (t.major ? "#cccccc" : "#eeeeee") + "\"/>\n";
+    if (t.major)
+      o += "<text x=\"" + F(x) + "\" y=\"" + F(top + ph + 16) + "\" text-anchor=\"middle\">" + Escape(t.label) +
+           "</text>\n";
+  }
+  for (const Tick& t : LogTicks(c.y_lo, c.y_hi, "FLOP/s")) {
+    const double y = py(t.value);
+    o += "<line x1=\"" + F(left) + "\" y1=\"" + F(y) + "\" x2=\"" + F(left + pw) + "\" y2=\"" + F(y) + "\" stroke=\"" +
+         (t.major ? "#cccccc" : "#eeeeee") + "\"/>\n";
+    if (t.major)
+      o += "<text x=\"" + F(left - 6) + "\" y=\"" + F(y + 4) + "\" text-anchor=\"end\">" + Escape(t.label) + "</text>\n";
+  }
+  o += "</g>\n<rect x=\"" + F(left) + "\" y=\"" + F(top) + "\" width=\"" + F(pw) + "\" height=\"" + F(ph) +
+       "\" fill=\"none\" stroke=\"#333333\"/>\n";
+  o += "<text x=\"" + F(left + pw / 2) + "\" y=\"" + F(top + ph + 36) +
+       "\" text-anchor=\"middle\">arithmetic intensity (FLOP per byte)</text>\n";
+  o += "<text transform=\"translate(16," + F(top + ph / 2) +
+       ") rotate(-90)\" text-anchor=\"middle\">attainable FLOP/s</text>\n";
+  // Each point's number in the key: its position in c.points, counted from 1.
+  for (const ChartRoof& r : c.roofs) {
+    std::string pts;
+    for (const auto& [x, y] : r.line) pts += F(px(x)) + "," + F(py(std::max(y, c.y_lo))) + " ";
+    o += "<polyline class=\"roof\" fill=\"none\" stroke=\"" + Hex(r.color) + "\" stroke-width=\"2\"" +
+         (r.dashed ? " stroke-dasharray=\"6 4\"" : "") + " points=\"" + pts + "\"><title>" + Escape(r.label) +
+         "</title></polyline>\n";
+  }
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::string numbers;
+    for (size_t i : groups[g]) {
+      const ChartPoint& p = c.points[i];
+      o += "<circle class=\"point\" cx=\"" + F(spots[g].first) + "\" cy=\"" + F(spots[g].second) + "\" r=\"4\" fill=\"" +
+           (p.measured ? std::string("none") : Hex(p.color)) + "\" stroke=\"" + Hex(p.color) +
+           "\" stroke-width=\"1.5\"><title>" +
+           Escape(p.label + ": " + FormatShort(p.intensity, 3) + " FLOP/B, " + FormatRate(p.flops_per_s, "FLOP/s")) +
+           "</title></circle>\n";
+      numbers += (numbers.empty() ? "" : ",") + std::to_string(i + 1);
+    }
+    o += "<text x=\"" + F(spots[g].first + 6) + "\" y=\"" + F(spots[g].second - 5) + "\" font-size=\"9\" fill=\"#444444\">" +
+         Escape(numbers) + "</text>\n";
+  }
+  double ly = height + 4;
+  for (const ChartRoof& r : c.roofs) {
+    o += "<line x1=\"" + F(left) + "\" y1=\"" + F(ly) + "\" x2=\"" + F(left + 24) + "\" y2=\"" + F(ly) + "\" stroke=\"" +
+         Hex(r.color) + "\" stroke-width=\"2\"" + (r.dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>\n";
+    o += "<text class=\"legend\" x=\"" + F(left + 30) + "\" y=\"" + F(ly + 4) + "\">" + Escape(r.label) + "</text>\n";
+    ly += 16;
+  }
+  if (!spots.empty())
+    for (size_t i = 0; i < c.points.size(); ++i) {
+      const ChartPoint& p = c.points[i];
+      o += "<circle cx=\"" + F(left + 12) + "\" cy=\"" + F(ly) + "\" r=\"4\" fill=\"" +
+           (p.measured ? std::string("none") : Hex(p.color)) + "\" stroke=\"" + Hex(p.color) + "\"/>\n";
+      o += "<text class=\"legend\" x=\"" + F(left + 30) + "\" y=\"" + F(ly + 4) + "\">" +
+           Escape(std::to_string(i + 1) + "  " + p.label + ": " + FormatShort(p.intensity, 3) + " FLOP/B, " +
+                  FormatRate(p.flops_per_s, "FLOP/s")) +
+           "</text>\n";
+      ly += 14;
+    }
+  o += "</svg>\n";
+  return o;
+}
+
+}  // namespace gpuplan
