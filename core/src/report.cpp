@@ -236,6 +236,7 @@ std::string RooflineReportJson(const Scenario& s, const Roofline& r, int indent)
                    {"bound", op.bound},
                    {"seconds", Number(op.seconds)},
                    {"share", Number(op.share)},
+                   {"alternative", op.alternative},
                    {"formula", op.formula}});
   j["ops"] = ops;
   j["assumptions"] = r.assumptions;

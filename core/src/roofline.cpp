@@ -231,8 +231,10 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
       naive.flops = 4 * scores * d;
       naive.bytes = qkvo + 4 * scores * ab;
       naive.formula = "QKᵀ and PV: 4·b·a·s²·d FLOPs; Q, K, V, O + 4 passes over b·a·s² scores at 2 B";
+      naive.alternative = s.flash != 0;
       add(naive, half_peak, bw, "bf16");
       RoofOp flash = naive;
+      flash.alternative = s.flash == 0;
       flash.key = "attention_flash";
       flash.name = "attention, flash/SDPA";
       flash.flops = 2 * scores * d;
@@ -324,11 +326,17 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
   }
 
   for (const char* phase : {"prefill", "decode", "train"}) {
-    double total = 0;
+    double total = 0, replaced = 0;  // replaced: the variant an alternative would stand in for
     for (const RoofOp& op : out.ops)
-      if (op.phase == phase) total += op.seconds;
-    for (RoofOp& op : out.ops)
-      if (op.phase == phase) op.share = total > 0 ? op.seconds / total : 0;
+      if (op.phase == phase && !op.alternative) total += op.seconds;
+    for (const RoofOp& op : out.ops)
+      if (op.phase == phase && !op.alternative && (op.key == "attention_naive" || op.key == "attention_flash"))
+        replaced = op.seconds;
+    for (RoofOp& op : out.ops) {
+      if (op.phase != phase) continue;
+      const double whole = op.alternative ? total - replaced + op.seconds : total;
+      op.share = whole > 0 ? op.seconds / whole : 0;
+    }
   }
   out.assumptions = {
       "time per operation = max(FLOPs / peak, bytes / bandwidth) at the datasheet's dense peak: an upper bound on speed "

@@ -839,7 +839,7 @@ int RunRoofline(const Catalog& cat, const Scenario& s, const std::string& format
   std::vector<std::vector<Cell>> rows;
   for (const RoofOp& op : rl.ops) {
     if (o.phase != "all" && op.phase != o.phase) continue;
-    rows.push_back({Text(op.phase), Text(op.name), Number(op.intensity, FormatShort(op.intensity, 3)),
+    rows.push_back({Text(op.phase), Text(op.name + (op.alternative ? " (not used; share if it were)" : "")), Number(op.intensity, FormatShort(op.intensity, 3)),
                     Number(op.attainable_flops_per_s, FormatRate(op.attainable_flops_per_s, "FLOP/s")), Text(op.bound),
                     Number(op.share * 100, FormatFixed(op.share * 100, 1)), Text(op.formula)});
   }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -344,4 +344,40 @@ test('train: memory terms, verdict, time and cost; json equals the table', () =>
   const big = JSON.parse(run('train', '--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--format', 'json').out);
   assert.equal(big.fits, false);
   assert.ok(big.suggestions.length > 0);
+});
+
+test('roofline: operations on both sides of the ridge; --svg writes the chart; bad overlay named', () => {
+  const args = ['roofline', '--model', 'llama-3.1-8b', '--gpu', 'h100-sxm', '--prompt', '4096', '--context', '8192'];
+  const r = run(...args, '--format', 'json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.schema, 'gpuplan.roofline/1');
+  const op = (key) => j.ops.find((o) => o.key === key);
+  assert.equal(op('decode_mlp_up').bound, 'memory');
+  assert.equal(op('prefill_mlp_up').bound, 'compute');
+  assert.equal(op('attention_naive').bound, 'memory');
+  assert.equal(op('attention_flash').bound, 'compute');
+  const bf16 = j.roof.compute.find((c) => c.key === 'bf16');
+  assert.ok(Math.abs(bf16.ridge_flop_per_byte - 989.4e12 / 3.35e12) < 3);
+  for (const phase of ['prefill', 'decode', 'train']) {
+    const sum = j.ops.filter((o) => o.phase === phase && !o.alternative).reduce((a, o) => a + o.share, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-9, phase);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-roof-'));
+  const svg = join(dir, 'roof.svg');
+  const t = run(...args, '--overlay', 'a100-sxm-80gb,rtx-4090', '--svg', svg, '--measured',
+    join(process.env.GPUPLAN_SOURCE_DIR, 'tests/reference/device/h200-2026-11-30-probe.json'));
+  assert.equal(t.code, 0, t.err);
+  assert.match(t.out, /chart written to/);
+  // The table prints the same intensity as the JSON.
+  assert.match(t.out, new RegExp(`MLP gate \\+ up\\s+${op('prefill_mlp_up').intensity.toFixed(3)}`));
+  const text = readFileSync(svg, 'utf8');
+  assert.ok(text.startsWith('<?xml') && text.trimEnd().endsWith('</svg>'));
+  // H100 (2 roofs), A100 (2), RTX 4090 (2), H200 with the probe (2 + measured memory and L2).
+  assert.equal((text.match(/<polyline class="roof"/g) || []).length, 10);
+  assert.ok((text.match(/<circle class="point"/g) || []).length >= 20);
+  assert.ok(!/NaN|Infinity/.test(text));
+  const bad = run(...args, '--overlay', 'h100-sxm,nope');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--overlay: unknown GPU 'nope'/);
 });

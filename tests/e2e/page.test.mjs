@@ -246,6 +246,57 @@ test('the Train panel shows what gpuplan train prints', async () => {
   await page.close();
 });
 
+test('the Roofline panel: the CLI\'s operations, a dropped GPU probe adds measured ceilings, the SVG parses', async () => {
+  const hash = 'v=1&model=llama-3.1-8b&gpu=h100-sxm&prompt=4096&context=8192&batch=8';
+  const { page, errors } = await openPage(hash);
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  const center = (r) => [(r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2];
+  await page.mouse.click(...center(rects['tab-roofline']), { delay: 80 });
+  await waitFrames(page, 3);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'roofline');
+  const state = await readBack(page, 'gpuplan_state_hash');
+  const fromPage = await result(page, 'roofline');
+  assert.equal(fromPage.schema, 'gpuplan.roofline/1');
+  assert.deepEqual(fromPage, cliJson('roofline', state));
+  // A probe result dropped on the page: its ceilings join the chart.
+  const probePath = join(process.env.GPUPLAN_SOURCE_DIR, 'tests/reference/device/h200-2026-11-30-probe.json');
+  const text = readFileSync(probePath, 'utf8');
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'h200-probe.json', { type: 'application/json' }));
+    document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await waitFrames(page, 3);
+  assert.match(JSON.parse(await readBack(page, 'gpuplan_ui_state')).gpu_probe, /H200/);
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects['chart-roofline'] && rects['roof-table']);
+  const shot = await page.screenshot({ path: join(artifacts, 'page-roofline.png') });
+  assert.ok(imageStats(shot).colors > 50);
+  // The CLI's SVG of the same scenario, opened in the same browser: a well-formed document.
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-svg-'));
+  const svgPath = join(dir, 'roof.svg');
+  const r = spawnSync(cli, ['roofline', '--state', state, '--svg', svgPath, '--measured', probePath], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const svgPage = await browser.newPage({ viewport: { width: 820, height: 1100 } });
+  await svgPage.goto('file://' + svgPath);
+  const parsed = await svgPage.evaluate(() => ({
+    error: document.getElementsByTagName('parsererror').length,
+    roofs: document.querySelectorAll('polyline.roof').length,
+    points: document.querySelectorAll('circle.point').length,
+    width: document.documentElement.getBBox().width,
+  }));
+  assert.equal(parsed.error, 0);
+  // H100: FP8 and FP16 dense; H200 (the probe's GPU): the same two, and the measured FP16 GEMM
+  // under the measured memory and L2 read bandwidths.
+  assert.equal(parsed.roofs, 6);
+  assert.ok(parsed.points >= 20);
+  assert.ok(parsed.width > 500);
+  await svgPage.screenshot({ path: join(artifacts, 'roofline-svg.png') });
+  await svgPage.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a config.json dropped on the page joins the catalog and computes like the CLI with the same file', async () => {
   const { page, errors } = await openPage('v=1&gpu=h100-sxm');
   const cfgPath = join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/mixtral-8x7b.config.json');

@@ -109,8 +109,12 @@ void App::DrawRoofline() {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(op.phase.c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(op.name.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", op.formula.c_str());
+      ImGui::TextUnformatted((op.name + (op.alternative ? " (not used)" : "")).c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s%s", op.formula.c_str(),
+                          op.alternative ? "\nNot this scenario's attention (flash field): its share is what it would "
+                                           "take in place of the one used."
+                                         : "");
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(FormatShort(op.intensity, 3).c_str());
       ImGui::TableNextColumn();

@@ -70,6 +70,9 @@ struct RoofOp {
   std::string bound;        // "memory", "compute", "link"
   double seconds = 0;       // per step: count × max(flops/peak, bytes/bandwidth)
   double share = 0;         // of its phase's time
+  // The attention variant the scenario does not use (flash field): drawn for comparison, left
+  // out of its phase's total; its share is what it would take in place of the one used.
+  bool alternative = false;
 };
 
 struct Roofline {
