@@ -37,6 +37,7 @@
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/speed.h"
+#include "gpuplan/machine.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/training.h"
 #include "gpuplan/units.h"
@@ -674,7 +675,62 @@ int RunProbeGpu(const std::vector<std::string>& args, const char* argv0) {
   return 3;
 }
 
+// --- probe cpu ------------------------------------------------------------------------------
+void PrintCpuProbe(const CpuProbeResult& p, const std::string& format) {
+  if (format == "json") {
+    fmt::print("{}\n", CpuProbeToJson(p));
+    return;
+  }
+  std::vector<Column> cols = {{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}};
+  std::vector<std::vector<Cell>> rows;
+  for (const MachineRow& r : CpuProbeRows(p))
+    rows.push_back({Text(r.quantity), format == "table" || r.unit.empty() ? Text(r.text) : Number(r.value, FormatShort(r.value, 6)),
+                    Text(r.unit), Text(r.how)});
+  if (format == "table") {
+    cols = {{"quantity", "quantity"}, {"value", "value"}, {"how", "how"}};
+    for (auto& row : rows) row.erase(row.begin() + 2);
+    fmt::print("gpuplan probe cpu: {}{}\n\n", p.date, p.quick ? " (quick: small arrays, short samples)" : "");
+  }
+  PrintRecords(cols, rows, format);
+  if (format == "table") {
+    for (const std::string& n : p.notes) fmt::print("  note: {}\n", n);
+    for (const std::string& a : p.cpu.assumptions) fmt::print("  assumption: {}\n", a);
+  }
+}
+
+int RunProbeCpu(const CpuProbeOptions& options, const std::string& out_path, const std::string& format) {
+  // A progress line on a terminal (stderr, rewritten in place); nothing when piped.
+  const bool tty = isatty(fileno(stderr)) != 0;
+  auto progress = [tty](const std::string& stage, double fraction) {
+    if (tty) std::fprintf(stderr, "\r  measuring: %-8s %3.0f%%", stage.c_str(), std::clamp(fraction, 0.0, 1.0) * 100);
+  };
+  Result<CpuProbeResult> r = MeasureMachine(options, progress);
+  if (tty) std::fprintf(stderr, "\r%40s\r", "");
+  if (!r.ok()) {
+    std::fprintf(stderr, "gpuplan: error: probe cpu: %s\n", r.error().c_str());
+    return 1;
+  }
+  if (!out_path.empty()) {
+    std::FILE* f = std::fopen(out_path.c_str(), "wb");
+    const std::string text = CpuProbeToJson(r.value()) + "\n";
+    if (!f || std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fclose(f) != 0)
+      Fail("--out: cannot write '" + out_path + "'");
+  }
+  PrintCpuProbe(r.value(), format);
+  return 0;
+}
+
 int RunProbeCompare(const Catalog& cat, const std::string& path, const std::string& gpu_id, const std::string& format) {
+  {
+    // A CPU probe's file is shown as `probe cpu` printed it.
+    const std::string text = ReadFileOrFail("probe compare", path);
+    if (text.find("\"gpuplan.cpu-probe/") != std::string::npos) {
+      Result<CpuProbeResult> cpu = CpuProbeFromJson(text);
+      if (!cpu.ok()) Fail("probe compare: " + path + ": " + cpu.error());
+      PrintCpuProbe(cpu.value(), format);
+      return 0;
+    }
+  }
   const GpuProbeResult probe = ReadProbeOrFail("probe compare", path);
   const Gpu* g = gpu_id.empty() ? MatchProbeGpu(cat, probe) : cat.FindGpu(gpu_id);
   if (!g) {
@@ -782,7 +838,7 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
 }
 // --- roofline ---------------------------------------------------------------------------------
 struct RooflineOptions {
-  std::string svg_path, measured_path, phase = "all";
+  std::string svg_path, measured_path, cpu_path, phase = "all";
   std::vector<std::string> overlay;
 };
 
@@ -812,6 +868,12 @@ int RunRoofline(const Catalog& cat, const Scenario& s, const std::string& format
     AddMeasuredCeilings(*target, probe);
     if (measured && measured->id == rl.roof.id) AddMeasuredCeilings(rl.roof, probe);
     points = MeasuredGemmPoints(probe);
+  }
+  if (!o.cpu_path.empty()) {
+    Result<CpuProbeResult> cpu = CpuProbeFromJson(ReadFileOrFail("--cpu", o.cpu_path));
+    if (!cpu.ok()) Fail("--cpu: " + o.cpu_path + ": " + cpu.error());
+    roofs.push_back(CpuRoof(cpu.value()));
+    for (const ChartPoint& p : CpuGemmPoints(cpu.value())) points.push_back(p);
   }
   for (const RoofOp& op : rl.ops)
     if (o.phase == "all" || op.phase == o.phase)
@@ -915,10 +977,17 @@ int main(int argc, char** argv) {
   std::string probe_what;
   std::vector<std::string> probe_args;
   std::string probe_gpu, probe_format = "table";
-  probe->add_option("what", probe_what, "gpu (then the probe's own options: --out FILE, --quick, --only ...; see gpuplan-probe-gpu --help) | compare FILE")
-      ->check(CLI::IsMember({"gpu", "compare"}))
+  probe->add_option("what", probe_what, "gpu (then the probe's own options: --out FILE, --quick, --only ...; see gpuplan-probe-gpu --help) | cpu | compare FILE")
+      ->check(CLI::IsMember({"gpu", "cpu", "compare"}))
       ->required();
-  probe->add_option("args", probe_args, "with compare: the probe result file");
+  probe->add_option("args", probe_args, "with compare: the probe result file (GPU or CPU)");
+  CpuProbeOptions cpu_options;
+  std::string probe_out;
+  probe->add_flag("--quick", cpu_options.quick, "with cpu: small arrays and short samples (about 2 s)");
+  probe->add_option("--threads", cpu_options.threads, "with cpu: threads (0 = every logical CPU)")
+      ->check(CLI::Range(0, 4096))
+      ->capture_default_str();
+  probe->add_option("--out", probe_out, "with cpu: also write the result as JSON (gpuplan.cpu-probe/1)")->type_name("FILE");
   probe->add_option("--gpu", probe_gpu, "with compare: the catalog id of the GPU (default: matched by the device name)");
   probe->add_option("--format", probe_format, "with compare: output format")
       ->check(CLI::IsMember({"table", "json", "csv", "md"}))
@@ -933,6 +1002,9 @@ int main(int argc, char** argv) {
       ->type_name("ID,...");
   roofline->add_option("--measured", roofline_options.measured_path,
                        "a GPU probe result (gpuplan probe gpu --out FILE): measured ceilings (dashed) and GEMM points")
+      ->type_name("FILE");
+  roofline->add_option("--cpu", roofline_options.cpu_path,
+                       "a CPU probe result (gpuplan probe cpu --out FILE): this machine's roof next to the GPUs")
       ->type_name("FILE");
   roofline->add_option("--phase", roofline_options.phase, "which operations")
       ->check(CLI::IsMember({"all", "prefill", "decode", "train"}))
@@ -1035,6 +1107,10 @@ int main(int argc, char** argv) {
 
   if (*calibrate) return RunCalibrate(cat, reference_path, refit, calibrate_format);
   if (*probe) {
+    if (probe_what == "cpu") {
+      if (!probe_args.empty()) Fail("probe cpu: unexpected argument '" + probe_args[0] + "'");
+      return RunProbeCpu(cpu_options, probe_out, probe_format);
+    }
     if (probe_args.size() != 1) Fail("probe compare: give one probe result file (gpuplan probe gpu --out FILE writes one)");
     return RunProbeCompare(cat, probe_args[0], probe_gpu, probe_format);
   }

@@ -381,3 +381,30 @@ test('roofline: operations on both sides of the ridge; --svg writes the chart; b
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--overlay: unknown GPU 'nope'/);
 });
+
+test('probe cpu: measures this machine, saves JSON that loads back, joins the roofline', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-cpu-'));
+  const out = join(dir, 'cpu.json');
+  const r = run('probe', 'cpu', '--quick', '--out', out, '--format', 'json');
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.err, '');  // no progress line when stderr is not a terminal
+  const j = JSON.parse(r.out);
+  assert.equal(j.schema, 'gpuplan.cpu-probe/1');
+  assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), j);
+  assert.ok(j.gemm.points.length >= 1 && j.gemm.points.every((g) => g.flops_per_s > 1e8), JSON.stringify(j.gemm));
+  assert.ok(JSON.stringify(j.stream).includes('triad'), JSON.stringify(j.stream).slice(0, 300));
+  const shown = run('probe', 'compare', out);
+  assert.equal(shown.code, 0, shown.err);
+  assert.match(shown.out, /SGEMM N=512, 1 thread/);
+  assert.match(shown.out, /STREAM triad/);
+  const svg = join(dir, 'roof.svg');
+  const roof = run('roofline', '--model', 'llama-3.1-8b', '--gpu', 'rtx-4090', '--cpu', out, '--svg', svg);
+  assert.equal(roof.code, 0, roof.err);
+  assert.match(readFileSync(svg, 'utf8'), /SGEMM N=512/);
+  writeFileSync(join(dir, 'bad.json'), '{"schema": "gpuplan.cpu-probe/1", "stream": [{"kernel": "triad", "bytes_per_s": -5}]}');
+  const bad = run('probe', 'compare', join(dir, 'bad.json'));
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /bytes_per_s/);
+  const extra = run('probe', 'cpu', 'what');
+  assert.equal(extra.code, 2);
+});

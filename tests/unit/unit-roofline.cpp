@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "gpuplan/machine.h"
 #include "gpuplan/probe_result.h"
 #include "gpuplan/roofline.h"
 #include "support.h"
@@ -164,4 +165,28 @@ TEST_CASE("a GPU probe adds measured ceilings and GEMM points at their shape's i
     CHECK(p.intensity == Approx(8192.0 / 3));
   }
   CHECK(found);
+}
+
+TEST_CASE("this machine's CPU as a roof: measured FMA peak over STREAM and the cache plateaus", "[roofline][machine]") {
+  CpuProbeResult p;
+  p.cpu.model_name = "Test CPU";
+  p.fma = {{1, 100e9, 50e9}, {2, 200e9, 100e9}};
+  p.gemm = {{1024, 2, 180e9, "test kernel"}};
+  p.stream = {{"triad", 25e9, 25e9, 64 << 20, 24, 2, 9}};
+  p.measured_caches = {{1, 48 << 10, 400e9}, {2, 1 << 20, 150e9}};
+  const Roof roof = CpuRoof(p);
+  CHECK(roof.label == "Test CPU");
+  CHECK(roof.compute.front().flops_per_s == 200e9);
+  CHECK(roof.memory.front().bytes_per_s == 25e9);
+  CHECK(roof.Ridge("fp32") == Approx(8));
+  CHECK(roof.FindMemory("l1")->measured);
+  const std::vector<ChartPoint> points = CpuGemmPoints(p);
+  REQUIRE(points.size() == 1);
+  CHECK(points[0].intensity == Approx(1024.0 / 6));
+  const RooflineChart chart = MakeRooflineChart({roof}, points, "fp32");
+  CHECK(chart.roofs.size() == 3);  // the roof, and the SGEMM under the two cache levels (dashed)
+  for (const MachineRow& r : CpuProbeRows(p)) {
+    CHECK(r.text.find("nan") == std::string::npos);
+    CHECK(std::isfinite(r.value));
+  }
 }

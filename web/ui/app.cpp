@@ -161,6 +161,7 @@ std::string App::ResultJson(std::string_view which) {
     return SpeedReportJson(*catalog_, scenario_, estimate_->value(), speed_->value(), cost_);
   }
   if (which == "compare") return CompareReportJson(scenario_, CompareRows());
+  if (which == "machine") return cpu_probe_ ? CpuProbeToJson(*cpu_probe_) : std::string("{}");
   if (which == "roofline")
     return roofline_->ok() ? RooflineReportJson(scenario_, roofline_->value())
                            : nlohmann::json{{"error", roofline_->error()}}.dump(2);
@@ -206,6 +207,18 @@ const ParamCount& App::Params(const Model& m) {
 
 std::string App::ImportText(std::string_view text, const std::string& name_hint) {
   // A probe result (gpuplan probe gpu --out FILE) goes to the Roofline and This machine tabs.
+  if (text.find("\"gpuplan.cpu-probe/") != std::string_view::npos) {
+    Result<CpuProbeResult> probe = CpuProbeFromJson(std::string(text));
+    import_ok_ = probe.ok();
+    if (probe.ok()) {
+      import_message_ = "CPU probe of " + probe->cpu.model_name + " (" + probe->date +
+                        ") loaded: on the This machine and Roofline tabs";
+      SetCpuProbe(std::move(probe.value()));
+    } else {
+      import_message_ = probe.error();
+    }
+    return nlohmann::json{{"ok", import_ok_}, {"message", import_message_}}.dump();
+  }
   if (text.find("\"gpuplan.gpu-probe/") != std::string_view::npos) {
     Result<GpuProbeResult> probe = ParseGpuProbe(std::string(text));
     import_ok_ = probe.ok();
@@ -467,6 +480,10 @@ void App::Frame() {
     }
     if (tab("Roofline", Tab::kRoofline, "tab-roofline")) {
       DrawWithInputs(&App::DrawRoofline, "roofline");
+      ImGui::EndTabItem();
+    }
+    if (tab("This machine", Tab::kMachine, "tab-machine")) {
+      DrawMachine();
       ImGui::EndTabItem();
     }
     if (tab("Catalog", Tab::kCatalog, "tab-catalog")) {

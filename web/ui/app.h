@@ -17,6 +17,7 @@
 #include "gpuplan/speed.h"
 #include "gpuplan/training.h"
 #include "gpuplan/model.h"
+#include "gpuplan/cpu_probe.h"
 #include "gpuplan/probe_result.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/scenario.h"
@@ -61,7 +62,7 @@ class App {
   void Recompute();
   void Edit(std::string_view key, const std::string& value);
   void Track(const char* key);
-  enum class Tab { kNone, kFit, kSpeed, kCompare, kTrain, kRoofline, kCatalog };
+  enum class Tab { kNone, kFit, kSpeed, kCompare, kTrain, kRoofline, kMachine, kCatalog };
 
   void DrawFit();
   void DrawInputs();
@@ -80,6 +81,9 @@ class App {
   // overlays, a loaded probe's measured ceilings, this machine's CPU.
   void DrawRoofline();
   RooflineChart MakeChart();
+  // The This machine panel (panel_machine.cpp): the CPU measured here, a loaded GPU probe.
+  void DrawMachine();
+  void SetCpuProbe(CpuProbeResult p);
   // The Catalog panel (panel_catalog.cpp): search, filters, a table, the detail with sources.
   void DrawCatalog();
   void DrawGpuTable();
@@ -105,6 +109,10 @@ class App {
   std::vector<std::string> roof_overlay_;       // more GPUs on the roofline chart
   bool roof_phases_[3] = {true, true, true};    // prefill, decode, train points shown
   std::optional<GpuProbeResult> gpu_probe_;     // a loaded `gpuplan probe gpu` result
+  std::optional<CpuProbeResult> cpu_probe_;     // measured here, or loaded
+  int machine_pending_ = 0;                     // 1: quick, 2: full measurement asked for
+  int machine_wait_frames_ = 0;
+  std::string machine_message_;
   std::optional<Roof> cpu_roof_;                // this machine's CPU, measured
   std::vector<ChartPoint> cpu_points_;
   struct CurvePoint {

@@ -290,6 +290,7 @@ std::string App::UiStateJson() const {
              : tab_ == Tab::kCompare ? "compare"
              : tab_ == Tab::kTrain   ? "train"
              : tab_ == Tab::kRoofline ? "roofline"
+             : tab_ == Tab::kMachine ? "machine"
                                      : "fit";
   j["compare_sort"] = compare_sort_;
   j["compare_ms"] = compare_last_ms_;
@@ -299,6 +300,8 @@ std::string App::UiStateJson() const {
   j["visible"] = visible_ids_;
   j["roof_overlay"] = roof_overlay_;
   j["gpu_probe"] = gpu_probe_ ? gpu_probe_->device_name : std::string();
+  j["cpu_probe"] = cpu_probe_ ? cpu_probe_->cpu.model_name : std::string();
+  j["machine_pending"] = machine_pending_;
   return j.dump();
 }
 

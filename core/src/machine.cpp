@@ -1,0 +1,153 @@
+#include "gpuplan/machine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "gpuplan/gemm.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+namespace {
+
+// Cache sizes read best in KiB below a MiB ("48 KiB", "13.5 MiB"): binary units, as the OS's.
+std::string SizeText(double bytes) {
+  if (bytes < 1024.0 * 1024) return FormatFixed(bytes / 1024, 0) + " KiB";
+  return FormatFixed(bytes / (1024.0 * 1024), 1) + " MiB";
+}
+
+}  // namespace
+
+GemmRate MeasureSgemm(int n, int threads, int reps) {
+  GemmRate r;
+  r.n = n;
+  r.threads = std::max(1, threads);
+  r.kernel = GemmKernelName();
+  const size_t elems = static_cast<size_t>(n) * static_cast<size_t>(n);
+  std::vector<float> a(elems), b(elems), c(elems, 0.0f);
+  // Values that neither overflow nor turn denormal over k sums.
+  for (size_t i = 0; i < elems; ++i) {
+    a[i] = static_cast<float>((i * 7 + 3) % 17) * 0.0625f - 0.5f;
+    b[i] = static_cast<float>((i * 5 + 1) % 13) * 0.0625f - 0.375f;
+  }
+  auto once = [&] {
+    const auto t0 = std::chrono::steady_clock::now();
+    Sgemm(n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n, r.threads);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  once();
+  once();
+  std::vector<double> t;
+  for (int i = 0; i < std::max(1, reps); ++i) t.push_back(once());
+  std::sort(t.begin(), t.end());
+  const double median = t[t.size() / 2];
+  r.flops_per_s = median > 0 ? 2.0 * n * static_cast<double>(n) * n / median : 0;
+  return r;
+}
+
+Result<CpuProbeResult> MeasureMachine(const CpuProbeOptions& options, const CpuProbeProgress& progress) {
+  // The probe reports 0..1 of its own work; the GEMMs take the last tenth of the bar.
+  auto scaled = [&](const std::string& stage, double f) {
+    if (progress) progress(stage, 0.9 * f);
+  };
+  Result<CpuProbeResult> r = RunCpuProbe(options, scaled);
+  if (!r.ok()) return r;
+  CpuProbeResult& p = r.value();
+  const int all = std::max(1, options.threads > 0 ? options.threads : p.cpu.logical_cpus);
+  const std::vector<int> sizes = options.quick ? std::vector<int>{512} : std::vector<int>{1024, 2048};
+  std::vector<int> thread_counts = {1};
+  if (all > 1) thread_counts.push_back(all);
+  const double total = static_cast<double>(sizes.size() * thread_counts.size());
+  double done = 0;
+  for (int n : sizes)
+    for (int threads : thread_counts) {
+      if (progress) progress("gemm", 0.9 + 0.1 * done / total);
+      p.gemm.push_back(MeasureSgemm(n, threads, options.quick ? 3 : 5));
+      done += 1;
+    }
+  if (progress) progress("gemm", 1.0);
+  return r;
+}
+
+std::vector<MachineRow> CpuProbeRows(const CpuProbeResult& p) {
+  std::vector<MachineRow> rows;
+  const CpuInfo& c = p.cpu;
+  rows.push_back({"CPU", c.model_name, std::to_string(c.logical_cpus) + " logical CPUs; vector ISA " + c.isa, 0, ""});
+  if (c.clock_hz > 0) rows.push_back({"Clock", FormatRate(c.clock_hz, "Hz"), "as the OS reports it", c.clock_hz, "Hz"});
+  if (c.peak_flops_fp32 > 0)
+    rows.push_back({"FP32 peak (derived)", FormatRate(c.peak_flops_fp32, "FLOP/s"),
+                    std::to_string(c.physical_cores) + " cores × clock × " + std::to_string(c.simd_bits / 32) +
+                        " lanes × 2 FLOP × " + std::to_string(c.fma_units) + " FMA units",
+                    c.peak_flops_fp32, "FLOP/s"});
+  double best_fma = 0;
+  for (const FlopsPoint& f : p.fma) {
+    best_fma = std::max(best_fma, f.fp32_flops_per_s);
+    rows.push_back({"FMA peak, " + std::to_string(f.threads) + " thread" + (f.threads > 1 ? "s" : ""),
+                    FormatRate(f.fp32_flops_per_s, "FLOP/s"),
+                    "FP32 independent multiply-add chains; FP64 " + FormatRate(f.fp64_flops_per_s, "FLOP/s"),
+                    f.fp32_flops_per_s, "FLOP/s"});
+  }
+  for (const GemmRate& g : p.gemm) {
+    double peak = 0;  // the measured FMA peak at the same thread count
+    for (const FlopsPoint& f : p.fma)
+      if (f.threads == g.threads) peak = f.fp32_flops_per_s;
+    rows.push_back({"SGEMM N=" + std::to_string(g.n) + ", " + std::to_string(g.threads) + " thread" +
+                        (g.threads > 1 ? "s" : ""),
+                    FormatRate(g.flops_per_s, "FLOP/s"),
+                    g.kernel + (peak > 0 ? "; " + FormatFixed(g.flops_per_s / peak * 100, 0) + "% of the FMA peak" : ""),
+                    g.flops_per_s, "FLOP/s"});
+  }
+  for (const StreamResult& st : p.stream)
+    rows.push_back({"STREAM " + st.kernel, FormatRate(st.bytes_per_s, "B/s"),
+                    FormatBytes(st.array_bytes, ByteUnit::MiB, 0) + " arrays, " + std::to_string(st.threads) +
+                        " thread(s), best of " + std::to_string(st.repetitions),
+                    st.bytes_per_s, "B/s"});
+  for (const CacheLevel& l : p.measured_caches)
+    rows.push_back({"L" + std::to_string(l.level) + " read", FormatRate(l.bytes_per_s, "B/s"),
+                    "plateau of the sweep up to " + SizeText(l.size_bytes) + " per thread", l.bytes_per_s, "B/s"});
+  if (p.memory_read_bytes_per_s > 0)
+    rows.push_back({"Memory read", FormatRate(p.memory_read_bytes_per_s, "B/s"),
+                    "the sweep's last plateau, " + std::to_string(p.sweep_threads) + " thread(s)",
+                    p.memory_read_bytes_per_s, "B/s"});
+  for (const CacheLevel& l : p.reported_caches)
+    rows.push_back({"L" + std::to_string(l.level) + " size (reported)", SizeText(l.size_bytes),
+                    "the OS's figure", l.size_bytes, "B"});
+  return rows;
+}
+
+Roof CpuRoof(const CpuProbeResult& p) {
+  Roof r;
+  r.id = "cpu";
+  r.label = p.cpu.model_name.empty() ? "this CPU" : p.cpu.model_name;
+  double fma32 = 0, fma64 = 0, gemm = 0;
+  for (const FlopsPoint& f : p.fma) fma32 = std::max(fma32, f.fp32_flops_per_s), fma64 = std::max(fma64, f.fp64_flops_per_s);
+  for (const GemmRate& g : p.gemm) gemm = std::max(gemm, g.flops_per_s);
+  // The measured FMA peak is the roof (drawn solid, it is this machine's); the derived peak
+  // and the SGEMM are further ceilings.
+  if (fma32 > 0) r.compute.push_back({"fp32", "FP32 FMA peak (measured)", fma32, false});
+  if (fma64 > 0) r.compute.push_back({"fp64", "FP64 FMA peak (measured)", fma64, false});
+  if (gemm > 0) r.compute.push_back({"fp32", "SGEMM (measured)", gemm, true});
+  std::stable_sort(r.compute.begin(), r.compute.end(),
+                   [](const ComputeCeiling& a, const ComputeCeiling& b) { return a.flops_per_s > b.flops_per_s; });
+  const StreamResult* triad = p.FindStream("triad");
+  const double dram = triad ? triad->bytes_per_s : p.memory_read_bytes_per_s;
+  if (dram > 0) r.memory.push_back({"dram", "DRAM (STREAM triad)", dram, false});
+  for (const CacheLevel& l : p.measured_caches)
+    if (l.bytes_per_s > 0)
+      r.memory.push_back({l.level == 1 ? "l1" : l.level == 2 ? "l2" : "llc", "L" + std::to_string(l.level) + " (measured)",
+                          l.bytes_per_s, true});
+  return r;
+}
+
+std::vector<ChartPoint> CpuGemmPoints(const CpuProbeResult& p) {
+  std::vector<ChartPoint> out;
+  for (const GemmRate& g : p.gemm)
+    if (g.n > 0 && g.flops_per_s > 0)
+      out.push_back({"SGEMM N=" + std::to_string(g.n) + ", " + std::to_string(g.threads) + " thread(s)",
+                     static_cast<double>(g.n) / 6, g.flops_per_s, 0x2ca02c, true});
+  return out;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,142 @@
+// web/ui/panel_machine.cpp — the "This machine" panel: measures the CPU the page (or the
+// native window) runs on — FMA peak, the reference SGEMM, STREAM, the cache levels — and shows
+// a loaded GPU probe result against the catalog. Both join the Roofline chart. The numbers are
+// the ones `gpuplan probe cpu` and `gpuplan probe compare` print.
+#include <algorithm>
+
+#include <imgui.h>
+
+#include "app.h"
+#include "chart.h"
+#include "gpuplan/machine.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan::ui {
+
+namespace {
+
+const ImVec4 kBad(0.95f, 0.40f, 0.35f, 1.0f);
+const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
+constexpr ImGuiTableFlags kTable = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+
+void Row(const std::string& a, const std::string& b, const std::string& c = {}) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(a.c_str());
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(b.c_str());
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(c.c_str());
+}
+
+}  // namespace
+
+void App::SetCpuProbe(CpuProbeResult m) {
+  cpu_probe_ = std::move(m);
+  cpu_roof_ = CpuRoof(*cpu_probe_);
+  cpu_points_ = CpuGemmPoints(*cpu_probe_);
+}
+
+void App::DrawMachine() {
+  // A measurement asked for last frame runs now, after a frame that said so was drawn: the
+  // single-threaded page cannot draw while it measures.
+  if (machine_pending_ > 0 && ++machine_wait_frames_ > 2) {
+    const bool quick = machine_pending_ == 1;
+    machine_pending_ = 0;
+    CpuProbeOptions options;
+    options.quick = quick;
+    Result<CpuProbeResult> m = MeasureMachine(options);
+    if (m.ok()) {
+      SetCpuProbe(std::move(m.value()));
+      machine_message_.clear();
+    } else {
+      machine_message_ = m.error();
+    }
+  }
+  ImGui::TextUnformatted("This computer's CPU");
+  ImGui::TextColored(kMuted, "Measured here, in this %s. Results join the Roofline tab.",
+#ifdef __EMSCRIPTEN__
+                     "browser tab (WebAssembly, one thread)"
+#else
+                     "process"
+#endif
+  );
+  if (machine_pending_ > 0) {
+    ImGui::TextUnformatted("Measuring... the page does not respond until it is done.");
+  } else {
+    if (ImGui::Button("Measure (quick, ~2 s)")) machine_pending_ = 1, machine_wait_frames_ = 0;
+    Track("machine-quick");
+    ImGui::SameLine();
+    if (ImGui::Button("Measure (full, ~20 s)")) machine_pending_ = 2, machine_wait_frames_ = 0;
+    Track("machine-full");
+    if (cpu_probe_) {
+      ImGui::SameLine();
+      if (ImGui::Button("Copy JSON")) ImGui::SetClipboardText(CpuProbeToJson(*cpu_probe_).c_str());
+      Track("machine-copy");
+    }
+  }
+  if (!machine_message_.empty()) ImGui::TextColored(kBad, "%s", machine_message_.c_str());
+  ImGui::TextColored(kMuted, "Drop a probe file here (gpuplan probe cpu --out cpu.json, gpuplan probe gpu --out gpu.json) "
+                             "to load it.");
+  if (cpu_probe_) {
+    const CpuProbeResult& p = *cpu_probe_;
+    const CpuInfo& c = p.cpu;
+    if (ImGui::BeginTable("machine-cpu", 3, kTable)) {
+      ImGui::TableSetupColumn("Quantity");
+      ImGui::TableSetupColumn("Value");
+      ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
+      ImGui::TableHeadersRow();
+      for (const MachineRow& r : CpuProbeRows(p)) Row(r.quantity, r.text, r.how);
+      ImGui::EndTable();
+    }
+    Track("machine-table");
+    for (const std::string& n : p.notes) ImGui::BulletText("%s", n.c_str());
+    for (const std::string& a : c.assumptions) ImGui::BulletText("%s", a.c_str());
+    if (!p.sweep.empty()) {
+      Series bw{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "read GB/s"};
+      for (const SweepPoint& sp : p.sweep) {
+        bw.x.push_back(sp.size_bytes);
+        bw.y.push_back(sp.bytes_per_s / 1e9);
+      }
+      ImGui::TextUnformatted("Read bandwidth against the working set (bytes): the steps are the cache levels");
+      Chart("sweep", {bw}, "working set", "GB/s", ImGui::GetFontSize() * 10);
+      Track("chart-sweep");
+    }
+  }
+
+  ImGui::Separator();
+  ImGui::TextUnformatted("A GPU, measured (gpuplan probe gpu)");
+  if (!gpu_probe_) {
+    ImGui::TextColored(kMuted, "Run `gpuplan probe gpu --out gpu.json` on the GPU's machine and drop the file here.");
+    return;
+  }
+  const Gpu* g = MatchProbeGpu(*catalog_, *gpu_probe_);
+  ImGui::Text("%s, driver %s, CUDA %s, %s%s", gpu_probe_->device_name.c_str(), gpu_probe_->driver.c_str(),
+              gpu_probe_->cuda_runtime.c_str(), gpu_probe_->date.c_str(),
+              g ? (" - catalog entry " + g->id).c_str() : " - no catalog entry matches");
+  if (!g) return;
+  if (ImGui::BeginTable("machine-gpu", 4, kTable)) {
+    ImGui::TableSetupColumn("Metric");
+    ImGui::TableSetupColumn("Measured");
+    ImGui::TableSetupColumn("Datasheet");
+    ImGui::TableSetupColumn("% of datasheet", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (const MeasuredRow& r : MeasuredVsCatalog(*gpu_probe_, *g)) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(FormatRate(r.measured, r.unit).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.datasheet > 0 ? FormatRate(r.datasheet, r.unit).c_str() : "-");
+      ImGui::TableNextColumn();
+      if (r.datasheet > 0)
+        ImGui::ProgressBar(static_cast<float>(std::min(1.0, r.ratio())), ImVec2(-1, 0),
+                           (FormatFixed(r.ratio() * 100, 1) + "%").c_str());
+    }
+    ImGui::EndTable();
+  }
+  Track("machine-gpu");
+}
+
+}  // namespace gpuplan::ui
