@@ -133,7 +133,11 @@ Roof CpuRoof(const CpuProbeResult& p) {
                    [](const ComputeCeiling& a, const ComputeCeiling& b) { return a.flops_per_s > b.flops_per_s; });
   const StreamResult* triad = p.FindStream("triad");
   const double dram = triad ? triad->bytes_per_s : p.memory_read_bytes_per_s;
-  if (dram > 0) r.memory.push_back({"dram", "DRAM (STREAM triad)", dram, false});
+  // Quick probes use arrays that may still fit a cache: the label gives the size.
+  if (dram > 0)
+    r.memory.push_back({"dram",
+                        triad ? "STREAM triad, " + SizeText(triad->array_bytes) + " arrays" : std::string("memory read"),
+                        dram, false});
   for (const CacheLevel& l : p.measured_caches)
     if (l.bytes_per_s > 0)
       r.memory.push_back({l.level == 1 ? "l1" : l.level == 2 ? "l2" : "llc", "L" + std::to_string(l.level) + " (measured)",

@@ -297,6 +297,42 @@ test('the Roofline panel: the CLI\'s operations, a dropped GPU probe adds measur
   await page.close();
 });
 
+test('This machine: the quick CPU probe runs in the page, its result loads back and joins the roofline', async () => {
+  const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=rtx-4090');
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  const center = (r) => [(r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2];
+  await page.mouse.click(...center(rects['tab-machine']), { delay: 80 });
+  await waitFrames(page, 3);
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await page.mouse.click(...center(rects['machine-quick']), { delay: 80 });
+  // The measurement runs a few frames later and blocks the page while it runs.
+  for (let i = 0; i < 60 && JSON.parse(await readBack(page, 'gpuplan_ui_state')).cpu_probe === ''; ++i)
+    await waitFrames(page, 2);
+  const ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  assert.equal(ui.tab, 'machine');
+  assert.match(ui.cpu_probe, /WebAssembly/);
+  const probe = await result(page, 'machine');
+  assert.equal(probe.schema, 'gpuplan.cpu-probe/1');
+  assert.equal(probe.cpu.isa, 'wasm-simd128');
+  const gemm = probe.gemm.points;
+  assert.ok(gemm.length >= 1 && gemm[0].flops_per_s > 1e9, JSON.stringify(gemm));
+  await waitFrames(page, 3);
+  await page.screenshot({ path: join(artifacts, 'page-machine.png') });
+  // The CLI reads the page's result (as if saved with Copy JSON) and draws it on the roofline.
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-machine-'));
+  const saved = join(dir, 'cpu.json');
+  writeFileSync(saved, JSON.stringify(probe));
+  const shown = spawnSync(cli, ['probe', 'compare', saved], { encoding: 'utf8' });
+  assert.equal(shown.status, 0, shown.stderr);
+  assert.match(shown.stdout, /WebAssembly/);
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await page.mouse.click(...center(rects['tab-roofline']), { delay: 80 });
+  await waitFrames(page, 3);
+  await page.screenshot({ path: join(artifacts, 'page-roofline-cpu.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a config.json dropped on the page joins the catalog and computes like the CLI with the same file', async () => {
   const { page, errors } = await openPage('v=1&gpu=h100-sxm');
   const cfgPath = join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/mixtral-8x7b.config.json');
