@@ -1,7 +1,9 @@
 // A small static file server for the built page, bound to 127.0.0.1 only.
 //   node scripts/static_server.mjs DIR [PORT]      (PORT 0 picks a free one)
 // Also imported by the browser tests. Serves .wasm as application/wasm so streaming
-// compilation works; no caching headers, so a rebuild shows up on reload.
+// compilation works; no caching headers, so a rebuild shows up on reload. With `isolated`
+// (the default) it sends COOP/COEP, so the page is cross-origin isolated and its This machine
+// panel measures on every core (the threaded probe module needs SharedArrayBuffer).
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -19,7 +21,10 @@ const types = {
   '.ttf': 'font/ttf',
 };
 
-export function startServer(dir, port = 0, host = '127.0.0.1') {
+export function startServer(dir, port = 0, host = '127.0.0.1', isolated = true) {
+  const isolation = isolated
+    ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }
+    : {};
   const root = resolve(dir);
   const server = createServer(async (req, res) => {
     try {
@@ -28,7 +33,8 @@ export function startServer(dir, port = 0, host = '127.0.0.1') {
       if (file !== root && !file.startsWith(root + sep)) throw Object.assign(new Error('outside root'), { code: 'ENOENT' });
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
+      res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store',
+                           ...isolation });
       res.end(body);
     } catch (e) {
       res.writeHead(e.code === 'ENOENT' || e.code === 'EISDIR' ? 404 : 500, { 'Content-Type': 'text/plain' });

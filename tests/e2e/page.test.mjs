@@ -316,6 +316,11 @@ test('This machine: the quick CPU probe runs in the page, its result loads back 
   assert.equal(probe.cpu.isa, 'wasm-simd128');
   const gemm = probe.gemm.points;
   assert.ok(gemm.length >= 1 && gemm[0].flops_per_s > 1e9, JSON.stringify(gemm));
+  // The test server sends COOP/COEP: the page is isolated and the threaded module measured on
+  // every core the browser reports.
+  const cores = await page.evaluate(() => (self.crossOriginIsolated ? navigator.hardwareConcurrency : 1));
+  assert.equal(Math.max(...gemm.map((g) => g.threads)), cores);
+  assert.equal(probe.cpu.logical_cpus, cores);
   await waitFrames(page, 3);
   await page.screenshot({ path: join(artifacts, 'page-machine.png') });
   // The CLI reads the page's result (as if saved with Copy JSON) and draws it on the roofline.
@@ -331,6 +336,29 @@ test('This machine: the quick CPU probe runs in the page, its result loads back 
   await page.screenshot({ path: join(artifacts, 'page-roofline-cpu.png') });
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('This machine without cross-origin isolation (an iframe in a blog) measures on one thread', async () => {
+  const plain = await startServer(site, 0, '127.0.0.1', false);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(plain.url + '#v=1');
+  await waitFrames(page, 3);
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), false);
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  const center = (r) => [(r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2];
+  await page.mouse.click(...center(rects['tab-machine']), { delay: 80 });
+  await waitFrames(page, 3);
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await page.mouse.click(...center(rects['machine-quick']), { delay: 80 });
+  for (let i = 0; i < 60 && JSON.parse(await readBack(page, 'gpuplan_ui_state')).cpu_probe === ''; ++i)
+    await waitFrames(page, 2);
+  const probe = await result(page, 'machine');
+  assert.deepEqual([...new Set(probe.gemm.points.map((g) => g.threads))], [1]);
+  assert.deepEqual(errors, []);
+  await page.close();
+  plain.server.close();
 });
 
 test('a config.json dropped on the page joins the catalog and computes like the CLI with the same file', async () => {

@@ -40,6 +40,13 @@ EM_JS(void, JsMarkHashRead, (), { Module.gpuplanLastHash = location.hash; });
 EM_JS(int, JsContainerWidth, (), { var c = Module.canvas.parentElement; return c ? c.clientWidth : window.innerWidth; });
 EM_JS(int, JsContainerHeight, (), { var c = Module.canvas.parentElement; return c ? c.clientHeight : window.innerHeight; });
 EM_JS(void, JsReady, (), { if (Module.gpuplanReady) Module.gpuplanReady(); });
+// The threaded CPU probe (web/probe): only where the page is cross-origin isolated and the
+// shell offers it; it answers later through gpuplan_import_text.
+EM_JS(int, JsStartThreadedProbe, (int quick), {
+  if (!self.crossOriginIsolated || typeof Module.gpuplanThreadedProbe !== 'function') return 0;
+  Module.gpuplanThreadedProbe(quick);
+  return navigator.hardwareConcurrency || 1;
+});
 // clang-format on
 
 void LoadHash() {
@@ -141,6 +148,7 @@ int main() {
 
   static gpuplan::ui::App app;
   g_host.app = &app;
+  app.SetThreadedProbe([](bool quick) { return JsStartThreadedProbe(quick ? 1 : 0); });
   LoadHash();
   JsWriteHash(app.StateHash().c_str());  // a complete, versioned link from the first frame
   emscripten_set_main_loop(MainLoop, 0, true);

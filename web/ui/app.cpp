@@ -208,6 +208,14 @@ const ParamCount& App::Params(const Model& m) {
 std::string App::ImportText(std::string_view text, const std::string& name_hint) {
   // A probe result (gpuplan probe gpu --out FILE) goes to the Roofline and This machine tabs.
   if (text.find("\"gpuplan.cpu-probe/") != std::string_view::npos) {
+    machine_threads_ = 0;  // a threaded probe's answer ends its wait
+    // The threaded probe module reports a failure as {"schema": ..., "error": "..."}.
+    const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+    if (j.is_object() && j.contains("error") && j["error"].is_string()) {
+      import_ok_ = false;
+      machine_message_ = import_message_ = "CPU probe: " + j["error"].get<std::string>();
+      return nlohmann::json{{"ok", false}, {"message", import_message_}}.dump();
+    }
     Result<CpuProbeResult> probe = CpuProbeFromJson(std::string(text));
     import_ok_ = probe.ok();
     if (probe.ok()) {

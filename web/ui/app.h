@@ -4,6 +4,7 @@
 // ImGui::Render(). The app holds one Scenario, computes through the core, and only draws.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -53,6 +54,10 @@ class App {
   // Adds a catalog file or a Hugging Face config.json (pasted, or dropped on the window) to the
   // catalog of this session; returns {"ok": bool, "message": "..."} as JSON.
   std::string ImportText(std::string_view text, const std::string& name_hint);
+  // The host's threaded CPU probe, where it has one (the page when cross-origin isolated):
+  // starts it and returns the threads it uses, or 0 when it cannot; the result comes back
+  // through ImportText. Without it the This machine panel measures on the calling thread.
+  void SetThreadedProbe(std::function<int(bool quick)> start) { threaded_probe_ = std::move(start); }
   // What the panels show besides the scenario (tab, catalog search, selection), for tests.
   std::string UiStateJson() const;
   // Edits refused since the last good one, by field key: {"context": "context: '0' must ..."}.
@@ -112,6 +117,8 @@ class App {
   std::optional<CpuProbeResult> cpu_probe_;     // measured here, or loaded
   int machine_pending_ = 0;                     // 1: quick, 2: full measurement asked for
   int machine_wait_frames_ = 0;
+  int machine_threads_ = 0;                     // > 0: a threaded probe is running on that many
+  std::function<int(bool)> threaded_probe_;
   std::string machine_message_;
   std::optional<Roof> cpu_roof_;                // this machine's CPU, measured
   std::vector<ChartPoint> cpu_points_;

@@ -38,31 +38,35 @@ void App::SetCpuProbe(CpuProbeResult m) {
 }
 
 void App::DrawMachine() {
-  // A measurement asked for last frame runs now, after a frame that said so was drawn: the
-  // single-threaded page cannot draw while it measures.
+  // A measurement asked for runs a few frames later, after a frame that says so was drawn: the
+  // single-threaded page cannot draw while it measures. Where the host has a threaded probe
+  // (the page when cross-origin isolated) that one runs instead, and its result comes back
+  // through ImportText.
   if (machine_pending_ > 0 && ++machine_wait_frames_ > 2) {
     const bool quick = machine_pending_ == 1;
     machine_pending_ = 0;
-    CpuProbeOptions options;
-    options.quick = quick;
-    Result<CpuProbeResult> m = MeasureMachine(options);
-    if (m.ok()) {
-      SetCpuProbe(std::move(m.value()));
-      machine_message_.clear();
-    } else {
-      machine_message_ = m.error();
+    machine_threads_ = threaded_probe_ ? threaded_probe_(quick) : 0;
+    if (machine_threads_ == 0) {
+      CpuProbeOptions options;
+      options.quick = quick;
+      Result<CpuProbeResult> m = MeasureMachine(options);
+      if (m.ok()) {
+        SetCpuProbe(std::move(m.value()));
+        machine_message_.clear();
+      } else {
+        machine_message_ = m.error();
+      }
     }
   }
   ImGui::TextUnformatted("This computer's CPU");
   ImGui::TextColored(kMuted, "Measured here, in this %s. Results join the Roofline tab.",
-#ifdef __EMSCRIPTEN__
-                     "browser tab (WebAssembly, one thread)"
-#else
-                     "process"
-#endif
-  );
+                     !threaded_probe_ ? "process"
+                                      : "browser tab (WebAssembly; on every core where the page is cross-origin "
+                                        "isolated, else on one thread)");
   if (machine_pending_ > 0) {
     ImGui::TextUnformatted("Measuring... the page does not respond until it is done.");
+  } else if (machine_threads_ > 0) {
+    ImGui::Text("Measuring on %d threads in the page's threaded probe module...", machine_threads_);
   } else {
     if (ImGui::Button("Measure (quick, ~2 s)")) machine_pending_ = 1, machine_wait_frames_ = 0;
     Track("machine-quick");
