@@ -358,6 +358,15 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   return e;
 }
 
+double MfuForDays(const TrainEstimate& e, double mfu, double days) {
+  if (!(days > 0) || !(e.step_s > 0)) return 0;
+  // seconds = steps × (compute + comm); compute ∝ 1/MFU. Solve for the compute share that
+  // brings the total to the target, keeping the exposed communication per step.
+  const double steps = e.seconds / e.step_s, target_step = days * 86400 / steps;
+  const double compute = target_step - e.step_comm_s;
+  return compute > 0 ? mfu * e.step_compute_s / compute : 0;
+}
+
 std::vector<ScalingPoint> TrainingScaling(const Catalog& catalog, const Scenario& s, int max_dp) {
   // Strong scaling at the scenario's global batch: more replicas mean fewer accumulation steps
   // each, so communication and the pipeline bubble weigh more (until dp × micro-batch reaches

@@ -759,13 +759,22 @@ int RunProbeCompare(const Catalog& cat, const std::string& path, const std::stri
 }
 
 // --- train ------------------------------------------------------------------------------------
-int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, bool explain) {
+int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, bool explain, double target_days) {
   Result<TrainEstimate> r = EstimateTraining(cat, s);
   if (!r.ok()) Fail(r.error());
   const TrainEstimate& e = r.value();
   const std::vector<ScalingPoint> scaling = TrainingScaling(cat, s, 512);
+  const double mfu_needed = target_days > 0 ? MfuForDays(e, s.mfu, target_days) : 0;
   if (format == "json") {
-    fmt::print("{}\n", TrainReportJson(s, e, scaling));
+    if (target_days > 0) {
+      nlohmann::ordered_json j = nlohmann::ordered_json::parse(TrainReportJson(s, e, scaling));
+      j["target"] = {{"days", target_days},
+                     {"mfu_needed", mfu_needed > 0 ? nlohmann::ordered_json(mfu_needed) : nlohmann::ordered_json(nullptr)},
+                     {"possible", mfu_needed > 0 && mfu_needed <= 1}};
+      fmt::print("{}\n", j.dump(2));
+    } else {
+      fmt::print("{}\n", TrainReportJson(s, e, scaling));
+    }
     return 0;
   }
   if (format == "csv" || format == "md") {
@@ -816,6 +825,10 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
              FormatFixed(e.step_comm_s, 2) + " s", FormatFixed(e.scaling_efficiency * 100, 1));
   fmt::print("  {:.4g} tokens: {} days, {} GPU-hours (Chinchilla-optimal for this size: {:.3g} tokens)\n", s.tokens,
              FormatFixed(e.seconds / 86400, 2), FormatCount(static_cast<long long>(e.gpu_hours)), e.chinchilla_tokens);
+  if (target_days > 0)
+    fmt::print("  To finish in {} days on these {} GPUs: MFU {}{}\n", FormatShort(target_days, 3), e.gpus,
+               mfu_needed > 0 ? FormatFixed(mfu_needed * 100, 0) + "%" : std::string("(communication alone takes longer)"),
+               mfu_needed > 1 ? " — impossible: above 100% of the dense peak; add GPUs" : "");
   if (e.cloud_usd > 0)
     fmt::print("  Cost: ${} on demand{} — {}\n", FormatCount(static_cast<long long>(e.cloud_usd)),
                e.spot_usd > 0 ? ", $" + FormatCount(static_cast<long long>(e.spot_usd)) + " spot (+10% restarts)" : "",
@@ -995,6 +1008,9 @@ int main(int argc, char** argv) {
   probe->footer("Exit codes of probe gpu: those of gpuplan-probe-gpu (0 ok, 2 bad arguments, 3 no CUDA device or "
                 "no probe in this build, 4 a correctness check failed, 1 other CUDA error).");
   train->add_flag("--explain", explain, "also print the scaling table (data-parallel GPUs 1..512)");
+  double target_days = 0;
+  train->add_option("--target-days", target_days, "also say what MFU would finish the tokens in this many days")
+      ->check(CLI::Range(1e-3, 1e5));
   RooflineOptions roofline_options;
   roofline->add_option("--svg", roofline_options.svg_path, "also write the chart as a standalone SVG file")->type_name("FILE");
   roofline->add_option("--overlay", roofline_options.overlay, "more catalog GPUs whose roofs to draw (ids)")
@@ -1131,7 +1147,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == speed) return RunSpeed(cat, s, format, explain, measured_path);
   if (cmd == compare) return RunCompare(cat, s, format, sort_key, compare_filter);
-  if (cmd == train) return RunTrain(cat, s, format, explain);
+  if (cmd == train) return RunTrain(cat, s, format, explain, target_days);
   if (cmd == roofline) return RunRoofline(cat, s, format, roofline_options);
   return RunFit(cat, s, format);
 }

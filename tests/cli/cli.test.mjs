@@ -341,6 +341,11 @@ test('train: memory terms, verdict, time and cost; json equals the table', () =>
   assert.equal(t.code, 0, t.err);
   assert.match(t.out, new RegExp(`: ${j.days.toFixed(2)} days`));
   assert.match(t.out, /Scaling with data-parallel GPUs at a global batch of 64 sequences/);
+  // The seed's "7-10 days": the MFU it would need, said by the output.
+  const target = run(...args, '--target-days', '10');
+  assert.match(target.out, /To finish in 10 days on these 8 GPUs: MFU 2\d\d% — impossible/);
+  const tj = JSON.parse(run(...args, '--target-days', '7', '--format', 'json').out);
+  assert.ok(tj.target.mfu_needed > 3 && tj.target.possible === false);
   const big = JSON.parse(run('train', '--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--format', 'json').out);
   assert.equal(big.fits, false);
   assert.ok(big.suggestions.length > 0);

@@ -187,6 +187,9 @@ TEST_CASE("the seeds' Llama 3 8B / 8 x A100 / 100 B tokens example", "[training]
   CHECK(days < 90);
   const double mfu_for_10_days = s.mfu * days / 10;
   CHECK(mfu_for_10_days > 1.0);
+  CHECK(MfuForDays(e, s.mfu, 10) == Approx(mfu_for_10_days).epsilon(0.01));  // no exposed communication here
+  CHECK(MfuForDays(e, s.mfu, days) == Approx(s.mfu));
+  CHECK(MfuForDays(e, s.mfu, 0) == 0);
   // 6·N·D alone: 6 × 8.03e9 × 1e11 = 4.8e21 FLOPs.
   CHECK(e.flops_per_token * s.tokens > 4.8e21);
 }

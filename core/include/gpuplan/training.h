@@ -50,6 +50,12 @@ struct ScalingPoint {
 };
 std::vector<ScalingPoint> TrainingScaling(const Catalog& catalog, const Scenario& s, int max_dp = 1024);
 
+// The MFU that would finish the scenario's tokens in `days` on its GPUs: the estimate's MFU
+// scaled by its time over the target (the compute part scales with 1/MFU; exposed
+// communication is taken as it is, so this is a lower bound when communication shows). Above
+// 1 the target is impossible on these GPUs.
+double MfuForDays(const TrainEstimate& e, double mfu, double days);
+
 }  // namespace gpuplan
 
 namespace gpuplan {
