@@ -40,11 +40,11 @@ std::vector<MachineRow> CpuProbeRows(const CpuProbeResult& p) {
     double peak = 0;  // the measured FMA peak at the same thread count
     for (const FlopsPoint& f : p.fma)
       if (f.threads == g.threads) peak = f.fp32_flops_per_s;
-    rows.push_back({"SGEMM N=" + std::to_string(g.n) + ", " + std::to_string(g.threads) + " thread" +
-                        (g.threads > 1 ? "s" : ""),
-                    FormatRate(g.flops_per_s, "FLOP/s"),
-                    g.kernel + (peak > 0 ? "; " + FormatFixed(g.flops_per_s / peak * 100, 0) + "% of the FMA peak" : ""),
-                    g.flops_per_s, "FLOP/s"});
+    rows.push_back(
+        {"SGEMM N=" + std::to_string(g.n) + ", " + std::to_string(g.threads) + " thread" + (g.threads > 1 ? "s" : ""),
+         FormatRate(g.flops_per_s, "FLOP/s"),
+         g.kernel + (peak > 0 ? "; " + FormatFixed(g.flops_per_s / peak * 100, 0) + "% of the FMA peak" : ""),
+         g.flops_per_s, "FLOP/s"});
   }
   for (const StreamResult& st : p.stream)
     rows.push_back({"STREAM " + st.kernel, FormatRate(st.bytes_per_s, "B/s"),
@@ -59,8 +59,8 @@ std::vector<MachineRow> CpuProbeRows(const CpuProbeResult& p) {
                     "the sweep's last plateau, " + std::to_string(p.sweep_threads) + " thread(s)",
                     p.memory_read_bytes_per_s, "B/s"});
   for (const CacheLevel& l : p.reported_caches)
-    rows.push_back({"L" + std::to_string(l.level) + " size (reported)", SizeText(l.size_bytes),
-                    "the OS's figure", l.size_bytes, "B"});
+    rows.push_back({"L" + std::to_string(l.level) + " size (reported)", SizeText(l.size_bytes), "the OS's figure",
+                    l.size_bytes, "B"});
   return rows;
 }
 
@@ -69,7 +69,8 @@ Roof CpuRoof(const CpuProbeResult& p) {
   r.id = "cpu";
   r.label = p.cpu.model_name.empty() ? "this CPU" : p.cpu.model_name;
   double fma32 = 0, fma64 = 0, gemm = 0;
-  for (const FlopsPoint& f : p.fma) fma32 = std::max(fma32, f.fp32_flops_per_s), fma64 = std::max(fma64, f.fp64_flops_per_s);
+  for (const FlopsPoint& f : p.fma)
+    fma32 = std::max(fma32, f.fp32_flops_per_s), fma64 = std::max(fma64, f.fp64_flops_per_s);
   for (const GemmRate& g : p.gemm) gemm = std::max(gemm, g.flops_per_s);
   // The measured FMA peak is the roof (drawn solid, it is this machine's); the derived peak
   // and the SGEMM are further ceilings.
@@ -82,13 +83,15 @@ Roof CpuRoof(const CpuProbeResult& p) {
   const double dram = triad ? triad->bytes_per_s : p.memory_read_bytes_per_s;
   // Quick probes use arrays that may still fit a cache: the label gives the size.
   if (dram > 0)
-    r.memory.push_back({"dram",
-                        triad ? "STREAM triad, " + SizeText(triad->array_bytes) + " arrays" : std::string("memory read"),
-                        dram, false});
+    r.memory.push_back(
+        {"dram", triad ? "STREAM triad, " + SizeText(triad->array_bytes) + " arrays" : std::string("memory read"), dram,
+         false});
   for (const CacheLevel& l : p.measured_caches)
     if (l.bytes_per_s > 0)
-      r.memory.push_back({l.level == 1 ? "l1" : l.level == 2 ? "l2" : "llc", "L" + std::to_string(l.level) + " (measured)",
-                          l.bytes_per_s, true});
+      r.memory.push_back({l.level == 1   ? "l1"
+                          : l.level == 2 ? "l2"
+                                         : "llc",
+                          "L" + std::to_string(l.level) + " (measured)", l.bytes_per_s, true});
   return r;
 }
 

@@ -20,7 +20,9 @@ std::string Upper(std::string s) {
   return s;
 }
 
-std::string Num(double v) { return FormatShort(v, 3); }
+std::string Num(double v) {
+  return FormatShort(v, 3);
+}
 
 // Bytes per element of a matmul operand at a compute precision.
 double ElementBytes(const std::string& precision) {
@@ -69,7 +71,8 @@ Roof GpuRoof(const Catalog& catalog, const Gpu& gpu) {
   std::stable_sort(r.compute.begin(), r.compute.end(),
                    [](const ComputeCeiling& a, const ComputeCeiling& b) { return a.flops_per_s > b.flops_per_s; });
   if (gpu.bandwidth_bytes_per_s > 0)
-    r.memory.push_back({"dram", gpu.memory_type.empty() ? "memory" : gpu.memory_type, gpu.bandwidth_bytes_per_s, false});
+    r.memory.push_back(
+        {"dram", gpu.memory_type.empty() ? "memory" : gpu.memory_type, gpu.bandwidth_bytes_per_s, false});
   if (gpu.interconnect && gpu.interconnect->bytes_per_s > 0)
     r.memory.push_back({"link",
                         gpu.interconnect->kind +
@@ -290,8 +293,8 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
     attn.name = "flash attention, forward + backward";
     attn.phase = "train";
     attn.count = attention_layers * steps;
-    const double scores = static_cast<double>(s.micro_batch) * heads * static_cast<double>(s.context) *
-                          static_cast<double>(s.context);
+    const double scores =
+        static_cast<double>(s.micro_batch) * heads * static_cast<double>(s.context) * static_cast<double>(s.context);
     // FlashAttention-2's backward does 2.5 times the forward's matmul FLOPs (Dao 2023, §3.2).
     attn.flops = 3.5 * 2 * scores * d;
     attn.bytes = 3 * micro_rows * (2 * q + 2 * kv) * ab;
@@ -307,7 +310,8 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
     adam.count = 1;
     adam.flops = 13 * local;
     adam.bytes = 28 * local;
-    adam.formula = FormatParams(local) + " parameters × (28 B, 13 FLOPs): element-wise, the lowest intensity of the step";
+    adam.formula =
+        FormatParams(local) + " parameters × (28 B, 13 FLOPs): element-wise, the lowest intensity of the step";
     add(adam, fp32_peak > 0 ? fp32_peak : half_peak, bw, "fp32");
     if (s.dp > 1) {
       std::vector<std::string> ignored;
@@ -339,12 +343,13 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
     }
   }
   out.assumptions = {
-      "time per operation = max(FLOPs / peak, bytes / bandwidth) at the datasheet's dense peak: an upper bound on speed "
+      "time per operation = max(FLOPs / peak, bytes / bandwidth) at the datasheet's dense peak: an upper bound on "
+      "speed "
       "(the Speed tab applies measured efficiencies)",
       "GEMM operands cross memory once (perfect cache reuse inside the kernel); matmuls at " + Upper(out.precision) +
           ", attention in BF16, the optimizer in FP32",
-      "prefill " + Num(batch) + " × " + Num(prompt) + " tokens; decode " + Num(batch) + " tokens at a mean context of " +
-          Num(decode_context),
+      "prefill " + Num(batch) + " × " + Num(prompt) + " tokens; decode " + Num(batch) +
+          " tokens at a mean context of " + Num(decode_context),
   };
   if (m.mla) out.assumptions.push_back("MLA projections drawn with the heads × head_dim shapes of plain attention");
   if (attention_layers < m.layers)
@@ -420,11 +425,17 @@ RooflineChart MakeRooflineChart(const std::vector<Roof>& roofs, const std::vecto
     const Roof& r = roofs[i];
     if (r.compute.empty() || r.memory.empty()) continue;
     const MemoryCeiling& main = r.memory.front();
+    // The top ceiling, the scenario's matmul precision, and BF16 (attention and training run
+    // there), each once per distinct rate.
     std::vector<const ComputeCeiling*> tops = {&r.compute.front()};
-    if (const ComputeCeiling* p = r.FindCompute(precision); p && p != tops.front()) tops.push_back(p);
+    for (const std::string& key : {precision, std::string("bf16")})
+      if (const ComputeCeiling* p = r.FindCompute(key);
+          p && std::none_of(tops.begin(), tops.end(),
+                            [&](const ComputeCeiling* t) { return t->flops_per_s == p->flops_per_s; }))
+        tops.push_back(p);
     for (const ComputeCeiling* top : tops)
-      lines.push_back({r.label + ": " + top->label + ", " + main.label, RoofColor(i), false, main.bytes_per_s,
-                       top->flops_per_s});
+      lines.push_back(
+          {r.label + ": " + top->label + ", " + main.label, RoofColor(i), false, main.bytes_per_s, top->flops_per_s});
     // Measured ceilings, dashed: the measured GEMM of the chart's precision (or the fastest
     // measured) under each measured memory level.
     const ComputeCeiling* measured_top = nullptr;
@@ -480,12 +491,23 @@ std::string Escape(const std::string& s) {
   std::string out;
   for (char ch : s) {
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += ch;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += ch;
     }
   }
   return out;
@@ -524,7 +546,8 @@ std::string RooflineSvg(const RooflineChart& c, int width, int height) {
     if (g == spots.size()) spots.push_back({x, y}), groups.emplace_back();
     groups[g].push_back(i);
   }
-  const double legend_h = 16.0 * static_cast<double>(c.roofs.size()) + 14.0 * static_cast<double>(spots.empty() ? 0 : c.points.size()) + 8;
+  const double legend_h =
+      16.0 * static_cast<double>(c.roofs.size()) + 14.0 * static_cast<double>(spots.empty() ? 0 : c.points.size()) + 8;
   const double total_h = height + legend_h;
   std::string o;
   o += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -548,7 +571,8 @@ std::string RooflineSvg(const RooflineChart& c, int width, int height) {
     o += "<line x1=\"" + F(left) + "\" y1=\"" + F(y) + "\" x2=\"" + F(left + pw) + "\" y2=\"" + F(y) + "\" stroke=\"" +
          (t.major ? "#cccccc" : "#eeeeee") + "\"/>\n";
     if (t.major)
-      o += "<text x=\"" + F(left - 6) + "\" y=\"" + F(y + 4) + "\" text-anchor=\"end\">" + Escape(t.label) + "</text>\n";
+      o +=
+          "<text x=\"" + F(left - 6) + "\" y=\"" + F(y + 4) + "\" text-anchor=\"end\">" + Escape(t.label) + "</text>\n";
   }
   o += "</g>\n<rect x=\"" + F(left) + "\" y=\"" + F(top) + "\" width=\"" + F(pw) + "\" height=\"" + F(ph) +
        "\" fill=\"none\" stroke=\"#333333\"/>\n";
@@ -568,20 +592,21 @@ std::string RooflineSvg(const RooflineChart& c, int width, int height) {
     std::string numbers;
     for (size_t i : groups[g]) {
       const ChartPoint& p = c.points[i];
-      o += "<circle class=\"point\" cx=\"" + F(spots[g].first) + "\" cy=\"" + F(spots[g].second) + "\" r=\"4\" fill=\"" +
-           (p.measured ? std::string("none") : Hex(p.color)) + "\" stroke=\"" + Hex(p.color) +
+      o += "<circle class=\"point\" cx=\"" + F(spots[g].first) + "\" cy=\"" + F(spots[g].second) +
+           "\" r=\"4\" fill=\"" + (p.measured ? std::string("none") : Hex(p.color)) + "\" stroke=\"" + Hex(p.color) +
            "\" stroke-width=\"1.5\"><title>" +
            Escape(p.label + ": " + FormatShort(p.intensity, 3) + " FLOP/B, " + FormatRate(p.flops_per_s, "FLOP/s")) +
            "</title></circle>\n";
       numbers += (numbers.empty() ? "" : ",") + std::to_string(i + 1);
     }
-    o += "<text x=\"" + F(spots[g].first + 6) + "\" y=\"" + F(spots[g].second - 5) + "\" font-size=\"9\" fill=\"#444444\">" +
-         Escape(numbers) + "</text>\n";
+    o += "<text x=\"" + F(spots[g].first + 6) + "\" y=\"" + F(spots[g].second - 5) +
+         "\" font-size=\"9\" fill=\"#444444\">" + Escape(numbers) + "</text>\n";
   }
   double ly = height + 4;
   for (const ChartRoof& r : c.roofs) {
-    o += "<line x1=\"" + F(left) + "\" y1=\"" + F(ly) + "\" x2=\"" + F(left + 24) + "\" y2=\"" + F(ly) + "\" stroke=\"" +
-         Hex(r.color) + "\" stroke-width=\"2\"" + (r.dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>\n";
+    o += "<line x1=\"" + F(left) + "\" y1=\"" + F(ly) + "\" x2=\"" + F(left + 24) + "\" y2=\"" + F(ly) +
+         "\" stroke=\"" + Hex(r.color) + "\" stroke-width=\"2\"" + (r.dashed ? " stroke-dasharray=\"6 4\"" : "") +
+         "/>\n";
     o += "<text class=\"legend\" x=\"" + F(left + 30) + "\" y=\"" + F(ly + 4) + "\">" + Escape(r.label) + "</text>\n";
     ly += 16;
   }

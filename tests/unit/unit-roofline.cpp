@@ -47,8 +47,8 @@ TEST_CASE("ridge points are the datasheet peak over the bandwidth", "[roofline]"
   const Roof h100 = GpuRoof(Cat(), *Cat().FindGpu("h100-sxm"));
   CHECK(h100.Ridge("bf16") == Approx(989.4e12 / 3.35e12).epsilon(0.01));
   CHECK(h100.compute.front().flops_per_s >= h100.FindCompute("bf16")->flops_per_s);  // highest first
-  CHECK(h100.FindMemory("host") != nullptr);  // PCIe 5.0 x16
-  CHECK(h100.FindMemory("link") != nullptr);  // NVLink 4
+  CHECK(h100.FindMemory("host") != nullptr);                                         // PCIe 5.0 x16
+  CHECK(h100.FindMemory("link") != nullptr);                                         // NVLink 4
 }
 
 TEST_CASE("decode is memory-bound, prefill compute-bound; flash moves attention across the ridge", "[roofline]") {
@@ -120,7 +120,8 @@ TEST_CASE("the chart fits every roof and point; the SVG is a complete, escaped d
   s.gpu = "h100-sxm";
   const Roofline r = Build(s);
   std::vector<ChartPoint> points;
-  for (const RoofOp& op : r.ops) points.push_back({op.name + " <&>", op.intensity, op.attainable_flops_per_s, 0xff0000, false});
+  for (const RoofOp& op : r.ops)
+    points.push_back({op.name + " <&>", op.intensity, op.attainable_flops_per_s, 0xff0000, false});
   const std::vector<Roof> roofs = {r.roof, GpuRoof(Cat(), *Cat().FindGpu("rtx-4090"))};
   RooflineChart c = MakeRooflineChart(roofs, points, r.precision);
   REQUIRE(c.roofs.size() >= 2);
@@ -133,6 +134,12 @@ TEST_CASE("the chart fits every roof and point; the SVG is a complete, escaped d
     REQUIRE(roof.line.size() >= 2);
     CHECK(roof.line.back().first == Approx(c.x_hi));
   }
+  // FP8 weights on an H100: the FP8 roof and the BF16 one its attention runs under.
+  Scenario f = s;
+  f.weights = "fp8";
+  const Roofline fp8 = Build(f);
+  CHECK(fp8.precision == "fp8");
+  CHECK(MakeRooflineChart({fp8.roof}, {}, fp8.precision).roofs.size() == 2);
   c.title = "Llama & friends";
   const std::string svg = RooflineSvg(c);
   CHECK(svg.rfind("<?xml", 0) == 0);

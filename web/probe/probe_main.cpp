@@ -34,4 +34,6 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_probe_run(int quick, int threads) {
 
 }  // extern "C"
 
-int main() { return 0; }
+int main() {
+  return 0;
+}

@@ -80,8 +80,9 @@ void App::DrawMachine() {
     }
   }
   if (!machine_message_.empty()) ImGui::TextColored(kBad, "%s", machine_message_.c_str());
-  ImGui::TextColored(kMuted, "Drop a probe file here (gpuplan probe cpu --out cpu.json, gpuplan probe gpu --out gpu.json) "
-                             "to load it.");
+  ImGui::TextColored(kMuted,
+                     "Drop a probe file here (gpuplan probe cpu --out cpu.json, gpuplan probe gpu --out gpu.json) "
+                     "to load it.");
   if (cpu_probe_) {
     const CpuProbeResult& p = *cpu_probe_;
     const CpuInfo& c = p.cpu;

@@ -6,8 +6,8 @@
 #include <imgui.h>
 
 #include "app.h"
-#include "roofline_chart.h"
 #include "gpuplan/units.h"
+#include "roofline_chart.h"
 
 namespace gpuplan::ui {
 
@@ -42,7 +42,8 @@ RooflineChart App::MakeChart() {
   for (const RoofOp& op : rl.ops) {
     const int phase = op.phase == "prefill" ? 0 : op.phase == "decode" ? 1 : 2;
     if (roof_phases_[phase])
-      points.push_back({op.phase + ": " + op.name, op.intensity, op.attainable_flops_per_s, PhaseColor(op.phase), false});
+      points.push_back(
+          {op.phase + ": " + op.name, op.intensity, op.attainable_flops_per_s, PhaseColor(op.phase), false});
   }
   return MakeRooflineChart(roofs, points, rl.precision);
 }
@@ -69,8 +70,10 @@ void App::DrawRoofline() {
       const bool on = std::find(roof_overlay_.begin(), roof_overlay_.end(), g.id) != roof_overlay_.end();
       if (g.id == rl.roof.id || g.bandwidth_bytes_per_s <= 0 || g.dense_flops.empty()) continue;
       if (ImGui::Selectable(g.name.c_str(), on)) {
-        if (on) roof_overlay_.erase(std::find(roof_overlay_.begin(), roof_overlay_.end(), g.id));
-        else if (roof_overlay_.size() < 6) roof_overlay_.push_back(g.id);
+        if (on)
+          roof_overlay_.erase(std::find(roof_overlay_.begin(), roof_overlay_.end(), g.id));
+        else if (roof_overlay_.size() < 6)
+          roof_overlay_.push_back(g.id);
       }
     }
     ImGui::EndCombo();

@@ -23,8 +23,8 @@ void DashedLine(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness
   constexpr float kDash = 6, kGap = 4;
   for (float t = 0; t < length; t += kDash + kGap) {
     const float e = std::min(length, t + kDash);
-    dl->AddLine(ImVec2(a.x + dx * t / length, a.y + dy * t / length), ImVec2(a.x + dx * e / length, a.y + dy * e / length),
-                color, thickness);
+    dl->AddLine(ImVec2(a.x + dx * t / length, a.y + dy * t / length),
+                ImVec2(a.x + dx * e / length, a.y + dy * e / length), color, thickness);
   }
 }
 
@@ -62,7 +62,8 @@ int RooflineWidget(const char* id, const RooflineChart& c, float height) {
   for (const Tick& t : LogTicks(c.y_lo, c.y_hi, "FLOP/s")) {
     dl->AddLine(ImVec2(p0.x, Y(t.value)), ImVec2(p1.x, Y(t.value)), t.major ? major : minor);
     if (t.major)
-      dl->AddText(ImVec2(p0.x - ImGui::CalcTextSize(t.label.c_str()).x - 4, Y(t.value) - font / 2), text, t.label.c_str());
+      dl->AddText(ImVec2(p0.x - ImGui::CalcTextSize(t.label.c_str()).x - 4, Y(t.value) - font / 2), text,
+                  t.label.c_str());
   }
   const char* x_title = "arithmetic intensity (FLOP per byte)";
   dl->AddText(ImVec2((p0.x + p1.x - ImGui::CalcTextSize(x_title).x) / 2, p1.y + font * 1.3f), text, x_title);
@@ -70,8 +71,10 @@ int RooflineWidget(const char* id, const RooflineChart& c, float height) {
   for (const ChartRoof& r : c.roofs)
     for (size_t i = 1; i < r.line.size(); ++i) {
       const ImVec2 a(X(r.line[i - 1].first), Y(r.line[i - 1].second)), b(X(r.line[i].first), Y(r.line[i].second));
-      if (r.dashed) DashedLine(dl, a, b, Rgb(r.color), 2.0f);
-      else dl->AddLine(a, b, Rgb(r.color), 2.0f);
+      if (r.dashed)
+        DashedLine(dl, a, b, Rgb(r.color), 2.0f);
+      else
+        dl->AddLine(a, b, Rgb(r.color), 2.0f);
     }
   int hovered_point = -1;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -80,8 +83,10 @@ int RooflineWidget(const char* id, const RooflineChart& c, float height) {
     const ChartPoint& p = c.points[i];
     if (!(p.intensity > 0 && p.flops_per_s > 0)) continue;
     const ImVec2 at(X(p.intensity), Y(p.flops_per_s));
-    if (p.measured) dl->AddCircle(at, 4.5f, Rgb(p.color == 0x333333 ? 0xdddddd : p.color), 0, 1.8f);
-    else dl->AddCircleFilled(at, 4.0f, Rgb(p.color));
+    if (p.measured)
+      dl->AddCircle(at, 4.5f, Rgb(p.color == 0x333333 ? 0xdddddd : p.color), 0, 1.8f);
+    else
+      dl->AddCircleFilled(at, 4.0f, Rgb(p.color));
     const float d2 = (at.x - mouse.x) * (at.x - mouse.x) + (at.y - mouse.y) * (at.y - mouse.y);
     if (hovered && d2 < best) best = d2, hovered_point = static_cast<int>(i);
   }
@@ -90,8 +95,10 @@ int RooflineWidget(const char* id, const RooflineChart& c, float height) {
   float ly = p0.y + 4;
   for (const ChartRoof& r : c.roofs) {
     const ImVec2 a(p0.x + 8, ly + font / 2), b(p0.x + 30, ly + font / 2);
-    if (r.dashed) DashedLine(dl, a, b, Rgb(r.color), 2.0f);
-    else dl->AddLine(a, b, Rgb(r.color), 2.0f);
+    if (r.dashed)
+      DashedLine(dl, a, b, Rgb(r.color), 2.0f);
+    else
+      dl->AddLine(a, b, Rgb(r.color), 2.0f);
     dl->AddText(ImVec2(p0.x + 36, ly), Rgb(r.color), r.label.c_str());
     ly += font + 2;
   }

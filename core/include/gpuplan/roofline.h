@@ -21,21 +21,21 @@ struct GpuProbeResult;
 
 // [SECTION] Ceilings --------------------------------------------------------------------
 struct ComputeCeiling {
-  std::string key;          // precision: "bf16", "fp8", "fp32", ...
-  std::string label;        // "BF16 dense"
+  std::string key;    // precision: "bf16", "fp8", "fp32", ...
+  std::string label;  // "BF16 dense"
   double flops_per_s = 0;
   bool measured = false;
 };
 
 struct MemoryCeiling {
-  std::string key;          // "dram", "l2", "l1", "llc", "host", "link"
-  std::string label;        // "HBM3e", "L2 (measured)", "PCIe 5.0 x16"
+  std::string key;    // "dram", "l2", "l1", "llc", "host", "link"
+  std::string label;  // "HBM3e", "L2 (measured)", "PCIe 5.0 x16"
   double bytes_per_s = 0;
   bool measured = false;
 };
 
 struct Roof {
-  std::string id, label;    // catalog id (or "cpu"), display name
+  std::string id, label;                // catalog id (or "cpu"), display name
   std::vector<ComputeCeiling> compute;  // highest first
   std::vector<MemoryCeiling> memory;    // the main memory first
   // Ridge point of a precision against the main memory: FLOP per byte where the roof bends.
@@ -58,18 +58,18 @@ std::vector<ChartPoint> MeasuredGemmPoints(const GpuProbeResult& probe);
 
 // [SECTION] Operations ------------------------------------------------------------------
 struct RoofOp {
-  std::string key;          // "prefill_qkv", "decode_mlp", "attention_naive", ...
+  std::string key;  // "prefill_qkv", "decode_mlp", "attention_naive", ...
   std::string name;
-  std::string phase;        // "prefill", "decode", "train"
-  std::string formula;      // the shape and how FLOPs and bytes were counted
+  std::string phase;            // "prefill", "decode", "train"
+  std::string formula;          // the shape and how FLOPs and bytes were counted
   double flops = 0, bytes = 0;  // per GPU, per occurrence
-  double count = 1;         // occurrences per step (layers)
-  double intensity = 0;     // FLOP per byte
+  double count = 1;             // occurrences per step (layers)
+  double intensity = 0;         // FLOP per byte
   double attainable_flops_per_s = 0;
-  std::string ceiling;      // the ceiling keys it runs against ("bf16", "dram" or "link")
-  std::string bound;        // "memory", "compute", "link"
-  double seconds = 0;       // per step: count × max(flops/peak, bytes/bandwidth)
-  double share = 0;         // of its phase's time
+  std::string ceiling;  // the ceiling keys it runs against ("bf16", "dram" or "link")
+  std::string bound;    // "memory", "compute", "link"
+  double seconds = 0;   // per step: count × max(flops/peak, bytes/bandwidth)
+  double share = 0;     // of its phase's time
   // The attention variant the scenario does not use (flash field): drawn for comparison, left
   // out of its phase's total; its share is what it would take in place of the one used.
   bool alternative = false;
@@ -77,7 +77,7 @@ struct RoofOp {
 
 struct Roofline {
   Roof roof;
-  std::string precision;    // the compute ceiling the scenario's matmuls use
+  std::string precision;  // the compute ceiling the scenario's matmuls use
   std::vector<RoofOp> ops;
   std::vector<std::string> assumptions;
 };
@@ -92,7 +92,7 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s);
 struct Tick {
   double value = 0;
   bool major = false;
-  std::string label;        // majors only
+  std::string label;  // majors only
 };
 
 // Decade majors and the 2..9 minors between them for a log axis over [lo, hi]; labels through
@@ -105,8 +105,8 @@ std::string FormatRate(double v, const std::string& unit);
 struct ChartPoint {
   std::string label;
   double intensity = 0, flops_per_s = 0;
-  uint32_t color = 0;       // 0xRRGGBB
-  bool measured = false;    // drawn as a ring instead of a dot
+  uint32_t color = 0;     // 0xRRGGBB
+  bool measured = false;  // drawn as a ring instead of a dot
 };
 
 struct ChartRoof {
