@@ -38,6 +38,7 @@
 #include "gpuplan/scenario.h"
 #include "gpuplan/speed.h"
 #include "gpuplan/machine.h"
+#include "gpuplan/presets.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/training.h"
 #include "gpuplan/units.h"
@@ -367,6 +368,12 @@ int RunCatalog(const Catalog& cat, const std::string& what, const std::string& f
     auto it = g.dense_flops.find(p);
     return it == g.dense_flops.end() ? Unknown() : Number(it->second / 1e12, FormatFixed(it->second / 1e12, 1));
   };
+  if (what == "presets") {
+    cols = {{"id", "id"}, {"panel", "panel"}, {"question", "question"}, {"state", "state"}};
+    for (const Preset& p : Presets()) rows.push_back({Text(p.id), Text(p.panel), Text(p.question), Text(p.hash)});
+    PrintRecords(cols, rows, format);
+    return 0;
+  }
   if (what == "gpus") {
     cols = {{"id", "id"}, {"name", "name"}, {"vendor", "vendor"}, {"year", "year", true},
             {"memory_quoted", "memory", true}, {"memory_bytes", "GiB", true}, {"bandwidth_gb_s", "GB/s", true},
@@ -957,7 +964,7 @@ int main(int argc, char** argv) {
 
   // fit, speed, compare: one set of scenario flags (the page's hash keys) on each
   std::string format = "table";
-  std::string state;
+  std::string state, preset_id;
   bool explain = false;
   std::string sort_key = "tokens_per_s_total";
   CompareFilter compare_filter;
@@ -973,6 +980,8 @@ int main(int argc, char** argv) {
       cmd->add_option(std::string("--") + f.key, field_values[f.key], f.help)->default_str(GetField(defaults, f.key));
     cmd->add_option("--state", state, "a page link's hash (v=1&model=...); flags given as well override it")
         ->type_name("HASH");
+    cmd->add_option("--preset", preset_id, "start from a preset scenario (gpuplan catalog presets lists them); flags override it")
+        ->type_name("ID");
     cmd->add_option("--format", format, "output format")
         ->check(CLI::IsMember({"table", "json", "csv", "md"}))
         ->capture_default_str();
@@ -1065,9 +1074,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> catalog_args;
   std::string catalog_format = "table";
   catalog_cmd->add_option("what", what,
-                          "gpus | models | formats | interconnects | cloud | engines (or: list KIND), show ID (every field of a GPU with its sources), "
+                          "gpus | models | formats | interconnects | cloud | engines | presets (or: list KIND), show ID (every field of a GPU with its sources), "
                           "validate FILE... (check a catalog file against the built-in one)")
-      ->check(CLI::IsMember({"gpus", "models", "formats", "interconnects", "cloud", "engines", "list", "show", "validate"}))
+      ->check(CLI::IsMember({"gpus", "models", "formats", "interconnects", "cloud", "engines", "presets", "list", "show",
+                             "validate"}))
       ->capture_default_str();
   catalog_cmd->add_option("args", catalog_args, "the kind, id or file(s)");
   std::vector<std::string> quoted;
@@ -1111,7 +1121,8 @@ int main(int argc, char** argv) {
       return RunShow(cat, catalog_args[0], catalog_format, quoted);
     }
     if (what == "list") {
-      static const std::vector<std::string> kKinds = {"gpus", "models", "formats", "interconnects", "cloud", "engines"};
+      static const std::vector<std::string> kKinds = {"gpus",  "models",  "formats", "interconnects",
+                                                      "cloud", "engines", "presets"};
       if (catalog_args.size() != 1 || std::find(kKinds.begin(), kKinds.end(), catalog_args[0]) == kKinds.end())
         Fail("catalog list: give one kind: gpus, models, formats, interconnects, cloud or engines");
       what = catalog_args[0];
@@ -1133,7 +1144,17 @@ int main(int argc, char** argv) {
 
   CLI::App* cmd = *speed ? speed : *compare ? compare : *train ? train : *roofline ? roofline : fit;
   Scenario s;
-  if (cmd->count("--state")) {
+  if (cmd->count("--preset")) {
+    const Preset* p = FindPreset(preset_id);
+    if (!p) {
+      std::vector<std::string> ids;
+      for (const Preset& x : Presets()) ids.push_back(x.id);
+      Fail("--preset: " + UnknownIdMessage("preset", preset_id, ids));
+    }
+    if (cmd->count("--state")) Fail("--preset and --state both give a whole scenario: use one");
+    state = p->hash;
+  }
+  if (!state.empty()) {
     DecodedState decoded = DecodeState(state, cat);
     if (!decoded.dropped.empty()) {
       for (const std::string& d : decoded.dropped) std::fprintf(stderr, "gpuplan: error: --state: %s\n", d.c_str());

@@ -413,3 +413,22 @@ test('probe cpu: measures this machine, saves JSON that loads back, joins the ro
   const extra = run('probe', 'cpu', 'what');
   assert.equal(extra.code, 2);
 });
+
+test('presets: listed, usable as --preset on every scenario command, flags override them, unknown ones named', () => {
+  const list = run('catalog', 'presets', '--format', 'json');
+  assert.equal(list.code, 0, list.err);
+  const presets = JSON.parse(list.out);
+  assert.ok(presets.length >= 7);
+  for (const p of presets) {
+    const r = run(p.panel, '--preset', p.id, '--format', 'json');
+    assert.equal(r.code, 0, `${p.id}: ${r.err}`);
+    assert.equal(JSON.parse(r.out).state.startsWith('v=1&'), true);
+  }
+  const seed = JSON.parse(run('fit', '--preset', 'seed-70b-2x4090', '--batch', '4', '--format', 'json').out);
+  assert.equal(seed.fits, false);  // the seed's 70B on 2 x 4090 at 4-bit: one sequence, not four
+  const bad = run('fit', '--preset', 'nope');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--preset: unknown preset 'nope'/);
+  const both = run('fit', '--preset', 'seed-70b-2x4090', '--state', 'v=1');
+  assert.equal(both.code, 2);
+});

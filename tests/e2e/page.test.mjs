@@ -361,6 +361,27 @@ test('This machine without cross-origin isolation (an iframe in a blog) measures
   plain.server.close();
 });
 
+test('Presets: the seed\'s Llama 3 8B training example opens the Train panel with what gpuplan train --preset prints', async () => {
+  const { page, errors } = await openPage('v=1');
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  const center = (r) => [(r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2];
+  await page.mouse.click(...center(rects['presets']), { delay: 80 });
+  await waitFrames(page, 3);
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects['preset-seed-llama3-8b-8xa100'], Object.keys(rects).join(' '));
+  await page.screenshot({ path: join(artifacts, 'page-presets.png') });
+  await page.mouse.click(...center(rects['preset-seed-llama3-8b-8xa100']), { delay: 80 });
+  await waitFrames(page, 4);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'train');
+  assert.match(await page.evaluate(() => location.hash), /model=llama-3-8b.*dp=8/);
+  const fromPage = await result(page, 'train');
+  const r = spawnSync(cli, ['train', '--preset', 'seed-llama3-8b-8xa100', '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(fromPage, JSON.parse(r.stdout));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a config.json dropped on the page joins the catalog and computes like the CLI with the same file', async () => {
   const { page, errors } = await openPage('v=1&gpu=h100-sxm');
   const cfgPath = join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/mixtral-8x7b.config.json');

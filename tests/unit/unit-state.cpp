@@ -6,7 +6,10 @@
 
 #include <random>
 
+#include "gpuplan/inference.h"
+#include "gpuplan/presets.h"
 #include "gpuplan/scenario.h"
+#include "gpuplan/training.h"
 
 using namespace gpuplan;
 using Catch::Matchers::Contains;
@@ -116,4 +119,23 @@ TEST_CASE("the CLI twin command carries every field", "[state]") {
         "--optimizer adamw --zero 0 --dp 1 --micro-batch 1 --recompute none --flash 1 --lora-rank 16 "
         "--lora-targets all-linear --lora-layers 0 --sp 1 --shard-group 0 --global-batch 0 "
         "--tokens 1000000000 --mfu 0.4 --offload 0 --master 1 --opt-in-bwd 0");
+}
+
+TEST_CASE("every preset decodes without a dropped field and computes", "[state][presets]") {
+  REQUIRE(Presets().size() >= 7);
+  for (const Preset& p : Presets()) {
+    INFO(p.id);
+    const DecodedState d = DecodeState(p.hash, Cat());
+    CHECK(d.dropped.empty());
+    CHECK((p.panel == "fit" || p.panel == "speed" || p.panel == "compare" || p.panel == "train" ||
+           p.panel == "roofline"));
+    CHECK(FindPreset(p.id) == &p);
+    if (p.panel == "train") CHECK(EstimateTraining(Cat(), d.scenario).ok());
+    else CHECK(EstimateMemory(Cat(), d.scenario).ok());
+  }
+  CHECK(FindPreset("no-such-preset") == nullptr);
+  // The seeds' own examples are there.
+  CHECK(FindPreset("seed-70b-2x4090") != nullptr);
+  CHECK(FindPreset("seed-llama3-8b-8xa100") != nullptr);
+  CHECK(FindPreset("deepseek-r1-8xh200") != nullptr);
 }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/model.h"
+#include "gpuplan/presets.h"
 #include "gpuplan/report.h"
 #include "gpuplan/units.h"
 
@@ -447,6 +448,26 @@ void App::Frame() {
   ImGui::TextUnformatted("gpuplan");
   ImGui::SameLine();
   ImGui::TextColored(kMuted, "which GPU, how many, how fast, at what cost - with the work shown");
+  // Presets: the common questions (the seeds' examples among them) as whole scenarios.
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  if (ImGui::BeginCombo("##presets", "Presets...", ImGuiComboFlags_HeightLarge)) {
+    for (const Preset& p : Presets()) {
+      if (ImGui::Selectable(p.question.c_str())) {
+        LoadState(p.hash);
+        state_changed_ = true;
+        requested_tab_ = p.panel == "speed"      ? Tab::kSpeed
+                         : p.panel == "compare"  ? Tab::kCompare
+                         : p.panel == "train"    ? Tab::kTrain
+                         : p.panel == "roofline" ? Tab::kRoofline
+                                                 : Tab::kFit;
+      }
+      if (ImGui::IsItemHovered() && !p.source.empty()) ImGui::SetTooltip("%s", p.source.c_str());
+      Track(("preset-" + p.id).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  Track("presets");
 
   if (!catalog_error_.empty()) ImGui::TextColored(kBad, "Catalog failed to load: %s", catalog_error_.c_str());
   if (!notices_.empty()) {
