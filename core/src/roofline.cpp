@@ -33,14 +33,6 @@ double ElementBytes(const std::string& precision) {
   return 2;
 }
 
-double PcieBytesPerS(const Catalog& catalog, const Gpu& gpu) {
-  const int gen = gpu.pcie_gen, lanes = gpu.pcie_lanes > 0 ? gpu.pcie_lanes : 16;
-  for (const InterconnectSpec& ic : catalog.interconnects)
-    if (ic.kind == "pcie" && ic.generation == gen)
-      return (ic.effective_bytes_per_s > 0 ? ic.effective_bytes_per_s : ic.raw_bytes_per_s) * lanes / 16.0;
-  return 0;
-}
-
 }  // namespace
 
 // [SECTION] Ceilings --------------------------------------------------------------------
@@ -79,11 +71,11 @@ Roof GpuRoof(const Catalog& catalog, const Gpu& gpu) {
                             (gpu.interconnect->generation ? " " + std::to_string(gpu.interconnect->generation) : "") +
                             " (one direction)",
                         gpu.interconnect->bytes_per_s / 2, false});
-  if (const double pcie = PcieBytesPerS(catalog, gpu); pcie > 0)
-    r.memory.push_back({"host",
-                        "PCIe " + std::to_string(gpu.pcie_gen) + ".0 x" +
-                            std::to_string(gpu.pcie_lanes > 0 ? gpu.pcie_lanes : 16) + " (host)",
-                        pcie, false});
+  if (gpu.pcie_gen > 0) {  // no host ceiling drawn from an assumed generation
+    std::vector<std::string> ignored;
+    const Link pcie = PcieLink(catalog, gpu, ignored);
+    r.memory.push_back({"host", pcie.name + " (host)", pcie.bytes_per_s, false});
+  }
   return r;
 }
 

@@ -86,10 +86,15 @@ Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<s
     link.name = gpu.interconnect->kind + (gpu.interconnect->generation ? " " + std::to_string(gpu.interconnect->generation) : "");
     return link;
   }
+  return PcieLink(catalog, gpu, warnings);
+}
+
+Link PcieLink(const Catalog& catalog, const Gpu& gpu, std::vector<std::string>& warnings) {
+  Link link;
   int gen = gpu.pcie_gen, lanes = gpu.pcie_lanes > 0 ? gpu.pcie_lanes : 16;
   if (gen == 0) {
     gen = 4;
-    warnings.push_back(gpu.name + ": no PCIe generation in the catalog; all-reduce assumes PCIe 4.0 x16");
+    warnings.push_back(gpu.name + ": no PCIe generation in the catalog; PCIe 4.0 x16 assumed");
   }
   for (const InterconnectSpec& ic : catalog.interconnects)
     if (ic.kind == "pcie" && ic.generation == gen)

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "gpuplan/cpu_probe.h"
 #include "gpuplan/machine.h"
 
@@ -25,9 +27,7 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_probe_run(int quick, int threads) {
   if (r.ok()) {
     g_result = gpuplan::CpuProbeToJson(r.value());
   } else {
-    std::string quoted;
-    for (char c : r.error()) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-    g_result = "{\"schema\": \"gpuplan.cpu-probe/1\", \"error\": \"" + quoted + "\"}";
+    g_result = nlohmann::json{{"schema", "gpuplan.cpu-probe/1"}, {"error", r.error()}}.dump();
   }
   return g_result.c_str();
 }

@@ -149,6 +149,7 @@ void App::Recompute() {
   train_ = EstimateTraining(*catalog_, scenario_);
   scaling_ = train_->ok() ? TrainingScaling(*catalog_, scenario_, 512) : std::vector<ScalingPoint>{};
   roofline_ = BuildRoofline(*catalog_, scenario_);
+  roof_chart_.reset();
   compare_dirty_ = true;
   dirty_ = false;
 }
@@ -233,6 +234,7 @@ std::string App::ImportText(std::string_view text, const std::string& name_hint)
     import_ok_ = probe.ok();
     if (probe.ok()) {
       gpu_probe_ = std::move(probe.value());
+      roof_chart_.reset();
       import_message_ = "GPU probe of " + gpu_probe_->device_name + " (" + gpu_probe_->date +
                         ") loaded: its measured ceilings are on the Roofline tab";
     } else {

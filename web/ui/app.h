@@ -122,6 +122,7 @@ class App {
   std::string machine_message_;
   std::optional<Roof> cpu_roof_;                // this machine's CPU, measured
   std::vector<ChartPoint> cpu_points_;
+  std::optional<RooflineChart> roof_chart_;     // MakeChart's result; reset by whatever changes it
   struct CurvePoint {
     double x = 0, per_user = 0, total = 0;
   };

@@ -35,6 +35,7 @@ void App::SetCpuProbe(CpuProbeResult m) {
   cpu_probe_ = std::move(m);
   cpu_roof_ = CpuRoof(*cpu_probe_);
   cpu_points_ = CpuGemmPoints(*cpu_probe_);
+  roof_chart_.reset();
 }
 
 void App::DrawMachine() {

@@ -55,13 +55,13 @@ void App::DrawRoofline() {
     return;
   }
   const Roofline& rl = roofline_->value();
-  ImGui::Checkbox("Prefill", &roof_phases_[0]);
+  if (ImGui::Checkbox("Prefill", &roof_phases_[0])) roof_chart_.reset();
   Track("roof-prefill");
   ImGui::SameLine();
-  ImGui::Checkbox("Decode", &roof_phases_[1]);
+  if (ImGui::Checkbox("Decode", &roof_phases_[1])) roof_chart_.reset();
   Track("roof-decode");
   ImGui::SameLine();
-  ImGui::Checkbox("Training step", &roof_phases_[2]);
+  if (ImGui::Checkbox("Training step", &roof_phases_[2])) roof_chart_.reset();
   Track("roof-train");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
@@ -70,6 +70,7 @@ void App::DrawRoofline() {
       const bool on = std::find(roof_overlay_.begin(), roof_overlay_.end(), g.id) != roof_overlay_.end();
       if (g.id == rl.roof.id || g.bandwidth_bytes_per_s <= 0 || g.dense_flops.empty()) continue;
       if (ImGui::Selectable(g.name.c_str(), on)) {
+        roof_chart_.reset();
         if (on)
           roof_overlay_.erase(std::find(roof_overlay_.begin(), roof_overlay_.end(), g.id));
         else if (roof_overlay_.size() < 6)
@@ -84,14 +85,15 @@ void App::DrawRoofline() {
     const Gpu* g = catalog_->FindGpu(roof_overlay_[i]);
     ImGui::PushID(static_cast<int>(i));
     if (ImGui::SmallButton(((g ? g->id : roof_overlay_[i]) + " x").c_str())) {
+      roof_chart_.reset();
       roof_overlay_.erase(roof_overlay_.begin() + static_cast<long>(i));
       ImGui::PopID();
       break;
     }
     ImGui::PopID();
   }
-  const RooflineChart chart = MakeChart();
-  RooflineWidget("roofline", chart, std::max(ImGui::GetFontSize() * 18, ImGui::GetContentRegionAvail().y * 0.55f));
+  if (!roof_chart_) roof_chart_ = MakeChart();  // not per frame: only after a change
+  RooflineWidget("roofline", *roof_chart_, std::max(ImGui::GetFontSize() * 18, ImGui::GetContentRegionAvail().y * 0.55f));
   Track("chart-roofline");
   ImGui::TextColored(kMuted, "%s matmuls; ridge %s FLOP/B against %s. Hover a point or the plot for values.",
                      rl.precision.c_str(), FormatShort(rl.roof.Ridge(rl.precision), 3).c_str(),

@@ -69,6 +69,9 @@ struct Link {
   std::string name;
 };
 Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings);
+// The GPU's PCIe link to the host (and to its peers without NVLink): the catalog's effective
+// rate of its generation × lanes/16; generation 4 x16 assumed, with a warning, when unknown.
+Link PcieLink(const Catalog& catalog, const Gpu& gpu, std::vector<std::string>& warnings);
 
 // Attention FLOPs per generated token at `context` cached tokens, whole model (QKᵀ and AV).
 double AttentionFlopsPerToken(const Model& m, double context);
