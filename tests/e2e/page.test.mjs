@@ -57,6 +57,25 @@ async function waitFrames(page, n) {
 
 // Click into the text part of an ImGui input, select all, type, press Enter. ImGui 1.86 has
 // no input queue: hold the click and keys ~80 ms, and let frames pass between steps.
+// Clicks the centre of a widget the page tracks (gpuplan_widget_rects, read fresh), then lets
+// the page draw a few frames.
+async function clickWidget(page, key, frames = 3) {
+  const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects[key], `no widget '${key}' among ${Object.keys(rects).join(' ')}`);
+  await page.mouse.click((rects[key].x0 + rects[key].x1) / 2, (rects[key].y0 + rects[key].y1) / 2, { delay: 80 });
+  await waitFrames(page, frames);
+}
+
+// This machine > Measure (quick); the measurement runs a few frames later and blocks the page
+// (or runs in the threaded module) until its result is loaded. Returns the probe's JSON.
+async function measureQuick(page) {
+  await clickWidget(page, 'tab-machine');
+  await clickWidget(page, 'machine-quick', 0);
+  for (let i = 0; i < 60 && JSON.parse(await readBack(page, 'gpuplan_ui_state')).cpu_probe === ''; ++i)
+    await waitFrames(page, 2);
+  return result(page, 'machine');
+}
+
 async function typeInto(page, rect, text) {
   await page.mouse.click(rect.x0 + 25, (rect.y0 + rect.y1) / 2, { delay: 80 });
   await waitFrames(page, 2);
@@ -249,10 +268,7 @@ test('the Train panel shows what gpuplan train prints', async () => {
 test('the Roofline panel: the CLI\'s operations, a dropped GPU probe adds measured ceilings, the SVG parses', async () => {
   const hash = 'v=1&model=llama-3.1-8b&gpu=h100-sxm&prompt=4096&context=8192&batch=8';
   const { page, errors } = await openPage(hash);
-  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
-  const center = (r) => [(r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2];
-  await page.mouse.click(...center(rects['tab-roofline']), { delay: 80 });
-  await waitFrames(page, 3);
+  await clickWidget(page, 'tab-roofline');
   assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'roofline');
   const state = await readBack(page, 'gpuplan_state_hash');
   const fromPage = await result(page, 'roofline');
@@ -268,7 +284,7 @@ test('the Roofline panel: the CLI\'s operations, a dropped GPU probe adds measur
   }, text);
   await waitFrames(page, 3);
   assert.match(JSON.parse(await readBack(page, 'gpuplan_ui_state')).gpu_probe, /H200/);
-  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
   assert.ok(rects['chart-roofline'] && rects['roof-table']);
   const shot = await page.screenshot({ path: join(artifacts, 'page-roofline.png') });
   assert.ok(imageStats(shot).colors > 50);
@@ -299,19 +315,10 @@ test('the Roofline panel: the CLI\'s operations, a dropped GPU probe adds measur
 
 test('This machine: the quick CPU probe runs in the page, its result loads back and joins the roofline', async () => {
   const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=rtx-4090');
-  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
-  const center = (r) => [(r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2];
-  await page.mouse.click(...center(rects['tab-machine']), { delay: 80 });
-  await waitFrames(page, 3);
-  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
-  await page.mouse.click(...center(rects['machine-quick']), { delay: 80 });
-  // The measurement runs a few frames later and blocks the page while it runs.
-  for (let i = 0; i < 60 && JSON.parse(await readBack(page, 'gpuplan_ui_state')).cpu_probe === ''; ++i)
-    await waitFrames(page, 2);
+  const probe = await measureQuick(page);
   const ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
   assert.equal(ui.tab, 'machine');
   assert.match(ui.cpu_probe, /WebAssembly/);
-  const probe = await result(page, 'machine');
   assert.equal(probe.schema, 'gpuplan.cpu-probe/1');
   assert.equal(probe.cpu.isa, 'wasm-simd128');
   const gemm = probe.gemm.points;
@@ -330,9 +337,7 @@ test('This machine: the quick CPU probe runs in the page, its result loads back 
   const shown = spawnSync(cli, ['probe', 'compare', saved], { encoding: 'utf8' });
   assert.equal(shown.status, 0, shown.stderr);
   assert.match(shown.stdout, /WebAssembly/);
-  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
-  await page.mouse.click(...center(rects['tab-roofline']), { delay: 80 });
-  await waitFrames(page, 3);
+  await clickWidget(page, 'tab-roofline');
   await page.screenshot({ path: join(artifacts, 'page-roofline-cpu.png') });
   assert.deepEqual(errors, []);
   await page.close();
@@ -346,15 +351,7 @@ test('This machine without cross-origin isolation (an iframe in a blog) measures
   await page.goto(plain.url + '#v=1');
   await waitFrames(page, 3);
   assert.equal(await page.evaluate(() => self.crossOriginIsolated), false);
-  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
-  const center = (r) => [(r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2];
-  await page.mouse.click(...center(rects['tab-machine']), { delay: 80 });
-  await waitFrames(page, 3);
-  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
-  await page.mouse.click(...center(rects['machine-quick']), { delay: 80 });
-  for (let i = 0; i < 60 && JSON.parse(await readBack(page, 'gpuplan_ui_state')).cpu_probe === ''; ++i)
-    await waitFrames(page, 2);
-  const probe = await result(page, 'machine');
+  const probe = await measureQuick(page);
   assert.deepEqual([...new Set(probe.gemm.points.map((g) => g.threads))], [1]);
   assert.deepEqual(errors, []);
   await page.close();
@@ -363,15 +360,9 @@ test('This machine without cross-origin isolation (an iframe in a blog) measures
 
 test('Presets: the seed\'s Llama 3 8B training example opens the Train panel with what gpuplan train --preset prints', async () => {
   const { page, errors } = await openPage('v=1');
-  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
-  const center = (r) => [(r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2];
-  await page.mouse.click(...center(rects['presets']), { delay: 80 });
-  await waitFrames(page, 3);
-  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
-  assert.ok(rects['preset-seed-llama3-8b-8xa100'], Object.keys(rects).join(' '));
+  await clickWidget(page, 'presets');
   await page.screenshot({ path: join(artifacts, 'page-presets.png') });
-  await page.mouse.click(...center(rects['preset-seed-llama3-8b-8xa100']), { delay: 80 });
-  await waitFrames(page, 4);
+  await clickWidget(page, 'preset-seed-llama3-8b-8xa100', 4);
   assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'train');
   assert.match(await page.evaluate(() => location.hash), /model=llama-3-8b.*dp=8/);
   const fromPage = await result(page, 'train');
