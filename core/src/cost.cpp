@@ -55,13 +55,29 @@ CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const Speed
   }
   c.spot_gpu_hour = CheapestGpuHour(catalog, s.gpu, true, &c.spot_basis);
   c.cloud_hour = c.cloud_gpu_hour * n;
+  // Spot: the hours lost to interruptions (work since the last checkpoint, restarts) are paid
+  // again. AWS's Spot Instance Advisor buckets interruptions per month as <5%, 5-10%, 10-15%,
+  // 15-20% and >20% (aws.amazon.com/ec2/spot/instance-advisor, via sparecores.com,
+  // 2024-04-16, read 2026-11-30); the default 10% is an assumption the user sets.
+  c.spot_effective_gpu_hour = c.spot_gpu_hour * (1 + s.spot_overhead);
+  c.spot_hour = c.spot_effective_gpu_hour * n;
+  if (c.cloud_gpu_hour > 0 && c.spot_effective_gpu_hour > 0)
+    c.spot_discount = std::max(0.0, 1 - c.spot_effective_gpu_hour / c.cloud_gpu_hour);
   c.cloud_per_m_output = PerMillion(c.cloud_hour, speed.tokens_per_s_total);
   c.cloud_per_m_input = PerMillion(c.cloud_hour, speed.prefill_tokens_per_s);
-  c.spot_per_m_output = PerMillion(c.spot_gpu_hour * n, speed.tokens_per_s_total);
+  c.spot_per_m_output = PerMillion(c.spot_hour, speed.tokens_per_s_total);
+  c.busy_hours_month = kHoursPerMonth * s.utilization;
+  c.cloud_month = c.cloud_hour * c.busy_hours_month;
+  c.spot_month = c.spot_hour * c.busy_hours_month;
   if (c.cloud_hour > 0)
-    c.lines.push_back({"cloud_hour", "Cloud, per hour",
+    c.lines.push_back({"cloud_hour", "Cloud on demand, per hour",
                        Usd(c.cloud_gpu_hour) + " per GPU-hour × " + FormatCount(gpus) + " GPUs (" + c.cloud_basis + ")",
                        c.cloud_hour});
+  if (c.spot_hour > 0)
+    c.lines.push_back({"spot_hour", "Cloud spot, per hour",
+                       Usd(c.spot_gpu_hour) + " per GPU-hour × (1 + " + FormatFixed(s.spot_overhead * 100, 0) +
+                           "% interruptions) × " + FormatCount(gpus) + " GPUs (" + c.spot_basis + ")",
+                       c.spot_hour});
 
   // Owned: the purchase price, else the catalog's latest street or launch price.
   if (s.buy_usd > 0) {
@@ -80,17 +96,24 @@ CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const Speed
   // Energy: board power at TDP while busy × PUE (The Green Grid, PUE = facility energy / IT
   // energy) × $/kWh. Host CPUs, RAM and networking are not counted.
   c.energy_hour = c.power_w / 1000 * s.pue * s.kwh_usd;
+  c.energy_month = c.energy_hour * c.busy_hours_month;
+  const double purchase = c.purchase_gpu * n;
   if (c.purchase_gpu > 0) {
-    const double amortised = c.purchase_gpu * n / (s.years * kHoursPerYear * s.utilization);
+    const double amortised = purchase / (s.years * kHoursPerYear * s.utilization);
     c.owned_hour = amortised + c.energy_hour;
+    c.amortised_month = purchase / (s.years * 12);
+    c.owned_month = c.amortised_month + c.energy_month;
     c.owned_per_m_output = PerMillion(c.owned_hour, speed.tokens_per_s_total);
     c.owned_per_m_input = PerMillion(c.owned_hour, speed.prefill_tokens_per_s);
     c.lines.push_back({"amortisation", "Purchase, per busy hour",
                        Usd(c.purchase_gpu) + " × " + FormatCount(gpus) + " GPUs / (" + FormatFixed(s.years, 1) +
                            " years × 8,760 h × " + FormatFixed(s.utilization * 100, 0) + "% busy)",
                        amortised});
-    const double monthly_gap = (c.cloud_hour - c.energy_hour) * kHoursPerMonth * s.utilization;
-    if (monthly_gap > 0) c.break_even_months = c.purchase_gpu * n / monthly_gap;
+    // Break-even: the month where the purchase is paid back by the rent saved net of energy,
+    // renting the same busy hours: purchase / ((rent − energy) per month).
+    const double gap = c.cloud_month - c.energy_month, spot_gap = c.spot_month - c.energy_month;
+    if (gap > 0) c.break_even_months = purchase / gap;
+    if (spot_gap > 0) c.break_even_spot_months = purchase / spot_gap;
   } else {
     c.warnings.push_back("no purchase price for this GPU in the catalog: set buy-usd");
   }
@@ -98,10 +121,25 @@ CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const Speed
                      FormatFixed(c.power_w, 0) + " W TDP × PUE " + FormatFixed(s.pue, 2) + " × " + Usd(s.kwh_usd) +
                          "/kWh",
                      c.energy_hour});
+
+  // The chart: cumulative cost month by month over the amortisation period, or to 1.5× the
+  // later break-even when that comes after it (up to 20 years).
+  const double horizon = std::clamp(
+      std::max({s.years * 12, c.break_even_months * 1.5, c.break_even_spot_months * 1.5}), 1.0, 240.0);
+  const int steps = 48;
+  // An option without a price has no series (empty), not a line at zero.
+  for (int i = 0; i <= steps; ++i) {
+    const double m = horizon * i / steps;
+    c.months.push_back(m);
+    if (c.cloud_month > 0) c.cloud_total.push_back(c.cloud_month * m);
+    if (c.spot_month > 0) c.spot_total.push_back(c.spot_month * m);
+    if (c.purchase_gpu > 0) c.owned_total.push_back(purchase + c.energy_month * m);
+  }
   c.assumptions = {
       "cost per token at the scenario's steady throughput: output at the decode rate, input at the prefill rate",
       "owned GPUs draw their TDP while busy; host, cooling beyond PUE and staff are not counted",
-      "break-even compares buying with renting the same busy hours, energy included",
+      "break-even compares buying with renting the same busy hours (730 h a month × utilisation), energy included",
+      "spot: the spot price + spot-overhead for the work redone after interruptions",
   };
   return c;
 }

@@ -1,5 +1,6 @@
 #include "gpuplan/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -38,6 +39,48 @@ ordered_json StepJson(const StepTime& t) {
   return {{"seconds", Number(t.seconds)}, {"bound", t.bound},     {"memory_s", Number(t.memory_s)},
           {"compute_s", Number(t.compute_s)}, {"serial_s", Number(t.serial_s)}, {"bytes", Number(t.bytes)},
           {"flops", Number(t.flops)}, {"terms", terms}};
+}
+
+ordered_json Numbers(const std::vector<double>& v) {
+  ordered_json a = ordered_json::array();
+  for (double x : v) a.push_back(Number(x));
+  return a;
+}
+
+// The cost block: in the speed report (per token) and, with the monthly series, the cost report.
+ordered_json CostJson(const CostEstimate& c) {
+  ordered_json lines = ordered_json::array();
+  for (const CostLine& l : c.lines)
+    lines.push_back({{"key", l.key}, {"name", l.name}, {"formula", l.formula}, {"usd", Number(l.usd)}});
+  return {{"cloud_gpu_hour", Number(c.cloud_gpu_hour)},
+          {"cloud_basis", c.cloud_basis},
+          {"cloud_hour", Number(c.cloud_hour)},
+          {"spot_gpu_hour", Number(c.spot_gpu_hour)},
+          {"spot_basis", c.spot_basis},
+          {"spot_effective_gpu_hour", Number(c.spot_effective_gpu_hour)},
+          {"spot_hour", Number(c.spot_hour)},
+          {"spot_discount", Number(c.spot_discount)},
+          {"cloud_per_m_output", Number(c.cloud_per_m_output)},
+          {"cloud_per_m_input", Number(c.cloud_per_m_input)},
+          {"spot_per_m_output", Number(c.spot_per_m_output)},
+          {"purchase_gpu", Number(c.purchase_gpu)},
+          {"purchase_basis", c.purchase_basis},
+          {"power_w", Number(c.power_w)},
+          {"energy_hour", Number(c.energy_hour)},
+          {"owned_hour", Number(c.owned_hour)},
+          {"owned_per_m_output", Number(c.owned_per_m_output)},
+          {"owned_per_m_input", Number(c.owned_per_m_input)},
+          {"busy_hours_month", Number(c.busy_hours_month)},
+          {"cloud_month", Number(c.cloud_month)},
+          {"spot_month", Number(c.spot_month)},
+          {"amortised_month", Number(c.amortised_month)},
+          {"energy_month", Number(c.energy_month)},
+          {"owned_month", Number(c.owned_month)},
+          {"break_even_months", Number(c.break_even_months)},
+          {"break_even_spot_months", Number(c.break_even_spot_months)},
+          {"lines", lines},
+          {"assumptions", c.assumptions},
+          {"warnings", c.warnings}};
 }
 
 }  // namespace
@@ -111,27 +154,26 @@ std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const Mem
   j["prefill_one"] = StepJson(e.prefill_one);
   j["decode_band"] = BandJson(e.decode_band);
   j["prefill_band"] = BandJson(e.prefill_band);
-  ordered_json lines = ordered_json::array();
-  for (const CostLine& l : c.lines)
-    lines.push_back({{"key", l.key}, {"name", l.name}, {"formula", l.formula}, {"usd", Number(l.usd)}});
-  j["cost"] = {{"cloud_gpu_hour", Number(c.cloud_gpu_hour)},
-               {"cloud_basis", c.cloud_basis},
-               {"spot_gpu_hour", Number(c.spot_gpu_hour)},
-               {"cloud_per_m_output", Number(c.cloud_per_m_output)},
-               {"cloud_per_m_input", Number(c.cloud_per_m_input)},
-               {"spot_per_m_output", Number(c.spot_per_m_output)},
-               {"purchase_gpu", Number(c.purchase_gpu)},
-               {"purchase_basis", c.purchase_basis},
-               {"power_w", Number(c.power_w)},
-               {"owned_hour", Number(c.owned_hour)},
-               {"owned_per_m_output", Number(c.owned_per_m_output)},
-               {"owned_per_m_input", Number(c.owned_per_m_input)},
-               {"break_even_months", Number(c.break_even_months)},
-               {"lines", lines},
-               {"assumptions", c.assumptions},
-               {"warnings", c.warnings}};
+  j["cost"] = CostJson(c);
   j["assumptions"] = e.assumptions;
   j["warnings"] = e.warnings;
+  return j.dump(indent);
+}
+
+std::string CostReportJson(const Scenario& s, const SpeedEstimate& speed, const CostEstimate& c, int indent) {
+  ordered_json j;
+  j["schema"] = "gpuplan.cost/1";
+  j["scenario"] = ScenarioJson(s);
+  j["state"] = EncodeState(s);
+  j["gpus"] = static_cast<long long>(s.count) * std::max(1, s.pp);
+  j["tokens_per_s_total"] = Number(speed.tokens_per_s_total);
+  j["prefill_tokens_per_s"] = Number(speed.prefill_tokens_per_s);
+  ordered_json cost = CostJson(c);
+  cost["series"] = {{"months", Numbers(c.months)},
+                    {"cloud", Numbers(c.cloud_total)},
+                    {"spot", Numbers(c.spot_total)},
+                    {"owned", Numbers(c.owned_total)}};
+  j["cost"] = cost;
   return j.dump(indent);
 }
 

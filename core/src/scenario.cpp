@@ -1,7 +1,7 @@
 #include "gpuplan/scenario.h"
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
@@ -108,17 +108,6 @@ std::string FormatOverhead(double gib) {
   return s;
 }
 
-// Values from a user catalog may hold any character: quote them for a POSIX shell.
-std::string ShellQuote(const std::string& v) {
-  bool plain = !v.empty();
-  for (char c : v)
-    plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '-' || c == '_' || c == '.' || c == '/');
-  if (plain) return v;
-  std::string out = "'";
-  for (char c : v) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 }  // namespace
 
@@ -204,8 +193,11 @@ const std::vector<FieldDef>& Table() {
     number("years", "Years", "years over which owned hardware is paid off (0.1 to 20)", 0.1, 20, &Scenario::years);
     number("kwh-usd", "$/kWh", "electricity price in $ per kWh (0 to 10)", 0, 10, &Scenario::kwh_usd);
     number("pue", "PUE", "power usage effectiveness of the room (1 to 5)", 1, 5, &Scenario::pue);
-    number("utilization", "Utilisation", "share of hours owned hardware is busy (0.01 to 1)", 0.01, 1,
+    number("utilization", "Utilisation", "share of hours the GPUs are busy, rented or owned (0.01 to 1)", 0.01, 1,
            &Scenario::utilization);
+    number("spot-overhead", "Spot overhead",
+           "extra GPU-hours on spot for interruptions and restarts from checkpoints, as a fraction (0 to 5)", 0, 5,
+           &Scenario::spot_overhead);
     auto choice = [&](const char* key, const char* label, const char* help, std::vector<std::string> words,
                       std::string Scenario::*m) {
       FieldDef f{{key, label, help}, Kind::kChoice};
@@ -344,7 +336,7 @@ std::string EncodeState(const Scenario& s) {
 }
 
 DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario base) {
-  DecodedState result{std::move(base), {}};
+  DecodedState result{std::move(base), {}, {}};
   if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
   size_t pos = 0;
   while (pos <= hash.size() && !hash.empty()) {
@@ -368,9 +360,29 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
                                  std::to_string(kStateVersion));
       continue;
     }
+    if (std::find(PageKeys().begin(), PageKeys().end(), key) != PageKeys().end()) {
+      result.page[key] = value;  // the page's own (embed, tab, theme): not the scenario's
+      continue;
+    }
     if (auto err = SetField(result.scenario, key, value, catalog)) result.dropped.push_back(err->message);
   }
   return result;
+}
+
+const std::vector<std::string>& PageKeys() {
+  static const std::vector<std::string> keys = {"embed", "tab", "theme"};
+  return keys;
+}
+
+std::string ShellQuote(const std::string& v) {
+  bool plain = !v.empty();
+  for (char c : v)
+    plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '_' || c == '.' || c == '/');
+  if (plain) return v;
+  std::string out = "'";
+  for (char c : v) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 std::string CliCommand(std::string_view subcommand, const Scenario& s) {

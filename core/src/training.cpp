@@ -315,14 +315,14 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.gpu_hours = e.seconds / 3600 * e.gpus;
   e.chinchilla_tokens = 20 * params.total;
 
-  // --- Cost: GPU-hours at the cheapest catalog offer (or price-hour); spot adds 10% for
-  //     restarts from checkpoints (stated assumption); energy at TDP × PUE.
+  // --- Cost: GPU-hours at the cheapest catalog offer (or price-hour); spot adds spot-overhead
+  //     (10% by default) for restarts from checkpoints; energy at TDP × PUE.
   std::string basis;
   const double hour = s.price_hour > 0 ? s.price_hour : CheapestGpuHour(catalog, s.gpu, false, &basis);
   const double spot = CheapestGpuHour(catalog, s.gpu, true, nullptr);
   e.price_basis = s.price_hour > 0 ? "given price per GPU-hour" : basis;
   e.cloud_usd = hour * e.gpu_hours;
-  e.spot_usd = spot * e.gpu_hours * 1.10;
+  e.spot_usd = spot * e.gpu_hours * (1 + s.spot_overhead);
   e.energy_kwh = gpu->tdp_w / 1000 * e.gpu_hours * s.pue;
   e.energy_usd = e.energy_kwh * s.kwh_usd;
 
@@ -336,7 +336,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
       "pipeline stages idle (pp - 1) / " + Per(accumulation) + " of a step (1F1B bubble with that many micro-batches)",
       "MFU " + FormatFixed(s.mfu * 100, 0) +
           "% of the dense BF16 peak (Llama 3 reported 38-43% on H100; adjust with mfu)",
-      "spot price + 10% for interruptions and restarts from checkpoints",
+      "spot price + " + FormatFixed(s.spot_overhead * 100, 0) + "% for interruptions and restarts from checkpoints",
   };
   if (qlora)
     e.assumptions.push_back("QLoRA: frozen base in " + base_label +

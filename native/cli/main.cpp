@@ -34,6 +34,7 @@
 #include "gpuplan/inference.h"
 #include "gpuplan/model.h"
 #include "gpuplan/probe_result.h"
+#include "gpuplan/records.h"
 #include "gpuplan/report.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/speed.h"
@@ -91,98 +92,11 @@ Catalog LoadAll(const std::vector<std::string>& user_files) {
   return std::move(merged).value();
 }
 
-// --- one record schema, four printers (llama-bench habit: adding a column is one edit) -------
-struct Cell {
-  std::string text;              // what table/csv/md print
-  nlohmann::ordered_json value;  // what json prints (numbers stay numbers, unknown is null)
-};
-Cell Text(const std::string& s) { return {s, s}; }
-Cell Number(double v, const std::string& text) { return {text, v}; }
-Cell Unknown() { return {"", nullptr}; }
-
-struct Column {
-  std::string key;  // json key
-  std::string title;
-  bool right = false;
-};
-
-std::string CsvQuote(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-// Display width in characters: UTF-8 continuation bytes take no column.
-size_t Width(const std::string& s) {
-  size_t w = 0;
-  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
-  return w;
-}
-
+// --- records: one schema, four printers (core/records.h; the page copies the same text) ------
 void PrintRecords(const std::vector<Column>& cols, const std::vector<std::vector<Cell>>& rows, const std::string& format) {
-  if (format == "json") {
-    nlohmann::ordered_json j = nlohmann::ordered_json::array();
-    for (const auto& row : rows) {
-      nlohmann::ordered_json o;
-      for (size_t c = 0; c < cols.size(); ++c) o[cols[c].key] = row[c].value;
-      j.push_back(o);
-    }
-    fmt::print("{}\n", j.dump(2));
-  } else if (format == "csv") {
-    for (size_t c = 0; c < cols.size(); ++c) fmt::print("{}{}", c ? "," : "", CsvQuote(cols[c].key));
-    fmt::print("\n");
-    // CSV is for machines: numbers as plain numbers in the JSON's units (no thousands
-    // separators, no unit suffix), unknown as an empty field.
-    for (const auto& row : rows) {
-      for (size_t c = 0; c < cols.size(); ++c) {
-        const nlohmann::ordered_json& v = row[c].value;
-        std::string field;
-        if (v.is_number()) {
-          const double d = v.get<double>();
-          field = d == std::floor(d) && std::abs(d) < 1e15 ? std::to_string(static_cast<long long>(d)) : fmt::format("{}", d);
-        } else if (!v.is_null()) {
-          field = CsvQuote(row[c].text);
-        }
-        fmt::print("{}{}", c ? "," : "", field);
-      }
-      fmt::print("\n");
-    }
-  } else if (format == "md") {
-    std::string head = "|", rule = "|";
-    for (const Column& col : cols) {
-      head += " " + col.title + " |";
-      rule += col.right ? " ---: |" : " --- |";
-    }
-    fmt::print("{}\n{}\n", head, rule);
-    for (const auto& row : rows) {
-      std::string line = "|";
-      for (const Cell& cell : row) {
-        std::string t = cell.text;
-        for (size_t p = t.find('|'); p != std::string::npos; p = t.find('|', p + 2)) t.replace(p, 1, "\\|");
-        line += " " + t + " |";
-      }
-      fmt::print("{}\n", line);
-    }
-  } else {
-    std::vector<size_t> width(cols.size());
-    for (size_t c = 0; c < cols.size(); ++c) {
-      width[c] = Width(cols[c].title);
-      for (const auto& row : rows) width[c] = std::max(width[c], Width(row[c].text));
-    }
-    auto line = [&](auto text_of, auto right_of) {
-      std::string out;
-      for (size_t c = 0; c < cols.size(); ++c) {
-        const std::string t = text_of(c);
-        const std::string pad(width[c] - Width(t), ' ');
-        out += (c ? "  " : "") + (right_of(c) ? pad + t : (c + 1 == cols.size() ? t : t + pad));
-      }
-      fmt::print("{}\n", out);
-    };
-    line([&](size_t c) { return cols[c].title; }, [&](size_t c) { return cols[c].right; });
-    for (const auto& row : rows) line([&](size_t c) { return row[c].text; }, [&](size_t c) { return cols[c].right; });
-  }
+  fmt::print("{}", FormatRecords(Records{cols, rows}, format));
 }
+void PrintRecords(const Records& r, const std::string& format) { fmt::print("{}", FormatRecords(r, format)); }
 
 // --- fit ------------------------------------------------------------------------------------
 void PrintFitTable(const Catalog& cat, const Scenario& s, const MemoryEstimate& e) {
@@ -231,16 +145,7 @@ int RunFit(const Catalog& cat, const Scenario& s, const std::string& format) {
   if (format == "json") {
     fmt::print("{}\n", FitReportJson(cat, s, e.value()));
   } else if (format == "csv" || format == "md") {
-    std::vector<Column> cols = {{"term", "term"}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", "how"}};
-    std::vector<std::vector<Cell>> rows;
-    auto row = [&](const std::string& name, double bytes, const std::string& how) {
-      rows.push_back({Text(name), Number(bytes / kGiB, FormatFixed(bytes / kGiB, 2)),
-                      Number(bytes / kGB, FormatFixed(bytes / kGB, 2)), Text(how)});
-    };
-    for (const Term& t : e->terms) row(t.name, t.bytes, t.formula);
-    row("Total", e->total_bytes, "sum of the terms");
-    row("Usable", e->usable_bytes, e->usable_basis);
-    PrintRecords(cols, rows, format);
+    PrintRecords(FitRecords(e.value()), format);
   } else {
     PrintFitTable(cat, s, e.value());
   }
@@ -465,11 +370,7 @@ int RunValidate(const std::vector<std::string>& paths, const std::string& format
 
 
 // --- speed, cost, compare -------------------------------------------------------------------
-std::string Secs(double s) {
-  if (!(s > 0)) return "-";
-  if (s >= 1) return FormatFixed(s, 2) + " s";
-  return FormatFixed(s * 1e3, s >= 0.01 ? 1 : 2) + " ms";
-}
+std::string Secs(double s) { return Seconds(s); }
 
 // "×0.71–1.32": the band as the factor range that brackets reality on the reference set.
 std::string BandText(const Band& b, double value, int digits) {
@@ -521,18 +422,7 @@ int RunSpeed(const Catalog& cat, const Scenario& s, const std::string& format, b
     return 0;
   }
   if (format == "csv" || format == "md") {
-    std::vector<Column> cols = {{"metric", "metric"}, {"value", "value", true}, {"unit", "unit"},
-                                {"low", "band low", true}, {"high", "band high", true}};
-    auto row = [](const char* name, double v, const char* unit, const Band& b, int digits) {
-      return std::vector<Cell>{Text(name), Number(v, FormatFixed(v, digits)), Text(unit),
-                               Number(v * b.lo, FormatFixed(v * b.lo, digits)), Number(v * b.hi, FormatFixed(v * b.hi, digits))};
-    };
-    PrintRecords(cols,
-                 {row("decode tokens/s per user", e.tokens_per_s_user, "tokens/s", e.decode_band, 1),
-                  row("decode tokens/s total", e.tokens_per_s_total, "tokens/s", e.decode_band, 1),
-                  row("time to first token", e.ttft_s, "s", Band{1 / e.prefill_band.hi, 1 / e.prefill_band.lo, 0}, 3),
-                  row("prefill tokens/s", e.prefill_tokens_per_s, "tokens/s", e.prefill_band, 0)},
-                 format);
+    PrintRecords(SpeedRecords(e), format);
     return 0;
   }
   const Model& model = *cat.FindModel(s.model);
@@ -573,6 +463,52 @@ int RunSpeed(const Catalog& cat, const Scenario& s, const std::string& format, b
   return 0;
 }
 
+int RunCost(const Catalog& cat, const Scenario& s, const std::string& format, bool explain) {
+  const MemoryEstimate m = FitOrFail(cat, s);
+  Result<SpeedEstimate> r = EstimateSpeed(cat, s, m);
+  if (!r.ok()) Fail(r.error());
+  const CostEstimate c = EstimateCost(cat, s, r.value());
+  if (format == "json") {
+    fmt::print("{}\n", CostReportJson(s, r.value(), c));
+    return 0;
+  }
+  if (format != "table") {
+    PrintRecords(CostRecords(s, c), format);
+    return 0;
+  }
+  const long long gpus = static_cast<long long>(s.count) * std::max(1, s.pp);
+  fmt::print("gpuplan cost: {} × {} serving {}; {} busy hours a month ({}%)\n", gpus, cat.FindGpu(s.gpu)->name,
+             cat.FindModel(s.model)->name, FormatCount(static_cast<long long>(std::llround(c.busy_hours_month))),
+             FormatFixed(s.utilization * 100, 0));
+  fmt::print("  at {} output tokens/s in all, {} prefill tokens/s{}\n\n", FormatFixed(r.value().tokens_per_s_total, 1),
+             FormatFixed(r.value().prefill_tokens_per_s, 0), m.fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)");
+  PrintRecords(CostRecords(s, c), "table");
+  fmt::print("\n");
+  if (c.break_even_months > 0)
+    fmt::print("  Buying pays off after {} months against on demand{}.\n", FormatFixed(c.break_even_months, 1),
+               c.break_even_spot_months > 0 ? ", " + FormatFixed(c.break_even_spot_months, 1) + " against spot" : "");
+  else if (c.purchase_gpu > 0 && c.cloud_hour > 0)
+    fmt::print("  Buying never pays off: energy alone costs as much as renting.\n");
+  if (c.spot_discount > 0)
+    fmt::print("  Spot saves {}% after the {}% interruption overhead.\n", FormatFixed(c.spot_discount * 100, 0),
+               FormatFixed(s.spot_overhead * 100, 0));
+  if (explain) {
+    for (const CostLine& l : c.lines) fmt::print("  {:<30} ${:>9}  {}\n", l.name, FormatFixed(l.usd, 4), l.formula);
+    fmt::print("\n  {:>8} {:>14} {:>14} {:>14}\n", "month", "on demand $", "spot $", "owned $");
+    auto at = [](const std::vector<double>& v, size_t i) {
+      return i < v.size() ? FormatCount(std::llround(v[i])) : std::string("-");
+    };
+    for (size_t i = 0; i < c.months.size(); i += 6)
+      fmt::print("  {:>8} {:>14} {:>14} {:>14}\n", FormatFixed(c.months[i], 1), at(c.cloud_total, i),
+                 at(c.spot_total, i), at(c.owned_total, i));
+  }
+  for (const std::string& w : c.warnings) fmt::print("  note: {}\n", w);
+  fmt::print("  assumptions:\n");
+  for (const std::string& a : c.assumptions) fmt::print("    - {}\n", a);
+  fmt::print("  page state: #{}\n", EncodeState(s));
+  return 0;
+}
+
 int RunCompare(const Catalog& cat, const Scenario& s, const std::string& format, const std::string& sort_key,
                const CompareFilter& filter) {
   // Validate the shared fields once, so a bad model or format is one clear error.
@@ -585,21 +521,7 @@ int RunCompare(const Catalog& cat, const Scenario& s, const std::string& format,
     fmt::print("{}\n", CompareReportJson(s, rows));
     return 0;
   }
-  std::vector<Column> cols = {{"gpu", "GPU"},           {"count", "GPUs", true},        {"fits", "fits"},
-                              {"max_context", "max ctx", true}, {"tokens_per_s_user", "tok/s/user", true},
-                              {"tokens_per_s_total", "tok/s total", true}, {"ttft_s", "TTFT", true},
-                              {"usd_per_m_output", "$/1M out", true}, {"upfront_usd", "upfront $", true},
-                              {"watts", "W", true},         {"note", "note"}};
-  std::vector<std::vector<Cell>> out;
-  auto num = [](double v, int digits) { return v > 0 ? Number(v, FormatFixed(v, digits)) : Unknown(); };
-  for (const CompareRow& r : rows)
-    out.push_back({Text(r.gpu), Number(r.count, r.count ? std::to_string(r.count) : "-"), Text(r.fits ? "yes" : "no"),
-                   r.fits ? Number(static_cast<double>(r.max_context), FormatCount(r.max_context)) : Unknown(),
-                   num(r.tokens_per_s_user, 1), num(r.tokens_per_s_total, 1),
-                   r.ttft_s > 0 ? Number(r.ttft_s, Secs(r.ttft_s)) : Unknown(),
-                   r.usd_per_m_output > 0 ? Number(r.usd_per_m_output, FormatFixed(r.usd_per_m_output, 3) + " " + r.price_basis) : Unknown(),
-                   num(r.upfront_usd, 0), num(r.watts, 0), Text(r.note)});
-  PrintRecords(cols, out, format);
+  PrintRecords(CompareRecords(rows), format);
   return 0;
 }
 
@@ -785,27 +707,7 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
     return 0;
   }
   if (format == "csv" || format == "md") {
-    // One record per quantity: the memory terms per GPU, then time and cost.
-    std::vector<Column> cols = {{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}};
-    std::vector<std::vector<Cell>> rows;
-    auto add = [&](const std::string& what, double v, int digits, const std::string& unit, const std::string& how) {
-      rows.push_back({Text(what), Number(v, FormatFixed(v, digits)), Text(unit), Text(how)});
-    };
-    for (const Term& t : e.terms) add(t.name, t.bytes / kGiB, 2, "GiB", t.formula);
-    add("Total per GPU", e.total_bytes / kGiB, 2, "GiB", "sum of the terms above");
-    add("Capacity", e.capacity_bytes / kGiB, 2, "GiB", cat.FindGpu(s.gpu)->name);
-    add("Largest micro-batch", static_cast<double>(e.max_micro_batch), 0, "sequences", "that fits in the capacity");
-    add("Trainable parameters", e.trainable_params, 0, "parameters", s.method);
-    add("FLOPs per token", e.flops_per_token, 0, "FLOP", e.flops_formula);
-    add("Throughput", e.tokens_per_s, 0, "tokens/s", FormatCount(e.gpus) + " GPUs at MFU " + FormatFixed(s.mfu, 2));
-    add("Scaling efficiency", e.scaling_efficiency * 100, 1, "%", "ideal compute / step (bubble, exposed communication)");
-    add("Time", e.seconds / 86400, 2, "days", FormatCount(static_cast<long long>(s.tokens)) + " tokens");
-    add("GPU-hours", e.gpu_hours, 0, "GPU-hours", "");
-    add("Cloud cost", e.cloud_usd, 0, "USD", e.price_basis);
-    add("Spot cost", e.spot_usd, 0, "USD", "cheapest spot offer + 10% restarts");
-    add("Energy", e.energy_kwh, 0, "kWh", "TDP × PUE " + FormatFixed(s.pue, 2));
-    add("Energy cost", e.energy_usd, 0, "USD", FormatFixed(s.kwh_usd, 2) + " $/kWh");
-    PrintRecords(cols, rows, format);
+    PrintRecords(TrainRecords(cat, s, e), format);
     return 0;
   }
   const Model& m = *cat.FindModel(s.model);
@@ -838,7 +740,7 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
                mfu_needed > 1 ? " — impossible: above 100% of the dense peak; add GPUs" : "");
   if (e.cloud_usd > 0)
     fmt::print("  Cost: ${} on demand{} — {}\n", FormatCount(static_cast<long long>(e.cloud_usd)),
-               e.spot_usd > 0 ? ", $" + FormatCount(static_cast<long long>(e.spot_usd)) + " spot (+10% restarts)" : "",
+               e.spot_usd > 0 ? ", $" + FormatCount(static_cast<long long>(e.spot_usd)) + " spot (+" + FormatFixed(s.spot_overhead * 100, 0) + "% restarts)" : "",
                e.price_basis);
   fmt::print("  Energy: {} kWh, ${} at ${}/kWh and PUE {}\n", FormatCount(static_cast<long long>(e.energy_kwh)),
              FormatCount(static_cast<long long>(e.energy_usd)), FormatFixed(s.kwh_usd, 2), FormatFixed(s.pue, 2));
@@ -911,22 +813,9 @@ int RunRoofline(const Catalog& cat, const Scenario& s, const std::string& format
     fmt::print("{}\n", RooflineReportJson(s, rl));
     return 0;
   }
-  std::vector<Column> cols = {{"phase", "phase"},
-                              {"op", "operation"},
-                              {"intensity", "FLOP/B", true},
-                              {"attainable", "attainable", true},
-                              {"bound", "bound"},
-                              {"share", "share %", true},
-                              {"how", "how"}};
-  std::vector<std::vector<Cell>> rows;
-  for (const RoofOp& op : rl.ops) {
-    if (o.phase != "all" && op.phase != o.phase) continue;
-    rows.push_back({Text(op.phase), Text(op.name + (op.alternative ? " (not used; share if it were)" : "")), Number(op.intensity, FormatShort(op.intensity, 3)),
-                    Number(op.attainable_flops_per_s, FormatRate(op.attainable_flops_per_s, "FLOP/s")), Text(op.bound),
-                    Number(op.share * 100, FormatFixed(op.share * 100, 1)), Text(op.formula)});
-  }
+  const Records rows = RooflineRecords(rl, o.phase);
   if (format != "table") {
-    PrintRecords(cols, rows, format);
+    PrintRecords(rows, format);
     return 0;
   }
   fmt::print("gpuplan roofline: {} on {} ({} matmuls)\n", cat.FindModel(s.model)->name, rl.roof.label,
@@ -938,7 +827,7 @@ int RunRoofline(const Catalog& cat, const Scenario& s, const std::string& format
                                                         : "   ridge " + FormatShort(rl.roof.Ridge(c.key), 3) + " FLOP/B");
   for (const MemoryCeiling& m : rl.roof.memory) fmt::print("    {:<34} {:>16}\n", m.label, FormatRate(m.bytes_per_s, "B/s"));
   fmt::print("\n");
-  PrintRecords(cols, rows, "table");
+  PrintRecords(rows, "table");
   fmt::print("  assumptions:\n");
   for (const std::string& a : rl.assumptions) fmt::print("    - {}\n", a);
   if (!o.svg_path.empty()) fmt::print("  chart written to {}\n", o.svg_path);
@@ -972,10 +861,11 @@ int main(int argc, char** argv) {
   std::map<std::string, std::string> field_values;
   CLI::App* fit = app.add_subcommand("fit", "memory per GPU for serving a model: weights, KV cache, activations, overhead, the engine's cap; whether it fits");
   CLI::App* speed = app.add_subcommand("speed", "prefill and decode speed (tokens/s, time to first token) with the error band, and $ per 1M tokens");
+  CLI::App* cost = app.add_subcommand("cost", "cloud on demand and spot vs owning the GPUs: per hour, per month of busy hours, per 1M tokens, break-even months; the cumulative cost by month");
   CLI::App* compare = app.add_subcommand("compare", "the whole catalog for one scenario: fewest GPUs that fit, tokens/s, $/1M tokens, upfront $, watts");
   CLI::App* train = app.add_subcommand("train", "training / fine-tuning: memory per GPU (ZeRO, LoRA, QLoRA, activations), time, GPU-hours and cost");
   CLI::App* roofline = app.add_subcommand("roofline", "the scenario's operations (prefill and decode GEMMs, attention naive vs flash, MoE experts, collectives, a training step) under the GPU's roofline; --svg writes the chart");
-  for (CLI::App* cmd : {fit, speed, compare, train, roofline}) {
+  for (CLI::App* cmd : {fit, speed, cost, compare, train, roofline}) {
     for (const FieldInfo& f : ScenarioFields())
       cmd->add_option(std::string("--") + f.key, field_values[f.key], f.help)->default_str(GetField(defaults, f.key));
     cmd->add_option("--state", state, "a page link's hash (v=1&model=...); flags given as well override it")
@@ -988,6 +878,7 @@ int main(int argc, char** argv) {
   }
   fit->add_flag("--explain", explain, "show every term's formula (the table always does)");
   speed->add_flag("--explain", explain, "show every term of the decode and prefill steps with its formula");
+  cost->add_flag("--explain", explain, "show the cost lines with their formulas and the cumulative cost by month");
   std::string measured_path;
   speed->add_option("--measured", measured_path,
                     "a probe result (gpuplan probe gpu --out FILE): use the GPU's measured bandwidth and GEMM "
@@ -1142,7 +1033,7 @@ int main(int argc, char** argv) {
     return RunProbeCompare(cat, probe_args[0], probe_gpu, probe_format);
   }
 
-  CLI::App* cmd = *speed ? speed : *compare ? compare : *train ? train : *roofline ? roofline : fit;
+  CLI::App* cmd = *speed ? speed : *cost ? cost : *compare ? compare : *train ? train : *roofline ? roofline : fit;
   Scenario s;
   if (cmd->count("--preset")) {
     const Preset* p = FindPreset(preset_id);
@@ -1167,6 +1058,7 @@ int main(int argc, char** argv) {
     if (auto err = SetField(s, f.key, field_values[f.key], cat)) Fail("--" + err->message);
   }
   if (cmd == speed) return RunSpeed(cat, s, format, explain, measured_path);
+  if (cmd == cost) return RunCost(cat, s, format, explain);
   if (cmd == compare) return RunCompare(cat, s, format, sort_key, compare_filter);
   if (cmd == train) return RunTrain(cat, s, format, explain, target_days);
   if (cmd == roofline) return RunRoofline(cat, s, format, roofline_options);

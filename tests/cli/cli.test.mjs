@@ -432,3 +432,35 @@ test('presets: listed, usable as --preset on every scenario command, flags overr
   const both = run('fit', '--preset', 'seed-70b-2x4090', '--state', 'v=1');
   assert.equal(both.code, 2);
 });
+
+test('cost: cloud on demand and spot vs owned; json, table and md carry the same numbers', () => {
+  const args = ['--model', 'llama-3.1-8b', '--gpu', 'rtx-4090', '--count', '2', '--price-hour', '0.74',
+    '--buy-usd', '1599', '--utilization', '0.25', '--kwh-usd', '0.3', '--pue', '1.5', '--spot-overhead', '0.2'];
+  const r = run('cost', ...args, '--format', 'json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.schema, 'gpuplan.cost/1');
+  assert.equal(j.gpus, 2);
+  const c = j.cost;
+  assert.ok(Math.abs(c.cloud_month - 1.48 * 182.5) < 1e-9);
+  assert.ok(Math.abs(c.break_even_months - 2 * 1599 / ((1.48 - 0.405) * 182.5)) < 1e-9);
+  assert.equal(c.series.months.length, c.series.cloud.length);
+  assert.equal(c.series.owned[0], 2 * 1599);
+  for (const v of [c.cloud_per_m_output, c.owned_per_m_output, c.owned_month]) assert.ok(v > 0);
+  // The table and the Markdown show the JSON's figures, rounded.
+  const table = run('cost', ...args);
+  assert.equal(table.code, 0, table.err);
+  assert.match(table.out, new RegExp(`pays off after ${c.break_even_months.toFixed(1)} months`));
+  const md = run('cost', ...args, '--format', 'md');
+  assert.equal(md.code, 0, md.err);
+  const owned = md.out.split('\n').find((l) => l.startsWith('| owned |'));
+  assert.ok(owned.includes(`$${c.owned_per_m_output.toFixed(3)}`), owned);
+  assert.ok(owned.includes(` ${c.break_even_months.toFixed(1)} |`), owned);
+  // A link from an embedded panel is a valid --state: the page's own keys are not the scenario's.
+  const embedded = run('cost', '--state', `embed=cost&${j.state}&theme=light`, '--format', 'json');
+  assert.equal(embedded.code, 0, embedded.err);
+  assert.equal(JSON.parse(embedded.out).cost.break_even_months, c.break_even_months);
+  const bad = run('cost', '--spot-overhead', '-1');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--spot-overhead: '-1'/);
+});

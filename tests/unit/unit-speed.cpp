@@ -206,6 +206,56 @@ TEST_CASE("cost per token follows from the price and the throughput") {
   CHECK(owned.break_even_months > 0);
 }
 
+TEST_CASE("cost: spot with its overhead, a month of busy hours, break-even where the cumulative lines cross") {
+  Scenario s;
+  s.model = "llama-3.1-8b";
+  s.gpu = "rtx-4090";
+  s.count = 2;
+  s.price_hour = 0.74;   // $ per GPU-hour
+  s.buy_usd = 1599;      // $ per GPU
+  s.utilization = 0.25;  // 182.5 busy hours a month
+  s.spot_overhead = 0.2;
+  s.kwh_usd = 0.30;
+  s.pue = 1.5;
+  const SpeedEstimate e = Speed(s);
+  const CostEstimate c = EstimateCost(Cat(), s, e);
+  CHECK(c.busy_hours_month == Approx(8760.0 / 12 * 0.25));
+  CHECK(c.cloud_hour == Approx(1.48));
+  CHECK(c.cloud_month == Approx(1.48 * 182.5));
+  // 2 × 450 W × PUE 1.5 × $0.30/kWh = $0.405 per busy hour.
+  CHECK(c.energy_hour == Approx(0.405));
+  CHECK(c.amortised_month == Approx(2 * 1599 / 36.0));
+  CHECK(c.owned_month == Approx(2 * 1599 / 36.0 + 0.405 * 182.5));
+  CHECK(c.break_even_months == Approx(2 * 1599 / ((1.48 - 0.405) * 182.5)));
+  if (c.spot_gpu_hour > 0) {
+    CHECK(c.spot_effective_gpu_hour == Approx(c.spot_gpu_hour * 1.2));
+    CHECK(c.spot_per_m_output == Approx(c.spot_hour / (e.tokens_per_s_total * 3600) * 1e6));
+  }
+  // The series: renting starts at 0, owning at the purchase; they cross at break-even.
+  REQUIRE(c.months.size() == c.cloud_total.size());
+  REQUIRE(c.months.size() == c.owned_total.size());
+  CHECK(c.cloud_total.front() == 0);
+  CHECK(c.owned_total.front() == Approx(2 * 1599));
+  CHECK(c.months.back() >= c.break_even_months);
+  for (size_t i = 0; i < c.months.size(); ++i) {
+    INFO(c.months[i]);
+    CHECK((c.cloud_total[i] < c.owned_total[i]) == (c.months[i] < c.break_even_months));
+  }
+  // Energy dearer than renting: buying never pays off, and says so with 0.
+  s.kwh_usd = 10;
+  CHECK(EstimateCost(Cat(), s, e).break_even_months == 0);
+  // No price: no series, a warning naming the field.
+  Scenario none = s;
+  none.gpu = "h100-sxm";
+  none.count = 1;
+  none.buy_usd = 0;
+  const CostEstimate n = EstimateCost(Cat(), none, Speed(none));
+  if (n.purchase_gpu == 0) {
+    CHECK(n.owned_total.empty());
+    CHECK(n.warnings.back().find("buy-usd") != std::string::npos);
+  }
+}
+
 TEST_CASE("compare ranks the whole catalog; every number is finite") {
   Scenario s;
   s.model = "llama-3.1-70b";

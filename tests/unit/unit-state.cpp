@@ -29,7 +29,7 @@ TEST_CASE("encode then decode gives the same scenario", "[state]") {
   CHECK(hash ==
         "v=1&model=llama-3.1-70b&weights=q4_k_m&kv=fp8&context=32768&prompt=1024&batch=4&gpu=rtx-4090&count=2&pp=1&ep=0"
         "&engine=vllm&mem-util=0&overhead-gib=0.75&gpu-layers=all&ram-gbs=89.6&price-hour=0&buy-usd=0&years=3"
-        "&kwh-usd=0.15&pue=1.3&utilization=0.5&method=full&optimizer=adamw&zero=0&dp=1&micro-batch=1"
+        "&kwh-usd=0.15&pue=1.3&utilization=0.5&spot-overhead=0.1&method=full&optimizer=adamw&zero=0&dp=1&micro-batch=1"
         "&recompute=none&flash=1&lora-rank=16&lora-targets=all-linear&lora-layers=0&sp=1&shard-group=0&global-batch=0"
         "&tokens=1000000000&mfu=0.4&offload=0&master=1&opt-in-bwd=0");
   DecodedState d = DecodeState("#" + hash, Cat());
@@ -115,10 +115,34 @@ TEST_CASE("the CLI twin command carries every field", "[state]") {
   CHECK(CliCommand("fit", s) ==
         "gpuplan fit --model llama-3.1-8b --weights bf16 --kv fp16 --context 8192 --prompt 1024 --batch 1 "
         "--gpu rtx-4090 --count 2 --pp 1 --ep 0 --engine vllm --mem-util 0 --overhead-gib 1 --gpu-layers all --ram-gbs 89.6 "
-        "--price-hour 0 --buy-usd 0 --years 3 --kwh-usd 0.15 --pue 1.3 --utilization 0.5 --method full "
+        "--price-hour 0 --buy-usd 0 --years 3 --kwh-usd 0.15 --pue 1.3 --utilization 0.5 --spot-overhead 0.1 --method full "
         "--optimizer adamw --zero 0 --dp 1 --micro-batch 1 --recompute none --flash 1 --lora-rank 16 "
         "--lora-targets all-linear --lora-layers 0 --sp 1 --shard-group 0 --global-batch 0 "
         "--tokens 1000000000 --mfu 0.4 --offload 0 --master 1 --opt-in-bwd 0");
+}
+
+TEST_CASE("the page's own keys are set aside, not dropped, and never change the scenario", "[state]") {
+  DecodedState d = DecodeState("#embed=cost&v=1&model=llama-3.1-70b&theme=light&tab=train&count=2", Cat());
+  CHECK(d.dropped.empty());
+  CHECK(d.scenario.model == "llama-3.1-70b");
+  CHECK(d.scenario.count == 2);
+  REQUIRE(d.page.size() == 3);
+  CHECK(d.page["embed"] == "cost");
+  CHECK(d.page["theme"] == "light");
+  CHECK(d.page["tab"] == "train");
+  // A link from an embed is a valid --state for the CLI: the same scenario.
+  Scenario plain = DecodeState("#v=1&model=llama-3.1-70b&count=2", Cat()).scenario;
+  CHECK(plain == d.scenario);
+  // An unknown key is still dropped with its reason.
+  CHECK(DecodeState("#embedd=cost", Cat()).dropped.size() == 1);
+}
+
+TEST_CASE("shell quoting keeps plain values and quotes the rest", "[state]") {
+  CHECK(ShellQuote("llama-3.1-8b") == "llama-3.1-8b");
+  CHECK(ShellQuote("AMD") == "AMD");
+  CHECK(ShellQuote("a b") == "'a b'");
+  CHECK(ShellQuote("it's") == "'it'\\''s'");
+  CHECK(ShellQuote("") == "''");
 }
 
 TEST_CASE("every preset decodes without a dropped field and computes", "[state][presets]") {

@@ -1,6 +1,8 @@
 // gpuplan/cost.h — what serving a scenario costs: cloud $/hour from the catalog's offers (or a
-// given price), owned hardware amortised over years plus power × PUE, and $ per million
-// output and input tokens at the scenario's throughput; break-even months of buying vs renting.
+// given price), on demand and spot (with the interruption overhead), owned hardware amortised
+// over years plus power × PUE, per hour, per month of busy hours and per million output and
+// input tokens at the scenario's throughput; break-even months of buying vs renting, and the
+// cumulative cost of each option month by month (the Cost panel's chart, `gpuplan cost`).
 #pragma once
 
 #include <string>
@@ -31,6 +33,18 @@ struct CostEstimate {
   double owned_hour = 0;                          // amortisation + energy, per busy hour
   double owned_per_m_output = 0, owned_per_m_input = 0;
   double break_even_months = 0;                   // 0: renting is never dearer, or no prices
+  // Spot with its overhead: the spot price × (1 + spot-overhead) for the hours lost to
+  // interruptions and restarts from checkpoints.
+  double spot_effective_gpu_hour = 0, spot_hour = 0, spot_discount = 0;  // discount vs on demand, 0-1
+  double break_even_spot_months = 0;              // buying vs renting spot; 0: never or no prices
+  // A month of the busy hours (730 h × utilisation): what renting those hours costs, and what
+  // owning costs (the purchase spread over the years' months + the energy of the busy hours).
+  double busy_hours_month = 0;
+  double cloud_month = 0, spot_month = 0, owned_month = 0, energy_month = 0, amortised_month = 0;
+  // Cumulative cost from month 0 to `months.back()`: renting on demand and spot, and owning
+  // (the whole purchase at month 0, then energy every month). An option with no price has an
+  // empty series.
+  std::vector<double> months, cloud_total, spot_total, owned_total;
   std::vector<CostLine> lines;
   std::vector<std::string> assumptions, warnings;
 };

@@ -24,6 +24,10 @@ std::string FitReportJson(const Catalog& catalog, const Scenario& s, const Memor
 std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
                             const SpeedEstimate& speed, const CostEstimate& cost, int indent = 2);
 
+// The cost report (gpuplan.cost/1): cloud on demand and spot, owned, per hour, per month and
+// per 1M tokens at the speed estimate's throughput, break-even months, the cumulative series.
+std::string CostReportJson(const Scenario& s, const SpeedEstimate& speed, const CostEstimate& c, int indent = 2);
+
 // The compare report (gpuplan.compare/1): one row per catalog GPU, in the order given.
 std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& rows, int indent = 2);
 

@@ -8,6 +8,7 @@
 //   [SECTION] State codec (URL hash, versioned, tolerant)
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,7 @@ struct Scenario {
   double kwh_usd = 0.15;             // electricity price, $ per kWh
   double pue = 1.3;                  // power usage effectiveness of the room
   double utilization = 0.5;          // share of hours owned hardware is busy
+  double spot_overhead = 0.10;       // extra hours on spot for interruptions and restarts (stated assumption)
   // Training (the Train panel, `gpuplan train`); context is the sequence length.
   std::string method = "full";       // full | lora | qlora
   std::string optimizer = "adamw";   // adamw | adamw-8bit | adafactor | sgd | lion
@@ -91,11 +93,20 @@ std::string EncodeState(const Scenario& s);
 struct DecodedState {
   Scenario scenario;
   std::vector<std::string> dropped;  // one line per field that was not taken, with the reason
+  std::map<std::string, std::string> page;  // the page's own keys (PageKeys) found in the hash
 };
+
+// Keys a link may carry for the page rather than the scenario: embed=<panel> (one panel for an
+// iframe), tab=<panel>, theme=light|dark|auto. DecodeState sets them aside; the CLI ignores them.
+const std::vector<std::string>& PageKeys();
 
 // Reads a hash ("#v=1&..." or "v=1&..."). Valid fields are kept, invalid or unknown ones are
 // dropped with a reason, and missing ones keep `base`'s value. Never fails as a whole.
 DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario base = {});
+
+// A value quoted for a POSIX shell where it needs quoting (values from a user catalog may hold
+// any character).
+std::string ShellQuote(const std::string& v);
 
 // The CLI command that prints the same numbers as the page for this scenario.
 std::string CliCommand(std::string_view subcommand, const Scenario& s);

@@ -1,0 +1,59 @@
+// gpuplan/records.h — results as records: one schema of columns and cells per result, and
+// four printers (table, csv, md, json). The CLI's --format csv|md and the page's "Copy as
+// Markdown table" both print these, so the two give the same text (llama-bench habit: adding
+// a column is one edit).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuplan/catalog.h"
+#include "gpuplan/compare.h"
+#include "gpuplan/cost.h"
+#include "gpuplan/inference.h"
+#include "gpuplan/roofline.h"
+#include "gpuplan/scenario.h"
+#include "gpuplan/speed.h"
+#include "gpuplan/training.h"
+
+namespace gpuplan {
+
+struct Cell {
+  enum class Kind { kText, kNumber, kUnknown };
+  std::string text;  // what table/csv/md print
+  double number = 0; // what json and csv print for a number
+  Kind kind = Kind::kText;
+};
+inline Cell Text(std::string s) { return {std::move(s), 0, Cell::Kind::kText}; }
+inline Cell Number(double v, std::string text) { return {std::move(text), v, Cell::Kind::kNumber}; }
+inline Cell Unknown() { return {"", 0, Cell::Kind::kUnknown}; }
+
+struct Column {
+  std::string key;    // json and csv key
+  std::string title;  // table and md header
+  bool right = false;
+};
+
+struct Records {
+  std::vector<Column> cols;
+  std::vector<std::vector<Cell>> rows;
+};
+
+// format: "table" (aligned columns), "csv" (numbers plain, in the JSON's units), "md"
+// (a GitHub table) or "json" (an array of objects). Ends with a newline.
+std::string FormatRecords(const Records& r, std::string_view format);
+
+// The records of each scenario result, as `gpuplan <command> --format csv|md` prints them.
+Records FitRecords(const MemoryEstimate& e);
+Records SpeedRecords(const SpeedEstimate& e);
+Records CostRecords(const Scenario& s, const CostEstimate& c);
+Records CompareRecords(const std::vector<CompareRow>& rows);
+Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstimate& e);
+// phase: "all", "prefill", "decode" or "train".
+Records RooflineRecords(const Roofline& r, std::string_view phase = "all");
+
+// "12.3 ms" / "1.23 s"; "-" when not positive.
+std::string Seconds(double s);
+
+}  // namespace gpuplan

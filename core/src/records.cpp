@@ -1,0 +1,241 @@
+#include "gpuplan/records.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+namespace {
+
+std::string CsvQuote(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Display width in characters: UTF-8 continuation bytes take no column.
+size_t Width(const std::string& s) {
+  size_t w = 0;
+  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
+  return w;
+}
+
+// A number as JSON writes it: the shortest text that reads back to the same double.
+std::string Plain(double d) {
+  if (d == std::floor(d) && std::abs(d) < 1e15) return std::to_string(static_cast<long long>(d));
+  return nlohmann::json(d).dump();
+}
+
+}  // namespace
+
+std::string Seconds(double s) {
+  if (!(s > 0)) return "-";
+  if (s >= 1) return FormatFixed(s, 2) + " s";
+  return FormatFixed(s * 1e3, s >= 0.01 ? 1 : 2) + " ms";
+}
+
+std::string FormatRecords(const Records& r, std::string_view format) {
+  const std::vector<Column>& cols = r.cols;
+  std::string out;
+  if (format == "json") {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& row : r.rows) {
+      nlohmann::ordered_json o = nlohmann::ordered_json::object();
+      for (size_t c = 0; c < cols.size(); ++c) {
+        const Cell& cell = row[c];
+        if (cell.kind == Cell::Kind::kNumber && std::isfinite(cell.number)) o[cols[c].key] = cell.number;
+        else if (cell.kind == Cell::Kind::kText) o[cols[c].key] = cell.text;
+        else o[cols[c].key] = nullptr;
+      }
+      j.push_back(o);
+    }
+    return j.dump(2) + "\n";
+  }
+  if (format == "csv") {
+    for (size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + CsvQuote(cols[c].key);
+    out += "\n";
+    // CSV is for machines: numbers as plain numbers in the JSON's units (no thousands
+    // separators, no unit suffix), unknown as an empty field.
+    for (const auto& row : r.rows) {
+      for (size_t c = 0; c < cols.size(); ++c) {
+        const Cell& cell = row[c];
+        std::string field;
+        if (cell.kind == Cell::Kind::kNumber && std::isfinite(cell.number)) field = Plain(cell.number);
+        else if (cell.kind == Cell::Kind::kText) field = CsvQuote(cell.text);
+        out += (c ? "," : "") + field;
+      }
+      out += "\n";
+    }
+    return out;
+  }
+  if (format == "md") {
+    std::string head = "|", rule = "|";
+    for (const Column& col : cols) {
+      head += " " + col.title + " |";
+      rule += col.right ? " ---: |" : " --- |";
+    }
+    out += head + "\n" + rule + "\n";
+    for (const auto& row : r.rows) {
+      std::string line = "|";
+      for (const Cell& cell : row) {
+        std::string t = cell.text;
+        for (size_t p = t.find('|'); p != std::string::npos; p = t.find('|', p + 2)) t.replace(p, 1, "\\|");
+        line += " " + t + " |";
+      }
+      out += line + "\n";
+    }
+    return out;
+  }
+  std::vector<size_t> width(cols.size());
+  for (size_t c = 0; c < cols.size(); ++c) {
+    width[c] = Width(cols[c].title);
+    for (const auto& row : r.rows) width[c] = std::max(width[c], Width(row[c].text));
+  }
+  auto line = [&](auto text_of) {
+    std::string l;
+    for (size_t c = 0; c < cols.size(); ++c) {
+      const std::string t = text_of(c);
+      const std::string pad(width[c] - Width(t), ' ');
+      l += (c ? "  " : "") + (cols[c].right ? pad + t : (c + 1 == cols.size() ? t : t + pad));
+    }
+    out += l + "\n";
+  };
+  line([&](size_t c) { return cols[c].title; });
+  for (const auto& row : r.rows) line([&](size_t c) { return row[c].text; });
+  return out;
+}
+
+Records FitRecords(const MemoryEstimate& e) {
+  Records r{{{"term", "term"}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", "how"}}, {}};
+  auto row = [&](const std::string& name, double bytes, const std::string& how) {
+    r.rows.push_back({Text(name), Number(bytes / kGiB, FormatFixed(bytes / kGiB, 2)),
+                      Number(bytes / kGB, FormatFixed(bytes / kGB, 2)), Text(how)});
+  };
+  for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
+  row("Total", e.total_bytes, "sum of the terms");
+  row("Usable", e.usable_bytes, e.usable_basis);
+  return r;
+}
+
+Records SpeedRecords(const SpeedEstimate& e) {
+  Records r{{{"metric", "metric"}, {"value", "value", true}, {"unit", "unit"}, {"low", "band low", true},
+             {"high", "band high", true}},
+            {}};
+  auto row = [&](const char* name, double v, const char* unit, const Band& b, int digits) {
+    r.rows.push_back({Text(name), Number(v, FormatFixed(v, digits)), Text(unit),
+                      Number(v * b.lo, FormatFixed(v * b.lo, digits)), Number(v * b.hi, FormatFixed(v * b.hi, digits))});
+  };
+  row("decode tokens/s per user", e.tokens_per_s_user, "tokens/s", e.decode_band, 1);
+  row("decode tokens/s total", e.tokens_per_s_total, "tokens/s", e.decode_band, 1);
+  row("time to first token", e.ttft_s, "s", Band{1 / e.prefill_band.hi, 1 / e.prefill_band.lo, 0}, 3);
+  row("prefill tokens/s", e.prefill_tokens_per_s, "tokens/s", e.prefill_band, 0);
+  return r;
+}
+
+Records CostRecords(const Scenario& s, const CostEstimate& c) {
+  Records r{{{"option", "option"},
+             {"gpu_hour", "$/GPU-hour", true},
+             {"hour", "$/hour", true},
+             {"month", "$/month", true},
+             {"per_m_output", "$/1M output", true},
+             {"per_m_input", "$/1M input", true},
+             {"break_even_months", "break-even months", true},
+             {"basis", "basis"}},
+            {}};
+  auto usd = [](double v, int digits) {
+    if (!(v > 0)) return Unknown();
+    return Number(v, "$" + (v >= 1000 ? FormatCount(std::llround(v)) : FormatFixed(v, digits)));
+  };
+  auto months = [](double m) { return m > 0 ? Number(m, FormatFixed(m, 1)) : Unknown(); };
+  const double n = static_cast<double>(s.count) * std::max(1, s.pp);
+  const double owned_gpu_hour = c.owned_hour > 0 ? c.owned_hour / n : 0;
+  r.rows.push_back({Text("cloud on demand"), usd(c.cloud_gpu_hour, 2), usd(c.cloud_hour, 2), usd(c.cloud_month, 0),
+                    usd(c.cloud_per_m_output, 3), usd(c.cloud_per_m_input, 3), Unknown(), Text(c.cloud_basis)});
+  r.rows.push_back({Text("cloud spot"), usd(c.spot_effective_gpu_hour, 2), usd(c.spot_hour, 2), usd(c.spot_month, 0),
+                    usd(c.spot_per_m_output, 3), Unknown(), Unknown(),
+                    Text(c.spot_gpu_hour > 0 ? c.spot_basis + " + " + FormatFixed(s.spot_overhead * 100, 0) +
+                                                   "% interruptions"
+                                             : std::string())});
+  r.rows.push_back({Text("owned"), usd(owned_gpu_hour, 2), usd(c.owned_hour, 2), usd(c.owned_month, 0),
+                    usd(c.owned_per_m_output, 3), usd(c.owned_per_m_input, 3), months(c.break_even_months),
+                    Text(c.purchase_basis.empty() ? std::string()
+                                                  : c.purchase_basis + "; " + FormatFixed(s.years, 1) + " years, " +
+                                                        FormatFixed(s.utilization * 100, 0) + "% busy")});
+  return r;
+}
+
+Records CompareRecords(const std::vector<CompareRow>& rows) {
+  Records r{{{"gpu", "GPU"},
+             {"count", "GPUs", true},
+             {"fits", "fits"},
+             {"max_context", "max ctx", true},
+             {"tokens_per_s_user", "tok/s/user", true},
+             {"tokens_per_s_total", "tok/s total", true},
+             {"ttft_s", "TTFT", true},
+             {"usd_per_m_output", "$/1M out", true},
+             {"upfront_usd", "upfront $", true},
+             {"watts", "W", true},
+             {"note", "note"}},
+            {}};
+  auto num = [](double v, int digits) { return v > 0 ? Number(v, FormatFixed(v, digits)) : Unknown(); };
+  for (const CompareRow& x : rows)
+    r.rows.push_back(
+        {Text(x.gpu), Number(x.count, x.count ? std::to_string(x.count) : "-"), Text(x.fits ? "yes" : "no"),
+         x.fits ? Number(static_cast<double>(x.max_context), FormatCount(x.max_context)) : Unknown(),
+         num(x.tokens_per_s_user, 1), num(x.tokens_per_s_total, 1),
+         x.ttft_s > 0 ? Number(x.ttft_s, Seconds(x.ttft_s)) : Unknown(),
+         x.usd_per_m_output > 0 ? Number(x.usd_per_m_output, FormatFixed(x.usd_per_m_output, 3) + " " + x.price_basis)
+                                : Unknown(),
+         num(x.upfront_usd, 0), num(x.watts, 0), Text(x.note)});
+  return r;
+}
+
+Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstimate& e) {
+  // One record per quantity: the memory terms per GPU, then time and cost.
+  Records r{{{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}}, {}};
+  auto add = [&](const std::string& what, double v, int digits, const std::string& unit, const std::string& how) {
+    r.rows.push_back({Text(what), Number(v, FormatFixed(v, digits)), Text(unit), Text(how)});
+  };
+  for (const Term& t : e.terms) add(t.name, t.bytes / kGiB, 2, "GiB", t.formula);
+  add("Total per GPU", e.total_bytes / kGiB, 2, "GiB", "sum of the terms above");
+  const Gpu* g = catalog.FindGpu(s.gpu);
+  add("Capacity", e.capacity_bytes / kGiB, 2, "GiB", g ? g->name : s.gpu);
+  add("Largest micro-batch", static_cast<double>(e.max_micro_batch), 0, "sequences", "that fits in the capacity");
+  add("Trainable parameters", e.trainable_params, 0, "parameters", s.method);
+  add("FLOPs per token", e.flops_per_token, 0, "FLOP", e.flops_formula);
+  add("Throughput", e.tokens_per_s, 0, "tokens/s", FormatCount(e.gpus) + " GPUs at MFU " + FormatFixed(s.mfu, 2));
+  add("Scaling efficiency", e.scaling_efficiency * 100, 1, "%", "ideal compute / step (bubble, exposed communication)");
+  add("Time", e.seconds / 86400, 2, "days", FormatCount(static_cast<long long>(s.tokens)) + " tokens");
+  add("GPU-hours", e.gpu_hours, 0, "GPU-hours", "");
+  add("Cloud cost", e.cloud_usd, 0, "USD", e.price_basis);
+  add("Spot cost", e.spot_usd, 0, "USD", "cheapest spot offer + " + FormatFixed(s.spot_overhead * 100, 0) + "% restarts");
+  add("Energy", e.energy_kwh, 0, "kWh", "TDP × PUE " + FormatFixed(s.pue, 2));
+  add("Energy cost", e.energy_usd, 0, "USD", FormatFixed(s.kwh_usd, 2) + " $/kWh");
+  return r;
+}
+
+Records RooflineRecords(const Roofline& rl, std::string_view phase) {
+  Records r{{{"phase", "phase"},
+             {"op", "operation"},
+             {"intensity", "FLOP/B", true},
+             {"attainable", "attainable", true},
+             {"bound", "bound"},
+             {"share", "share %", true},
+             {"how", "how"}},
+            {}};
+  for (const RoofOp& op : rl.ops) {
+    if (phase != "all" && op.phase != phase) continue;
+    r.rows.push_back({Text(op.phase), Text(op.name + (op.alternative ? " (not used; share if it were)" : "")),
+                      Number(op.intensity, FormatShort(op.intensity, 3)),
+                      Number(op.attainable_flops_per_s, FormatRate(op.attainable_flops_per_s, "FLOP/s")),
+                      Text(op.bound), Number(op.share * 100, FormatFixed(op.share * 100, 1)), Text(op.formula)});
+  }
+  return r;
+}
+
+}  // namespace gpuplan
