@@ -4,12 +4,15 @@
 //   gpuplan-gui [--state HASH] [--size WxH] [--frames N] [--print-report]
 //   --frames N       quit after N frames (0: run until the window is closed)
 //   --print-report   print the fit report JSON at exit (the same schema as the CLI's)
+// The state may carry the page's keys too: tab=cost opens a panel, theme=light.
+// GPUPLAN_PAGE_URL sets the address "Copy link" and "Copy embed code" use.
 #include <SDL.h>
 #include <SDL_opengl.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "app.h"
@@ -17,9 +20,9 @@
 
 namespace {
 
-void ClearGl(int width, int height) {
+void ClearGl(int width, int height, const float* rgba) {
   glViewport(0, 0, width, height);
-  glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
+  glClearColor(rgba[0], rgba[1], rgba[2], rgba[3]);
   glClear(GL_COLOR_BUFFER_BIT);
 }
 
@@ -75,6 +78,15 @@ int main(int argc, char** argv) {
   gpuplan::ui::InitImGui(window, gl, "#version 150");
 
   gpuplan::ui::App app;
+  gpuplan::ui::HostServices host;
+  // Natively a "download" is a file in the working folder.
+  host.save = [](const std::string& name, const std::string&, const std::string& text) {
+    std::ofstream out(name, std::ios::binary);
+    out << text;
+    return out.good() ? "saved " + name + " in the working folder" : "could not write " + name;
+  };
+  if (const char* url = std::getenv("GPUPLAN_PAGE_URL")) host.page_url = url;
+  app.SetHost(host);
   app.LoadState(state);
   for (const std::string& n : app.Notices()) std::fprintf(stderr, "gpuplan-gui: dropped from --state: %s\n", n.c_str());
 

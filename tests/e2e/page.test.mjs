@@ -412,4 +412,186 @@ test('a phone-width viewport still renders the panel', async () => {
   await page.close();
 });
 
+
+// The CLI command an export button copied, run through the real binary with another format.
+function runCopiedCommand(cmd, format) {
+  assert.match(cmd, /^gpuplan [a-z]+ /);
+  const r = spawnSync('sh', ['-c', `"$GPUPLAN_BIN" ${cmd.slice('gpuplan '.length)} --format ${format}`],
+    { encoding: 'utf8', env: { ...process.env, GPUPLAN_BIN: cli } });
+  assert.equal(r.status, 0, `${cmd}: ${r.stderr}`);
+  return r.stdout;
+}
+
+async function lastCopy(page) {
+  return JSON.parse(await readBack(page, 'gpuplan_ui_state')).last_copy;
+}
+
+test('Cost: the panel computes what gpuplan cost prints; its chart and break-even are drawn', async () => {
+  const hash = 'v=1&model=llama-3.1-70b&weights=q4_k_m&gpu=rtx-4090&count=2&engine=llama.cpp&price-hour=0.74&utilization=0.3&tab=cost';
+  const { page, errors } = await openPage(hash);
+  await waitFrames(page, 3);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'cost');
+  const fromPage = await result(page, 'cost');
+  assert.equal(fromPage.schema, 'gpuplan.cost/1');
+  const r = spawnSync(cli, ['cost', '--state', hash, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(fromPage, JSON.parse(r.stdout));
+  assert.ok(fromPage.cost.break_even_months > 0);
+  const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  for (const k of ['cost-table', 'cost-chart', 'cost-break-even', 'spot-overhead', 'buy-usd']) assert.ok(rects[k], k);
+  // Typing a utilisation changes the break-even the way the CLI says.
+  await typeInto(page, rects.utilization, '0.9');
+  const after = await result(page, 'cost');
+  assert.equal(after.scenario.utilization, 0.9);
+  assert.ok(after.cost.break_even_months < fromPage.cost.break_even_months);
+  const shot = await page.screenshot({ path: join(artifacts, 'page-panel-cost.png') });
+  assert.ok(imageStats(shot).colors > 50);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Export buttons on every panel: the copied CLI command prints the copied JSON and Markdown', async () => {
+  const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=h100-sxm&batch=8&price-hour=2.5&buy-usd=30000');
+  for (const panel of ['fit', 'speed', 'cost', 'compare', 'train', 'roofline']) {
+    await clickWidget(page, `tab-${panel}`, 4);
+    assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, panel);
+    await page.screenshot({ path: join(artifacts, `page-panel-${panel}.png`) });
+    const copied = {};
+    for (const kind of ['cli', 'json', 'markdown', 'link', 'embed']) {
+      await clickWidget(page, `${panel}-copy-${kind}`, 3);
+      const c = await lastCopy(page);
+      assert.equal(c.kind, kind, `${panel}: the ${kind} button copied ${c.kind}`);
+      copied[kind] = c.text;
+    }
+    // What reached the browser's clipboard path is the same text.
+    assert.equal(await page.evaluate(() => Module.gpuplanLastCopy), copied.embed);
+    assert.deepEqual(JSON.parse(copied.json), JSON.parse(runCopiedCommand(copied.cli, 'json')), `${panel}: json`);
+    assert.equal(copied.markdown, runCopiedCommand(copied.cli, 'md'), `${panel}: markdown`);
+    assert.match(copied.markdown, /^\| .* \|\n\| (---:?|---) \|/);
+    assert.ok(copied.link.startsWith(url + '#v=1&') && copied.link.endsWith(`&tab=${panel}`), copied.link);
+    assert.match(copied.embed, new RegExp(`^<iframe src="${url}#embed=${panel}&v=1&[^"]+" width="100%" height="\\d+"`));
+  }
+  // The roofline's chart downloads as the SVG the CLI writes.
+  await clickWidget(page, 'roofline-download-svg', 3);
+  const svg = await lastCopy(page);
+  assert.equal(svg.kind, 'svg');
+  assert.match(svg.text, /^<\?xml[^>]*>\n<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('The other panels and the copied link: a link opens its panel with the same numbers', async () => {
+  const { page, errors } = await openPage('v=1&model=qwen2.5-7b&gpu=l4');
+  for (const panel of ['machine', 'catalog']) {
+    await clickWidget(page, `tab-${panel}`, 4);
+    await page.screenshot({ path: join(artifacts, `page-panel-${panel}.png`) });
+  }
+  const copied = await page.evaluate(() => Module.ccall('gpuplan_export_text', 'string', ['string', 'string'], ['link', 'speed']));
+  const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await other.goto(copied);
+  await waitFrames(other, 4);
+  assert.equal(JSON.parse(await readBack(other, 'gpuplan_ui_state')).tab, 'speed');
+  assert.deepEqual(await result(other, 'speed'), await result(page, 'speed'));
+  assert.deepEqual(errors, []);
+  await other.close();
+  await page.close();
+});
+
+test('Embed mode: one compact panel, sized to its frame, light or dark like the host page, crisp on HiDPI', async () => {
+  const hash = 'embed=speed&v=1&model=llama-3.1-8b&gpu=rtx-4090&batch=4';
+  const ctx = await browser.newContext({ viewport: { width: 560, height: 420 }, deviceScaleFactor: 2, colorScheme: 'light' });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url + '#' + hash);
+  await waitFrames(page, 4);
+  const ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  assert.equal(ui.embed, 'speed');
+  assert.equal(ui.dark, false);
+  const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.equal(rects['tab-fit'], undefined, 'no tab bar in embed mode');
+  assert.ok(rects['speed-copy-embed'] && rects['embed-inputs']);
+  // The canvas has device pixels: 2 x its CSS size.
+  const canvas = await page.evaluate(() => [Module.canvas.width, Module.canvas.height, Module.canvas.clientWidth]);
+  assert.equal(canvas[0], 2 * canvas[2]);
+  const light = imageStats(await page.screenshot({ path: join(artifacts, 'embed-speed-light-hidpi.png') }));
+  assert.equal(light.width, 1120);
+  assert.ok(light.meanLuma > 170, `light embed has mean luma ${light.meanLuma}`);
+  // The same numbers as the full page and the CLI.
+  const r = spawnSync(cli, ['speed', '--state', hash, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(await result(page, 'speed'), JSON.parse(r.stdout));
+  // The host switches to dark: the embed follows without a reload.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await waitFrames(page, 3);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).dark, true);
+  const dark = imageStats(await page.screenshot({ path: join(artifacts, 'embed-speed-dark-hidpi.png') }));
+  assert.ok(dark.meanLuma < 90, `dark embed has mean luma ${dark.meanLuma}`);
+  // Resized to a phone-width frame it still draws, and the state in the hash keeps embed=.
+  await page.setViewportSize({ width: 320, height: 480 });
+  await waitFrames(page, 4);
+  assert.equal(await page.evaluate(() => Module.canvas.clientWidth), 320);
+  assert.ok(imageStats(await page.screenshot({ path: join(artifacts, 'embed-speed-phone.png') })).colors > 20);
+  assert.match(await page.evaluate(() => location.hash), /&embed=speed/);
+  // A bad panel name is a notice, and the full page is shown.
+  await page.evaluate(() => { location.hash = 'embed=nope&v=1'; });
+  await waitFrames(page, 3);
+  assert.match(JSON.parse(await readBack(page, 'gpuplan_notices')).join('\n'), /embed: 'nope' is not a panel/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('A blog post embeds the calculator in an iframe from another origin', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-blog-'));
+  const html = readFileSync(join(process.env.GPUPLAN_SOURCE_DIR, 'tests/e2e/blog/index.html'), 'utf8');
+  writeFileSync(join(dir, 'index.html'), html.replaceAll('CALCULATOR_URL', url));
+  const blog = await startServer(dir, 0, '127.0.0.1', false);  // a plain static host: no COOP/COEP
+  const ctx = await browser.newContext({ viewport: { width: 900, height: 1100 }, colorScheme: 'light' });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(blog.url);
+  let frame;
+  for (let i = 0; i < 100 && !frame; ++i) {
+    frame = page.frames().find((f) => f.url().startsWith(url));
+    if (!frame) await page.waitForTimeout(100);
+  }
+  assert.ok(frame, `no frame from ${url} among ${page.frames().map((f) => f.url()).join(' ')}`);
+  await frame.waitForFunction(() => window.Module?.calledRun && Module._gpuplan_frame_count() > 4, null, { timeout: 30000 });
+  const ui = JSON.parse(await frame.evaluate(() => Module.UTF8ToString(Module._gpuplan_ui_state())));
+  assert.equal(ui.embed, 'fit');
+  assert.equal(ui.dark, false);
+  const fromFrame = JSON.parse(await frame.evaluate(() => Module.UTF8ToString(Module._gpuplan_report_json())));
+  assert.equal(fromFrame.scenario.model, 'llama-3.1-70b');
+  assert.deepEqual(fromFrame, cliReport(fromFrame.state));
+  // The iframe takes the article's width, and the article text is around it.
+  const box = await page.locator('#calc').boundingBox();
+  assert.ok(box.width > 600 && box.height === 522, JSON.stringify(box));  // 520 + the 1 px border
+  assert.equal(await frame.evaluate(() => Module.canvas.clientWidth), Math.round(box.width) - 2);
+  const shot = await page.screenshot({ path: join(artifacts, 'blog-embed.png'), fullPage: true });
+  assert.ok(imageStats(shot).colors > 50);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  blog.server.close();
+});
+
+test('Keyboard: Tab moves between the inputs, typing and Enter set a field', async () => {
+  const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=rtx-4090');
+  const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await page.mouse.click(rects.context.x0 + 25, (rects.context.y0 + rects.context.y1) / 2, { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.press('Tab', { delay: 80 });  // to the prompt field
+  await waitFrames(page, 2);
+  await page.keyboard.press('Control+a', { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.type('2048', { delay: 80 });
+  await page.keyboard.press('Enter', { delay: 80 });
+  await waitFrames(page, 3);
+  const r = await report(page);
+  assert.equal(r.scenario.prompt, 2048);
+  assert.equal(r.scenario.context, 8192);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 writeFileSync(join(artifacts, 'README.txt'), 'Screenshots written by tests/e2e/page.test.mjs\n');

@@ -48,10 +48,13 @@ export function decodePng(buf) {
 export function imageStats(png) {
   const { width, height, channels, px } = decodePng(png);
   const counts = new Map();
+  let luma = 0;
   for (let i = 0; i < px.length; i += channels) {
     const key = (px[i] << 16) | (px[i + 1] << 8) | px[i + 2];
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    luma += 0.2126 * px[i] + 0.7152 * px[i + 1] + 0.0722 * px[i + 2];
   }
   const top = Math.max(...counts.values());
-  return { width, height, colors: counts.size, dominantShare: top / (width * height) };
+  // meanLuma: 0 (black) to 255 (white), to tell a light page from a dark one.
+  return { width, height, colors: counts.size, dominantShare: top / (width * height), meanLuma: luma / (width * height) };
 }

@@ -18,7 +18,9 @@ struct Host {
   SDL_Window* window = nullptr;
   gpuplan::ui::App* app = nullptr;
   long frames = 0;
+  double frame_ms_total = 0;  // time spent building and submitting frames (emscripten_get_now)
   int css_w = 0, css_h = 0;
+  bool prefer_dark = true;
   std::string scratch;  // backs the strings returned to JavaScript
 };
 Host g_host;
@@ -40,6 +42,8 @@ EM_JS(void, JsMarkHashRead, (), { Module.gpuplanLastHash = location.hash; });
 EM_JS(int, JsContainerWidth, (), { var c = Module.canvas.parentElement; return c ? c.clientWidth : window.innerWidth; });
 EM_JS(int, JsContainerHeight, (), { var c = Module.canvas.parentElement; return c ? c.clientHeight : window.innerHeight; });
 EM_JS(void, JsReady, (), { if (Module.gpuplanReady) Module.gpuplanReady(); });
+// Milliseconds from navigation to the first drawn frame (the page-load benchmark reads it).
+EM_JS(void, JsFirstFrame, (), { Module.gpuplanFirstFrameMs = performance.now(); });
 // The threaded CPU probe (web/probe): only where the page is cross-origin isolated and the
 // shell offers it; it answers later through gpuplan_import_text.
 EM_JS(int, JsStartThreadedProbe, (int quick), {
@@ -47,6 +51,39 @@ EM_JS(int, JsStartThreadedProbe, (int quick), {
   Module.gpuplanThreadedProbe(quick);
   return navigator.hardwareConcurrency || 1;
 });
+// The export buttons: the system clipboard (the click's user activation is still live in the
+// next animation frame), with the old execCommand route where the async API is missing or
+// refused (an iframe without clipboard-write permission). The last text stays readable for tests.
+EM_JS(void, JsCopy, (const char* text), {
+  var t = UTF8ToString(text);
+  Module.gpuplanLastCopy = t;
+  var fallback = function () {
+    var a = document.createElement('textarea');
+    a.value = t; a.readOnly = true; a.style.position = 'fixed'; a.style.opacity = '0';
+    document.body.appendChild(a); a.select();
+    try { document.execCommand('copy'); } catch (e) {}
+    document.body.removeChild(a);
+    Module.canvas.focus();
+  };
+  if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(t).catch(fallback);
+  else fallback();
+});
+EM_JS(void, JsDownload, (const char* name, const char* mime, const char* text), {
+  var blob = new Blob([UTF8ToString(text)], { type: UTF8ToString(mime) });
+  var a = document.createElement('a');
+  a.href = URL.createObjectURL(blob); a.download = UTF8ToString(name);
+  document.body.appendChild(a); a.click(); document.body.removeChild(a);
+  setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+});
+EM_JS(char*, JsPageUrl, (), {
+  var s = location.href.split('#')[0];
+  var n = lengthBytesUTF8(s) + 1; var p = _malloc(n); stringToUTF8(s, p, n); return p;
+});
+// The host page's colour scheme: an iframe sees the same prefers-color-scheme as its parent.
+EM_JS(int, JsPreferDark, (), {
+  return (window.matchMedia && window.matchMedia('(prefers-color-scheme: light)').matches) ? 0 : 1;
+});
+EM_JS(double, JsPixelRatio, (), { return window.devicePixelRatio || 1; });
 // clang-format on
 
 void LoadHash() {
@@ -56,9 +93,9 @@ void LoadHash() {
   JsMarkHashRead();
 }
 
-void ClearGl(int width, int height) {
+void ClearGl(int width, int height, const float* rgba) {
   glViewport(0, 0, width, height);
-  glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
+  glClearColor(rgba[0], rgba[1], rgba[2], rgba[3]);
   glClear(GL_COLOR_BUFFER_BIT);
 }
 
@@ -71,10 +108,19 @@ void MainLoop() {
     g_host.css_h = h;
   }
   if (JsHashChanged()) LoadHash();  // the user edited the URL or followed a link
+  const bool dark = JsPreferDark() != 0;
+  if (dark != g_host.prefer_dark) {
+    g_host.prefer_dark = dark;
+    g_host.app->SetPreferDark(dark);
+  }
+  gpuplan::ui::SetPixelRatio(static_cast<float>(JsPixelRatio()));
+  const double t0 = emscripten_get_now();
   gpuplan::ui::PumpEvents(g_host.window, *g_host.app);
   gpuplan::ui::RenderFrame(g_host.window, *g_host.app, ClearGl);
+  g_host.frame_ms_total += emscripten_get_now() - t0;
   if (g_host.app->ConsumeStateChanged()) JsWriteHash(g_host.app->StateHash().c_str());
-  if (++g_host.frames == 2) JsReady();
+  if (++g_host.frames == 1) JsFirstFrame();
+  if (g_host.frames == 2) JsReady();
 }
 
 }  // namespace
@@ -124,6 +170,14 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_notices() {
   return g_host.scratch.c_str();
 }
 EMSCRIPTEN_KEEPALIVE long gpuplan_frame_count() { return g_host.frames; }
+// Milliseconds spent in frames so far (events, panels, ImGui, GL submit): the difference over a
+// number of frames is the mean frame cost the benchmark prints.
+EMSCRIPTEN_KEEPALIVE double gpuplan_frame_ms_total() { return g_host.frame_ms_total; }
+// What an export button would copy: kind = link, embed, markdown, json, cli; panel = fit, ...
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_export_text(const char* kind, const char* panel) {
+  g_host.scratch = g_host.app->ExportText(kind ? kind : "", panel ? panel : "");
+  return g_host.scratch.c_str();
+}
 }
 
 int main() {
@@ -149,6 +203,19 @@ int main() {
   static gpuplan::ui::App app;
   g_host.app = &app;
   app.SetThreadedProbe([](bool quick) { return JsStartThreadedProbe(quick ? 1 : 0); });
+  gpuplan::ui::HostServices host;
+  host.copy = [](const std::string& text) { JsCopy(text.c_str()); };
+  host.save = [](const std::string& name, const std::string& mime, const std::string& text) {
+    JsDownload(name.c_str(), mime.c_str(), text.c_str());
+    return "downloaded " + name;
+  };
+  char* url = JsPageUrl();
+  host.page_url = url;
+  std::free(url);
+  app.SetHost(host);
+  g_host.prefer_dark = JsPreferDark() != 0;
+  app.SetPreferDark(g_host.prefer_dark);
+  gpuplan::ui::SetPixelRatio(static_cast<float>(JsPixelRatio()));
   LoadHash();
   JsWriteHash(app.StateHash().c_str());  // a complete, versioned link from the first frame
   emscripten_set_main_loop(MainLoop, 0, true);

@@ -1,4 +1,5 @@
 #include "app.h"
+#include "theme.h"
 #include "tables.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "gpuplan/model.h"
 #include "gpuplan/presets.h"
+#include "gpuplan/records.h"
 #include "gpuplan/report.h"
 #include "gpuplan/units.h"
 
@@ -17,10 +19,6 @@ namespace gpuplan::ui {
 
 namespace {
 
-const ImVec4 kGood(0.35f, 0.80f, 0.45f, 1.0f);
-const ImVec4 kBad(0.95f, 0.40f, 0.35f, 1.0f);
-const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
-const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
 
 bool ContainsNoCase(std::string_view hay, std::string_view needle) {
   if (needle.empty()) return true;
@@ -103,6 +101,73 @@ void App::LoadState(std::string_view hash) {
   notices_ = decoded.dropped;
   field_errors_.clear();
   dirty_ = true;
+  embed_ = Tab::kNone;
+  if (auto it = decoded.page.find("embed"); it != decoded.page.end()) {
+    embed_ = TabFromName(it->second);
+    if (embed_ == Tab::kNone || embed_ == Tab::kCatalog || embed_ == Tab::kMachine)
+      notices_.push_back("embed: '" + it->second + "' is not a panel to embed (fit, speed, cost, compare, train, roofline)");
+    if (embed_ == Tab::kCatalog || embed_ == Tab::kMachine) embed_ = Tab::kNone;
+  }
+  if (auto it = decoded.page.find("tab"); it != decoded.page.end()) {
+    const Tab t = TabFromName(it->second);
+    if (t == Tab::kNone) notices_.push_back("tab: '" + it->second + "' is not a panel");
+    else requested_tab_ = t;
+  }
+  theme_ = "auto";
+  if (auto it = decoded.page.find("theme"); it != decoded.page.end()) {
+    if (it->second == "light" || it->second == "dark" || it->second == "auto") theme_ = it->second;
+    else notices_.push_back("theme: '" + it->second + "' is not light, dark or auto");
+  }
+  ApplyTheme();
+}
+
+std::string App::StateHash() const {
+  std::string h = EncodeState(scenario_);
+  if (embed_ != Tab::kNone) h += std::string("&embed=") + TabName(embed_);
+  if (theme_ != "auto") h += "&theme=" + theme_;
+  return h;
+}
+
+const char* App::TabName(Tab t) {
+  switch (t) {
+    case Tab::kSpeed: return "speed";
+    case Tab::kCompare: return "compare";
+    case Tab::kTrain: return "train";
+    case Tab::kCost: return "cost";
+    case Tab::kRoofline: return "roofline";
+    case Tab::kMachine: return "machine";
+    case Tab::kCatalog: return "catalog";
+    case Tab::kFit: return "fit";
+    case Tab::kNone: break;
+  }
+  return "";
+}
+
+App::Tab App::TabFromName(std::string_view name) {
+  for (Tab t : {Tab::kFit, Tab::kSpeed, Tab::kCompare, Tab::kTrain, Tab::kCost, Tab::kRoofline, Tab::kMachine,
+                Tab::kCatalog})
+    if (name == TabName(t)) return t;
+  return Tab::kNone;
+}
+
+void App::SetPreferDark(bool dark) {
+  prefer_dark_ = dark;
+  ApplyTheme();
+}
+
+// Light or dark: the hash's theme= if set, else the host page's preference. Charts and status
+// colours read the style, so they follow.
+void App::ApplyTheme() {
+  const bool dark = theme_ == "dark" || (theme_ == "auto" && prefer_dark_);
+  if (theme_applied_ && dark == dark_) return;
+  if (!ImGui::GetCurrentContext()) return;  // no window yet (tests without a frame)
+  dark_ = dark;
+  theme_applied_ = true;
+  ImGuiStyle& style = ImGui::GetStyle();
+  if (dark) ImGui::StyleColorsDark(&style);
+  else ImGui::StyleColorsLight(&style);
+  SetPalette(dark);
+  roof_chart_.reset();
 }
 
 bool App::ConsumeStateChanged() {
@@ -163,6 +228,11 @@ std::string App::ResultJson(std::string_view which) {
     return SpeedReportJson(*catalog_, scenario_, estimate_->value(), speed_->value(), cost_);
   }
   if (which == "compare") return CompareReportJson(scenario_, CompareRows());
+  if (which == "cost") {
+    if (!estimate_->ok()) return report_json_;
+    if (!speed_ || !speed_->ok()) return nlohmann::json{{"error", speed_ ? speed_->error() : ""}}.dump(2);
+    return CostReportJson(scenario_, speed_->value(), cost_);
+  }
   if (which == "machine") return cpu_probe_ ? CpuProbeToJson(*cpu_probe_) : std::string("{}");
   if (which == "roofline")
     return roofline_->ok() ? RooflineReportJson(scenario_, roofline_->value())
@@ -336,7 +406,7 @@ void App::DrawInputs() {
              "CUDA contexts alone take a few hundred MiB; the engine's workspace is its own term.");
   ImGui::PopItemWidth();
 
-  ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+  ImGui::PushStyleColor(ImGuiCol_Text, Bad());
   for (const auto& [key, message] : field_errors_) ImGui::TextWrapped("%s", message.c_str());
   ImGui::PopStyleColor();
 }
@@ -344,19 +414,20 @@ void App::DrawInputs() {
 void App::DrawResult() {
   Recompute();
   if (!estimate_->ok()) {
-    ImGui::TextColored(kBad, "%s", estimate_->error().c_str());
+    ImGui::TextColored(Bad(), "%s", estimate_->error().c_str());
     return;
   }
   const MemoryEstimate& e = estimate_->value();
   const std::string per = scenario_.count > 1 ? " per GPU" : "";
 
   if (e.fits)
-    ImGui::TextColored(kGood, "FITS%s: %s of %s usable, %s free", per.c_str(), FormatBytes(e.total_bytes).c_str(),
+    ImGui::TextColored(Good(), "FITS%s: %s of %s usable, %s free", per.c_str(), FormatBytes(e.total_bytes).c_str(),
                        FormatBytes(e.usable_bytes).c_str(), FormatBytes(e.headroom_bytes).c_str());
   else
-    ImGui::TextColored(kBad, "DOES NOT FIT%s: needs %s, has %s (short by %s)", per.c_str(),
+    ImGui::TextColored(Bad(), "DOES NOT FIT%s: needs %s, has %s (short by %s)", per.c_str(),
                        FormatBytes(e.total_bytes).c_str(), FormatBytes(e.usable_bytes).c_str(),
                        FormatBytes(-e.headroom_bytes).c_str());
+  ItemTip("total = the sum of the terms below; usable = " + e.usable_basis + "; free = usable - total");
 
   // A stacked bar: each term's share of the capacity.
   {
@@ -366,7 +437,7 @@ void App::DrawResult() {
     double scale = std::max(e.capacity_bytes, e.total_bytes);
     const ImU32 colors[] = {IM_COL32(90, 140, 230, 255), IM_COL32(230, 160, 60, 255), IM_COL32(120, 190, 120, 255),
                             IM_COL32(150, 150, 160, 255)};
-    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(50, 50, 58, 255));
+    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), Colors().bar_bg);
     float x = p.x;
     for (size_t i = 0; i < e.terms.size() && scale > 0; ++i) {
       float tw = static_cast<float>(e.terms[i].bytes / scale) * w;
@@ -375,7 +446,7 @@ void App::DrawResult() {
     }
     if (scale > 0) {
       float cap_x = p.x + static_cast<float>(e.capacity_bytes / scale) * w;
-      dl->AddLine(ImVec2(cap_x, p.y - 2), ImVec2(cap_x, p.y + h + 2), IM_COL32(255, 255, 255, 255), 2.0f);
+      dl->AddLine(ImVec2(cap_x, p.y - 2), ImVec2(cap_x, p.y + h + 2), Colors().marker, 2.0f);
       const float use_x = p.x + static_cast<float>(e.usable_bytes / scale) * w;  // the engine's cap
       dl->AddLine(ImVec2(use_x, p.y - 2), ImVec2(use_x, p.y + h + 2), IM_COL32(255, 220, 80, 255), 2.0f);
     }
@@ -392,19 +463,25 @@ void App::DrawResult() {
   BytesTable("breakdown", "Term" + per, rows);
 
   ImGui::Text("KV cache: %s per token (whole model)", FormatBytes(e.kv_bytes_per_token, ByteUnit::MiB, 3).c_str());
+  ItemTip("2 x layers x KV heads x head dim x bytes per element (GQA/MQA-aware; MLA: latent + RoPE key; "
+          "sliding-window layers hold at most the window) = " + FormatShort(e.kv_bytes_per_token, 6) + " bytes");
   ImGui::Text("Max context at batch %lld: %s tokens%s", scenario_.batch, FormatCount(e.max_context).c_str(),
               e.context_window > 0 && e.max_context > e.context_window
                   ? (" (memory limit; the model's window is " + FormatCount(e.context_window) + ")").c_str()
                   : "");
+  ItemTip("the longest context whose KV cache and activations fit in the usable memory beside the weights, at batch " +
+          std::to_string(scenario_.batch));
   ImGui::Text("Max batch at %s tokens: %s sequences", FormatCount(scenario_.context).c_str(),
               FormatCount(e.max_batch).c_str());
-  for (const std::string& w : e.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
+  ItemTip("the most sequences of " + FormatCount(scenario_.context) +
+          " tokens whose KV cache fits in the usable memory beside the weights and the fixed terms");
+  for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
   if (ImGui::TreeNode("Assumptions")) {
     for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
     ImGui::TreePop();
   }
   DrawSpeedSummary();
-  ImGui::TextColored(kMuted, "CLI twin:");
+  ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
   ImGui::TextWrapped("%s", cli_command_.c_str());
 }
@@ -414,7 +491,7 @@ void App::DrawSpeedSummary() {
   if (!speed_) return;
   ImGui::Separator();
   if (!speed_->ok()) {
-    ImGui::TextColored(kWarn, "Speed: %s", speed_->error().c_str());
+    ImGui::TextColored(Warn(), "Speed: %s", speed_->error().c_str());
     return;
   }
   const SpeedEstimate& e = speed_->value();
@@ -432,24 +509,33 @@ void App::DrawSpeedSummary() {
   if (e.ttft_s > 0)
     ImGui::Text("Time to first token: %s ms; prefill %s tok/s", FormatFixed(e.ttft_s * 1e3, 1).c_str(),
                 FormatFixed(e.prefill_tokens_per_s, 0).c_str());
-  if (cost_.cloud_per_m_output > 0)
+  if (cost_.cloud_per_m_output > 0) {
     ImGui::Text("Cloud: $%s per 1M output tokens (%s)", FormatFixed(cost_.cloud_per_m_output, 3).c_str(),
                 cost_.cloud_basis.c_str());
+    ItemTip("$" + FormatFixed(cost_.cloud_hour, 2) + "/h / (" + FormatFixed(e.tokens_per_s_total, 1) +
+            " tok/s x 3,600 s) x 10^6; the Cost panel has the rest");
+  }
   if (cost_.owned_per_m_output > 0)
     ImGui::Text("Owned: $%s per 1M output tokens", FormatFixed(cost_.owned_per_m_output, 3).c_str());
-  for (const std::string& w : e.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
+  for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
 }
 
 void App::Frame() {
+  if (!theme_applied_) ApplyTheme();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
   ImGui::Begin("gpuplan", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
+  if (embed_ != Tab::kNone) {
+    DrawEmbedded();
+    ImGui::End();
+    return;
+  }
   ImGui::TextUnformatted("gpuplan");
   ImGui::SameLine();
-  ImGui::TextColored(kMuted, "which GPU, how many, how fast, at what cost - with the work shown");
+  ImGui::TextColored(Muted(), "which GPU, how many, how fast, at what cost - with the work shown");
   // Presets: the common questions (the seeds' examples among them) as whole scenarios.
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
@@ -458,11 +544,8 @@ void App::Frame() {
       if (ImGui::Selectable(p.question.c_str())) {
         LoadState(p.hash);
         state_changed_ = true;
-        requested_tab_ = p.panel == "speed"      ? Tab::kSpeed
-                         : p.panel == "compare"  ? Tab::kCompare
-                         : p.panel == "train"    ? Tab::kTrain
-                         : p.panel == "roofline" ? Tab::kRoofline
-                                                 : Tab::kFit;
+        const Tab t = TabFromName(p.panel);
+        requested_tab_ = t == Tab::kNone ? Tab::kFit : t;
       }
       if (ImGui::IsItemHovered() && !p.source.empty()) ImGui::SetTooltip("%s", p.source.c_str());
       Track(("preset-" + p.id).c_str());
@@ -471,9 +554,9 @@ void App::Frame() {
   }
   Track("presets");
 
-  if (!catalog_error_.empty()) ImGui::TextColored(kBad, "Catalog failed to load: %s", catalog_error_.c_str());
+  if (!catalog_error_.empty()) ImGui::TextColored(Bad(), "Catalog failed to load: %s", catalog_error_.c_str());
   if (!notices_.empty()) {
-    ImGui::TextColored(kWarn, "The link had fields that could not be used; defaults were kept for them:");
+    ImGui::TextColored(Warn(), "The link had fields that could not be used; defaults were kept for them:");
     for (const std::string& n : notices_) ImGui::BulletText("%s", n.c_str());
     if (ImGui::SmallButton("Dismiss")) notices_.clear();
     ImGui::Separator();
@@ -482,43 +565,22 @@ void App::Frame() {
   if (ImGui::BeginTabBar("panels")) {
     // A tab asked for by the code (e.g. "Use in Fit") is selected once, then the user's clicks rule.
     bool consumed = false;
-    auto tab = [&](const char* label, Tab which, const char* key) {
+    static const struct { const char* label; Tab tab; } kTabs[] = {
+        {"Fit", Tab::kFit},           {"Speed", Tab::kSpeed},       {"Compare", Tab::kCompare},
+        {"Train", Tab::kTrain},       {"Cost", Tab::kCost},         {"Roofline", Tab::kRoofline},
+        {"This machine", Tab::kMachine}, {"Catalog", Tab::kCatalog},
+    };
+    for (const auto& t : kTabs) {
       ImGuiTabItemFlags flags = 0;
-      if (requested_tab_ == which) {
+      if (requested_tab_ == t.tab) {
         flags = ImGuiTabItemFlags_SetSelected;
         consumed = true;
       }
-      const bool open = ImGui::BeginTabItem(label, nullptr, flags);
-      Track(key);
-      if (open) tab_ = which;
-      return open;
-    };
-    if (tab("Fit", Tab::kFit, "tab-fit")) {
-      DrawFit();
-      ImGui::EndTabItem();
-    }
-    if (tab("Speed", Tab::kSpeed, "tab-speed")) {
-      DrawWithInputs(&App::DrawSpeed, "speed");
-      ImGui::EndTabItem();
-    }
-    if (tab("Compare", Tab::kCompare, "tab-compare")) {
-      DrawWithInputs(&App::DrawCompare, "compare");
-      ImGui::EndTabItem();
-    }
-    if (tab("Train", Tab::kTrain, "tab-train")) {
-      DrawWithInputs(&App::DrawTrain, "train");
-      ImGui::EndTabItem();
-    }
-    if (tab("Roofline", Tab::kRoofline, "tab-roofline")) {
-      DrawWithInputs(&App::DrawRoofline, "roofline");
-      ImGui::EndTabItem();
-    }
-    if (tab("This machine", Tab::kMachine, "tab-machine")) {
-      DrawMachine();
-      ImGui::EndTabItem();
-    }
-    if (tab("Catalog", Tab::kCatalog, "tab-catalog")) {
-      DrawCatalog();
+      const bool open = ImGui::BeginTabItem(t.label, nullptr, flags);
+      Track((std::string("tab-") + TabName(t.tab)).c_str());
+      if (!open) continue;
+      tab_ = t.tab;
+      DrawPanel(t.tab);
       ImGui::EndTabItem();
     }
     if (consumed) requested_tab_ = Tab::kNone;  // a request made while drawing applies next frame
@@ -527,7 +589,176 @@ void App::Frame() {
   ImGui::End();
 }
 
-void App::DrawFit() { DrawWithInputs(&App::DrawResult, "fit"); }
+void App::DrawPanel(Tab t) {
+  switch (t) {
+    case Tab::kFit: DrawWithInputs(&App::DrawResult, "fit"); break;
+    case Tab::kSpeed: DrawWithInputs(&App::DrawSpeed, "speed"); break;
+    case Tab::kCompare: DrawWithInputs(&App::DrawCompare, "compare"); break;
+    case Tab::kTrain: DrawWithInputs(&App::DrawTrain, "train"); break;
+    case Tab::kCost: DrawWithInputs(&App::DrawCost, "cost"); break;
+    case Tab::kRoofline: DrawWithInputs(&App::DrawRoofline, "roofline"); break;
+    case Tab::kMachine: DrawMachine(); break;
+    case Tab::kCatalog: DrawCatalog(); break;
+    case Tab::kNone: break;
+  }
+}
+
+// Embed mode (#embed=<panel>&...): one panel for a blog's or a docs page's iframe. The result
+// comes first; the inputs fold under it; a link opens the whole calculator on this scenario.
+void App::DrawEmbedded() {
+  tab_ = embed_;
+  Recompute();
+  ImGui::TextUnformatted("gpuplan");
+  ImGui::SameLine();
+  const Model* m = catalog_->FindModel(scenario_.model);
+  const Gpu* g = catalog_->FindGpu(scenario_.gpu);
+  const long long gpus = static_cast<long long>(scenario_.count) * std::max(1, scenario_.pp) *
+                         (embed_ == Tab::kTrain ? std::max(1, scenario_.dp) : 1);
+  ImGui::TextColored(Muted(), "%s: %s on %lld x %s", TabName(embed_), m ? m->name.c_str() : scenario_.model.c_str(),
+                     gpus, g ? g->name.c_str() : scenario_.gpu.c_str());
+  if (!notices_.empty()) {
+    for (const std::string& n : notices_) ImGui::TextColored(Warn(), "! %s", n.c_str());
+  }
+  ImGui::PushID("embed");
+  if (ImGui::CollapsingHeader("Inputs")) {
+    Track("embed-inputs");
+    if (embed_ == Tab::kTrain) DrawTrainInputs();
+    else if (embed_ == Tab::kCost) DrawCostInputs();
+    DrawInputs();
+    ImGui::Separator();
+  } else {
+    Track("embed-inputs");
+  }
+  DrawExportBar(embed_);
+  switch (embed_) {
+    case Tab::kFit: DrawResult(); break;
+    case Tab::kSpeed: DrawSpeed(); break;
+    case Tab::kCompare: DrawCompare(); break;
+    case Tab::kTrain: DrawTrain(); break;
+    case Tab::kCost: DrawCost(); break;
+    case Tab::kRoofline: DrawRoofline(); break;
+    default: break;
+  }
+  ImGui::PopID();
+}
+
+void App::Copy(const std::string& kind, const std::string& text) {
+  last_copy_kind_ = kind;
+  last_copy_text_ = text;
+  if (host_.copy) host_.copy(text);
+  else ImGui::SetClipboardText(text.c_str());
+  export_message_ = "Copied " + kind + " (" + FormatCount(static_cast<long long>(text.size())) + " characters)";
+}
+
+CompareFilter App::CompareFilterNow() const {
+  CompareFilter f;
+  f.fits_only = compare_fits_only_;
+  f.vendor = compare_vendor_;
+  f.min_tokens_per_s = compare_min_tps_;
+  f.max_ttft_s = compare_max_ttft_ms_ / 1e3;
+  f.max_upfront_usd = compare_max_usd_;
+  f.max_watts = compare_max_watts_;
+  return f;
+}
+
+std::string App::CompareCliFlags() const {
+  const CompareFilter f = CompareFilterNow();
+  std::string flags = " --sort " + compare_sort_;
+  if (f.fits_only) flags += " --fits";
+  if (!f.vendor.empty()) flags += " --vendor " + ShellQuote(f.vendor);
+  if (f.min_tokens_per_s > 0) flags += " --min-tps " + FormatShort(f.min_tokens_per_s, 6);
+  if (f.max_ttft_s > 0) flags += " --max-ttft " + FormatShort(f.max_ttft_s, 6);
+  if (f.max_upfront_usd > 0) flags += " --max-upfront " + FormatShort(f.max_upfront_usd, 6);
+  if (f.max_watts > 0) flags += " --max-watts " + FormatShort(f.max_watts, 6);
+  return flags;
+}
+
+std::string App::ExportText(std::string_view kind, std::string_view panel) {
+  Recompute();
+  const Tab t = TabFromName(panel);
+  if (t == Tab::kNone || t == Tab::kCatalog || t == Tab::kMachine) return {};
+  const std::string name = TabName(t);
+  const std::string state = EncodeState(scenario_);
+  if (kind == "link") return host_.page_url + "#" + state + "&tab=" + name;
+  if (kind == "embed") {
+    const Model* m = catalog_->FindModel(scenario_.model);
+    const int height = t == Tab::kCompare || t == Tab::kRoofline ? 640 : 520;
+    return "<iframe src=\"" + host_.page_url + "#embed=" + name + "&" + state + "\" width=\"100%\" height=\"" +
+           std::to_string(height) + "\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"gpuplan: " + name +
+           (m ? " for " + m->name : std::string()) + "\"></iframe>";
+  }
+  if (kind == "cli") {
+    if (t == Tab::kCompare) return CliCommand("compare", scenario_) + CompareCliFlags();
+    return CliCommand(name, scenario_);
+  }
+  std::vector<CompareRow> rows;
+  if (t == Tab::kCompare) {
+    const CompareFilter f = CompareFilterNow();
+    for (const CompareRow& r : CompareRows())
+      if (PassesFilter(r, f)) rows.push_back(r);
+  }
+  if (kind == "json") {
+    if (t == Tab::kCompare) return CompareReportJson(scenario_, rows);
+    return ResultJson(name);
+  }
+  if (kind == "markdown") {
+    switch (t) {
+      case Tab::kFit:
+        return estimate_->ok() ? FormatRecords(FitRecords(estimate_->value()), "md") : std::string();
+      case Tab::kSpeed:
+        return speed_ && speed_->ok() ? FormatRecords(SpeedRecords(speed_->value()), "md") : std::string();
+      case Tab::kCost:
+        return speed_ && speed_->ok() ? FormatRecords(CostRecords(scenario_, cost_), "md") : std::string();
+      case Tab::kCompare: return FormatRecords(CompareRecords(rows), "md");
+      case Tab::kTrain:
+        return train_->ok() ? FormatRecords(TrainRecords(*catalog_, scenario_, train_->value()), "md") : std::string();
+      case Tab::kRoofline: return roofline_->ok() ? FormatRecords(RooflineRecords(roofline_->value()), "md") : std::string();
+      default: break;
+    }
+  }
+  return {};
+}
+
+// The export row under every scenario panel: what a blog author or a colleague needs.
+void App::DrawExportBar(Tab t) {
+  const std::string panel = TabName(t);
+  ImGui::PushID("export");
+  static const struct { const char* label; const char* kind; const char* tip; } kButtons[] = {
+      {"Copy link", "link", "the page's address with the whole scenario in the hash (opens on this panel)"},
+      {"Copy embed code", "embed", "an <iframe> that shows this panel alone, for a blog or a docs page"},
+      {"Copy Markdown", "markdown", "the result as a Markdown table (what the CLI prints with --format md)"},
+      {"Copy JSON", "json", "the result as JSON (what the CLI prints with --format json)"},
+      {"Copy CLI command", "cli", "the gpuplan command that prints the same numbers"},
+  };
+  bool first = true;
+  for (const auto& b : kButtons) {
+    if (!first) ImGui::SameLine();
+    first = false;
+    if (ImGui::SmallButton(b.label)) {
+      const std::string text = ExportText(b.kind, panel);
+      if (text.empty()) export_message_ = std::string("Nothing to copy: ") + "the scenario has no result";
+      else Copy(b.kind, text);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", b.tip);
+    Track((panel + "-copy-" + b.kind).c_str());
+  }
+  if (t == Tab::kRoofline) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Download SVG")) {
+      const std::string svg = RooflineSvg(MakeChart());
+      last_copy_kind_ = "svg";
+      last_copy_text_ = svg;
+      export_message_ = host_.save ? host_.save("gpuplan-roofline.svg", "image/svg+xml", svg) : "no file saving here";
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the chart as an SVG file (what gpuplan roofline --svg writes)");
+    Track("roofline-download-svg");
+  }
+  if (!export_message_.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(Muted(), "%s", export_message_.c_str());
+  }
+  ImGui::PopID();
+}
 
 void App::DrawWithInputs(void (App::*right)(), const char* id) {
   const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 50.0f;
@@ -538,11 +769,13 @@ void App::DrawWithInputs(void (App::*right)(), const char* id) {
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("result", ImVec2(0, 0), false);
+    DrawExportBar(TabFromName(id));
     (this->*right)();
     ImGui::EndChild();
   } else {
     DrawInputs();
     ImGui::Separator();
+    DrawExportBar(TabFromName(id));
     (this->*right)();
   }
   ImGui::PopID();

@@ -29,14 +29,26 @@ struct Rect {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
 };
 
+// What the host offers the panels: the clipboard, saving a file, the page's address.
+struct HostServices {
+  std::function<void(const std::string& text)> copy;  // default: ImGui's clipboard
+  // Saves `text` as a file the user gets (the page: a download; natively: in the working folder);
+  // returns where it went, for the status line.
+  std::function<std::string(const std::string& name, const std::string& mime, const std::string& text)> save;
+  std::string page_url = "http://localhost:8000/";  // the page's address without the hash
+};
+
 class App {
  public:
   App();
 
   // Replaces the scenario with what the hash holds; invalid fields are dropped and listed
   // in a notice on the page. An empty hash gives the defaults.
+  // The hash may also carry the page's own keys (scenario.h PageKeys): embed=<panel> shows one
+  // panel alone for an iframe, tab=<panel> opens a panel, theme=light|dark|auto.
   void LoadState(std::string_view hash);
-  std::string StateHash() const { return EncodeState(scenario_); }
+  // The scenario's hash, with the page's own keys that are set (embed, theme).
+  std::string StateHash() const;
   // True once after the user changed the scenario (the host then writes the URL hash).
   bool ConsumeStateChanged();
 
@@ -58,6 +70,13 @@ class App {
   // starts it and returns the threads it uses, or 0 when it cannot; the result comes back
   // through ImportText. Without it the This machine panel measures on the calling thread.
   void SetThreadedProbe(std::function<int(bool quick)> start) { threaded_probe_ = std::move(start); }
+  void SetHost(HostServices host) { host_ = std::move(host); }
+  // The host page's colour preference (prefers-color-scheme); a theme= key in the hash wins.
+  void SetPreferDark(bool dark);
+  bool Dark() const { return dark_; }
+  // What the export buttons copy for a panel: kind = link, embed, markdown, json, cli; panel =
+  // fit, speed, cost, compare, train, roofline. Empty for a kind the panel has not.
+  std::string ExportText(std::string_view kind, std::string_view panel);
   // What the panels show besides the scenario (tab, catalog search, selection), for tests.
   std::string UiStateJson() const;
   // Edits refused since the last good one, by field key: {"context": "context: '0' must ..."}.
@@ -67,9 +86,24 @@ class App {
   void Recompute();
   void Edit(std::string_view key, const std::string& value);
   void Track(const char* key);
-  enum class Tab { kNone, kFit, kSpeed, kCompare, kTrain, kRoofline, kMachine, kCatalog };
+  enum class Tab { kNone, kFit, kSpeed, kCompare, kTrain, kCost, kRoofline, kMachine, kCatalog };
+  static const char* TabName(Tab t);
+  static Tab TabFromName(std::string_view name);  // kNone for an unknown name
+  void ApplyTheme();
+  void DrawPanel(Tab t);
+  void DrawEmbedded();
+  // Copy link / embed code / Markdown / JSON / CLI command (and the roofline's SVG) for a panel.
+  void DrawExportBar(Tab t);
+  void Copy(const std::string& kind, const std::string& text);
+  // The Compare panel's filters, and the CLI flags that give the same rows.
+  CompareFilter CompareFilterNow() const;
+  std::string CompareCliFlags() const;
+  // The Cost panel (panel_cost.cpp).
+  void DrawCost();
+  void DrawCostInputs();
+  // A number field edited through the shared parser (SetField), with its help as a tooltip.
+  void NumberField(const char* key, const char* label, double current, double step, const char* format);
 
-  void DrawFit();
   void DrawInputs();
   void DrawResult();
   void DrawSpeedSummary();
@@ -149,6 +183,11 @@ class App {
   char gpu_filter_[64] = "";
   Tab tab_ = Tab::kFit;
   Tab requested_tab_ = Tab::kNone;
+  Tab embed_ = Tab::kNone;          // embed=<panel>: that panel alone, compact
+  std::string theme_ = "auto";      // theme=: light, dark, or auto (the host page's preference)
+  bool prefer_dark_ = true, dark_ = true, theme_applied_ = false;
+  HostServices host_;
+  std::string last_copy_kind_, last_copy_text_, export_message_;
   // Catalog panel
   int catalog_view_ = 0;           // 0: accelerators, 1: models
   char catalog_search_[64] = "";

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "theme.h"
+
 #include "gpuplan/units.h"
 
 namespace gpuplan::ui {
@@ -11,7 +13,9 @@ std::string ChartValue(double v) { return v >= 100 ? FormatCount(static_cast<lon
 
 
 
-void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height) {
+void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height,
+           XAxis x_axis) {
+  const bool log_x = x_axis == XAxis::kLog2;
   ImGui::PushID(id);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
@@ -31,9 +35,9 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
       xmax = std::max(xmax, s.x[i]);
       ymax = std::max(ymax, s.hi.empty() ? s.y[i] : std::max(s.y[i], s.hi[i]));
     }
-  dl->AddRectFilled(p0, p1, IM_COL32(28, 28, 34, 255));
+  dl->AddRectFilled(p0, p1, Colors().chart_bg);
   if (!(xmax > xmin) || !(ymax > 0)) {
-    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), IM_COL32(160, 160, 170, 255), "no data");
+    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), Colors().text, "no data");
     ImGui::PopID();
     return;
   }
@@ -41,19 +45,29 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
   const double raw = ymax / 5, mag = std::pow(10.0, std::floor(std::log10(raw)));
   const double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
   ymax = std::ceil(ymax / step) * step;
-  auto X = [&](double x) { return p0.x + static_cast<float>(std::log2(x / xmin) / std::log2(xmax / xmin)) * (p1.x - p0.x); };
+  auto X = [&](double x) {
+    const double f = log_x ? std::log2(x / xmin) / std::log2(xmax / xmin) : (x - xmin) / (xmax - xmin);
+    return p0.x + static_cast<float>(f) * (p1.x - p0.x);
+  };
   auto Y = [&](double y) { return p1.y - static_cast<float>(y / ymax) * (p1.y - p0.y); };
-  const ImU32 grid = IM_COL32(70, 70, 80, 255), text = IM_COL32(170, 170, 180, 255);
+  const ImU32 grid = Colors().grid, text = Colors().text;
   for (double y = 0; y <= ymax * 1.0001; y += step) {
     dl->AddLine(ImVec2(p0.x, Y(y)), ImVec2(p1.x, Y(y)), grid);
     const std::string t = ChartValue(y);
     dl->AddText(ImVec2(p0.x - ImGui::CalcTextSize(t.c_str()).x - 4, Y(y) - ImGui::GetFontSize() / 2), text, t.c_str());
   }
-  for (double x = xmin; x <= xmax * 1.0001; x *= 2) {
+  auto x_tick = [&](double x) {
     dl->AddLine(ImVec2(X(x), p0.y), ImVec2(X(x), p1.y), grid);
     const long long v = static_cast<long long>(x);
     const std::string t = v >= 1048576 ? FormatCount(v / 1048576) + "M" : v >= 1024 ? FormatCount(v / 1024) + "k" : FormatCount(v);
     dl->AddText(ImVec2(X(x) - ImGui::CalcTextSize(t.c_str()).x / 2, p1.y + 2), text, t.c_str());
+  };
+  if (log_x) {
+    for (double x = xmin; x <= xmax * 1.0001; x *= 2) x_tick(x);
+  } else {
+    const double xraw = (xmax - xmin) / 6, xmag = std::pow(10.0, std::floor(std::log10(xraw)));
+    const double xstep = xraw / xmag < 2 ? 2 * xmag : xraw / xmag < 5 ? 5 * xmag : 10 * xmag;
+    for (double x = std::ceil(xmin / xstep) * xstep; x <= xmax * 1.0001; x += xstep) x_tick(x);
   }
   dl->AddText(ImVec2((p0.x + p1.x - ImGui::CalcTextSize(x_label).x) / 2, p1.y + ImGui::GetFontSize() * 1.2f), text, x_label);
   dl->AddText(ImVec2(p0.x + 4, p0.y + 2), text, y_label);
@@ -84,7 +98,9 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
       for (size_t i = 1; i < s.x.size(); ++i)
         if (std::abs(X(s.x[i]) - mx) < std::abs(X(s.x[best]) - mx)) best = i;
       if (s.x.empty()) continue;
-      if (tip.empty()) tip = std::string(x_label) + " " + FormatCount(static_cast<long long>(s.x[best])) + "\n";
+      if (tip.empty())
+        tip = std::string(x_label) + " " + (log_x ? FormatCount(static_cast<long long>(s.x[best])) : FormatShort(s.x[best], 1)) +
+              "\n";
       tip += std::string(s.name) + ": " + ChartValue(s.y[best]) + " " + y_label +
              (s.lo.empty() ? "" : " (band " + ChartValue(s.lo[best]) + "-" + ChartValue(s.hi[best]) + ")") + "\n";
     }

@@ -16,7 +16,10 @@ struct Series {
   const char* name;
 };
 
-void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height);
+// x: log2 (powers of two: batch, context) or linear from the smallest x (months).
+enum class XAxis { kLog2, kLinear };
+void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height,
+           XAxis x_axis = XAxis::kLog2);
 
 // "1,234" for 1234; "12.3" below 100.
 std::string ChartValue(double v);

@@ -1,5 +1,6 @@
 #include "frame.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -25,6 +26,25 @@ void InitImGui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version) {
   style.CellPadding = ImVec2(6, 3);
   ImGui_ImplSDL2_InitForOpenGL(window, gl);
   ImGui_ImplOpenGL3_Init(glsl_version);
+  SetPixelRatio(1);
+}
+
+// ImGui's font is ProggyClean, a pixel font drawn for 13 px: on a display with 2 device pixels
+// per CSS pixel it is rasterised at 26 px and drawn at half scale, so each glyph pixel lands on
+// whole device pixels (crisp, not a blurred 13 px texture stretched twice).
+void SetPixelRatio(float ratio) {
+  static float current = 0;
+  const float r = ratio >= 1.5f ? std::round(ratio) : 1.0f;
+  if (r == current) return;
+  current = r;
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  ImFontConfig config;
+  config.SizePixels = 13.0f * r;
+  io.Fonts->AddFontDefault(&config);
+  io.FontGlobalScale = 1.0f / r;
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
 bool PumpEvents(SDL_Window* window, App& app) {
@@ -48,7 +68,7 @@ bool PumpEvents(SDL_Window* window, App& app) {
   return running;
 }
 
-void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height)) {
+void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height, const float* rgba)) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
@@ -56,7 +76,9 @@ void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int heig
   ImGui::Render();
   int w = 0, h = 0;
   SDL_GL_GetDrawableSize(window, &w, &h);
-  clear(w, h);
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // light or dark, as the app's theme
+  const float rgba[4] = {bg.x, bg.y, bg.z, 1.0f};
+  clear(w, h, rgba);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   SDL_GL_SwapWindow(window);
 }

@@ -16,7 +16,9 @@ void InitImGui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version);
 bool PumpEvents(SDL_Window* window, App& app);
 // Builds and renders one frame of `app` into the current GL framebuffer. `clear` sets the
 // viewport and clears it with the host's own GL header (desktop GL or GLES3).
-void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height));
+void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height, const float* rgba));
+// Device pixels per CSS pixel (the page's devicePixelRatio): the font is rebuilt for it.
+void SetPixelRatio(float ratio);
 void ShutdownImGui();
 
 }  // namespace gpuplan::ui

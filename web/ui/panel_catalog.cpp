@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "theme.h"
 #include "gpuplan/describe.h"
 #include "gpuplan/model.h"
 #include "gpuplan/units.h"
@@ -15,7 +16,6 @@ namespace gpuplan::ui {
 
 namespace {
 
-const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
 const ImVec4 kLink(0.45f, 0.70f, 1.00f, 1.0f);
 
 bool Matches(const std::string& text, const char* needle) {
@@ -37,7 +37,7 @@ void NumberCell(double v, double scale, int decimals) {
   if (v > 0)
     ImGui::TextUnformatted(FormatFixed(v / scale, decimals).c_str());
   else
-    ImGui::TextColored(kMuted, "-");
+    ImGui::TextColored(Muted(), "-");
 }
 
 }  // namespace
@@ -58,7 +58,7 @@ void App::DrawCatalog() {
       ImGui::Separator();
       DrawGpuDetail(*g);
     } else {
-      ImGui::TextColored(kMuted, "Select a row to see every figure with its sources.");
+      ImGui::TextColored(Muted(), "Select a row to see every figure with its sources.");
     }
   } else {
     DrawModelTable();
@@ -151,7 +151,7 @@ void App::DrawGpuTable() {
     ImGui::TextUnformatted(g->vendor.c_str());
   }
   ImGui::EndTable();
-  ImGui::TextColored(kMuted, "%zu of %zu accelerators; throughput is dense (2:4-sparse headline figures are halved)",
+  ImGui::TextColored(Muted(), "%zu of %zu accelerators; throughput is dense (2:4-sparse headline figures are halved)",
                      rows.size(), catalog_->gpus.size());
 }
 
@@ -171,7 +171,7 @@ void App::DrawGpuDetail(const Gpu& g) {
     for (const DetailRow& row : DescribeGpu(g)) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextColored(kMuted, "%s", row.label.c_str());
+      ImGui::TextColored(Muted(), "%s", row.label.c_str());
       ImGui::TableNextColumn();
       ImGui::TextWrapped("%s", row.value.c_str());
       ImGui::TableNextColumn();
@@ -190,7 +190,7 @@ void App::DrawGpuDetail(const Gpu& g) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click to copy the address");
     if (ImGui::IsItemClicked()) ImGui::SetClipboardText(s.url.c_str());
     if (!s.note.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, kMuted);
+      ImGui::PushStyleColor(ImGuiCol_Text, Muted());
       ImGui::TextWrapped("%s", s.note.c_str());
       ImGui::PopStyleColor();
     }
@@ -224,7 +224,7 @@ void App::DrawQuotedCheck(const Gpu& g) {
     if (p.find("_fp16acc") == std::string::npos) precisions.push_back(p);
   if (precisions.empty()) return;
   if (quoted_precision_ >= static_cast<int>(precisions.size())) quoted_precision_ = 0;
-  ImGui::TextColored(kMuted, "A quoted figure:");
+  ImGui::TextColored(Muted(), "A quoted figure:");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::InputFloat("TFLOP/s##quoted", &quoted_tflops_, 0, 0, "%.1f");
@@ -285,13 +285,11 @@ void App::DrawModelTable() {
 
 std::string App::UiStateJson() const {
   nlohmann::json j;
-  j["tab"] = tab_ == Tab::kCatalog   ? "catalog"
-             : tab_ == Tab::kSpeed   ? "speed"
-             : tab_ == Tab::kCompare ? "compare"
-             : tab_ == Tab::kTrain   ? "train"
-             : tab_ == Tab::kRoofline ? "roofline"
-             : tab_ == Tab::kMachine ? "machine"
-                                     : "fit";
+  j["tab"] = TabName(tab_);
+  j["embed"] = TabName(embed_);
+  j["theme"] = theme_;
+  j["dark"] = dark_;
+  j["last_copy"] = {{"kind", last_copy_kind_}, {"text", last_copy_text_}};
   j["compare_sort"] = compare_sort_;
   j["compare_ms"] = compare_last_ms_;
   j["catalog_view"] = catalog_view_ == 0 ? "gpus" : "models";

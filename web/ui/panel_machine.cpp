@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app.h"
+#include "theme.h"
 #include "chart.h"
 #include "gpuplan/machine.h"
 #include "gpuplan/units.h"
@@ -15,8 +16,6 @@ namespace gpuplan::ui {
 
 namespace {
 
-const ImVec4 kBad(0.95f, 0.40f, 0.35f, 1.0f);
-const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
 constexpr ImGuiTableFlags kTable = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
 
 void Row(const std::string& a, const std::string& b, const std::string& c = {}) {
@@ -60,7 +59,7 @@ void App::DrawMachine() {
     }
   }
   ImGui::TextUnformatted("This computer's CPU");
-  ImGui::TextColored(kMuted, "Measured here, in this %s. Results join the Roofline tab.",
+  ImGui::TextColored(Muted(), "Measured here, in this %s. Results join the Roofline tab.",
                      !threaded_probe_ ? "process"
                                       : "browser tab (WebAssembly; on every core where the page is cross-origin "
                                         "isolated, else on one thread)");
@@ -80,8 +79,8 @@ void App::DrawMachine() {
       Track("machine-copy");
     }
   }
-  if (!machine_message_.empty()) ImGui::TextColored(kBad, "%s", machine_message_.c_str());
-  ImGui::TextColored(kMuted,
+  if (!machine_message_.empty()) ImGui::TextColored(Bad(), "%s", machine_message_.c_str());
+  ImGui::TextColored(Muted(),
                      "Drop a probe file here (gpuplan probe cpu --out cpu.json, gpuplan probe gpu --out gpu.json) "
                      "to load it.");
   if (cpu_probe_) {
@@ -113,7 +112,7 @@ void App::DrawMachine() {
   ImGui::Separator();
   ImGui::TextUnformatted("A GPU, measured (gpuplan probe gpu)");
   if (!gpu_probe_) {
-    ImGui::TextColored(kMuted, "Run `gpuplan probe gpu --out gpu.json` on the GPU's machine and drop the file here.");
+    ImGui::TextColored(Muted(), "Run `gpuplan probe gpu --out gpu.json` on the GPU's machine and drop the file here.");
     return;
   }
   const Gpu* g = MatchProbeGpu(*catalog_, *gpu_probe_);

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "app.h"
+#include "theme.h"
 #include "gpuplan/units.h"
 #include "roofline_chart.h"
 
@@ -13,8 +14,6 @@ namespace gpuplan::ui {
 
 namespace {
 
-const ImVec4 kBad(0.95f, 0.40f, 0.35f, 1.0f);
-const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
 
 }  // namespace
 
@@ -51,7 +50,7 @@ RooflineChart App::MakeChart() {
 void App::DrawRoofline() {
   Recompute();
   if (!roofline_->ok()) {
-    ImGui::TextColored(kBad, "%s", roofline_->error().c_str());
+    ImGui::TextColored(Bad(), "%s", roofline_->error().c_str());
     return;
   }
   const Roofline& rl = roofline_->value();
@@ -95,7 +94,7 @@ void App::DrawRoofline() {
   if (!roof_chart_) roof_chart_ = MakeChart();  // not per frame: only after a change
   RooflineWidget("roofline", *roof_chart_, std::max(ImGui::GetFontSize() * 18, ImGui::GetContentRegionAvail().y * 0.55f));
   Track("chart-roofline");
-  ImGui::TextColored(kMuted, "%s matmuls; ridge %s FLOP/B against %s. Hover a point or the plot for values.",
+  ImGui::TextColored(Muted(), "%s matmuls; ridge %s FLOP/B against %s. Hover a point or the plot for values.",
                      rl.precision.c_str(), FormatShort(rl.roof.Ridge(rl.precision), 3).c_str(),
                      rl.roof.memory.empty() ? "memory" : rl.roof.memory.front().label.c_str());
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
@@ -136,7 +135,7 @@ void App::DrawRoofline() {
     for (const std::string& a : rl.assumptions) ImGui::BulletText("%s", a.c_str());
     ImGui::TreePop();
   }
-  ImGui::TextColored(kMuted, "CLI twin:");
+  ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
   ImGui::TextWrapped("%s", CliCommand("roofline", scenario_).c_str());
 }

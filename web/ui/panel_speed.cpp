@@ -8,6 +8,8 @@
 #include <imgui.h>
 
 #include "app.h"
+#include "tables.h"
+#include "theme.h"
 #include "chart.h"
 #include "gpuplan/units.h"
 
@@ -15,8 +17,6 @@ namespace gpuplan::ui {
 
 namespace {
 
-const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
-const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
 
 std::string Ms(double s) { return s >= 1 ? FormatFixed(s, 2) + " s" : FormatFixed(s * 1e3, s >= 0.01 ? 1 : 2) + " ms"; }
 
@@ -49,31 +49,51 @@ void StepTable(const char* id, const StepTime& t) {
 void App::DrawSpeed() {
   Recompute();
   if (!estimate_->ok() || !speed_) {
-    ImGui::TextColored(kWarn, "%s", estimate_->ok() ? "no speed estimate" : estimate_->error().c_str());
+    ImGui::TextColored(Warn(), "%s", estimate_->ok() ? "no speed estimate" : estimate_->error().c_str());
     return;
   }
   if (!speed_->ok()) {
-    ImGui::TextColored(kWarn, "%s", speed_->error().c_str());
+    ImGui::TextColored(Warn(), "%s", speed_->error().c_str());
     return;
   }
   const SpeedEstimate& e = speed_->value();
   const Band& b = e.decode_band;
   ImGui::Text("Decode: %s tok/s per user, %s tok/s in all", Tps(e.tokens_per_s_user).c_str(), Tps(e.tokens_per_s_total).c_str());
   Track("speed-decode");
+  {
+    std::string tip = "per user = 1 / decode step " + Ms(e.decode.seconds) + "; in all = batch " +
+                      std::to_string(scenario_.batch) + " x per user\n";
+    for (const TimeTerm& t : e.decode.terms) tip += t.name + ": " + Ms(t.seconds) + " = " + t.formula + "\n";
+    ItemTip(tip + "step = max(memory, compute) + serial: " + e.decode.bound + "-bound");
+  }
   ImGui::SameLine();
-  ImGui::TextColored(kMuted, "band %s-%s per user (%d measurements)", Tps(e.tokens_per_s_user * b.lo).c_str(),
+  ImGui::TextColored(Muted(), "band %s-%s per user (%d measurements)", Tps(e.tokens_per_s_user * b.lo).c_str(),
                      Tps(e.tokens_per_s_user * b.hi).c_str(), b.cases);
   if (e.ttft_s > 0)
     ImGui::Text("Time to first token %s (one %s-token prompt); prefill %s tok/s for the batch", Ms(e.ttft_s).c_str(),
                 FormatCount(std::min(scenario_.prompt, scenario_.context)).c_str(), Tps(e.prefill_tokens_per_s).c_str());
+  if (e.ttft_s > 0) {
+    std::string tip = "TTFT = prefill of one prompt " + Ms(e.prefill_one.seconds) + " + one decode step " +
+                      Ms(e.decode.seconds) + "\n";
+    for (const TimeTerm& t : e.prefill_one.terms) tip += t.name + ": " + Ms(t.seconds) + " = " + t.formula + "\n";
+    ItemTip(tip);
+  }
   if (cost_.cloud_per_m_output > 0)
     ImGui::Text("$%s per 1M output tokens, $%s per 1M input (cloud: %s)", FormatFixed(cost_.cloud_per_m_output, 3).c_str(),
                 FormatFixed(cost_.cloud_per_m_input, 3).c_str(), cost_.cloud_basis.c_str());
+  if (cost_.cloud_per_m_output > 0)
+    ItemTip("$ per 1M output = $" + FormatFixed(cost_.cloud_hour, 2) + "/h / (" + Tps(e.tokens_per_s_total) +
+            " tok/s x 3,600 s) x 10^6\n$ per 1M input = $" + FormatFixed(cost_.cloud_hour, 2) + "/h / (" +
+            Tps(e.prefill_tokens_per_s) + " prefill tok/s x 3,600 s) x 10^6");
   if (cost_.owned_per_m_output > 0)
     ImGui::Text("$%s per 1M output tokens owned (%s, %s years, %s%% busy)", FormatFixed(cost_.owned_per_m_output, 3).c_str(),
                 cost_.purchase_basis.substr(0, 40).c_str(), FormatFixed(scenario_.years, 1).c_str(),
                 FormatFixed(scenario_.utilization * 100, 0).c_str());
-  for (const std::string& w : e.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
+  if (cost_.owned_per_m_output > 0)
+    ItemTip("owned $/h = purchase / (years x 8,760 h x utilisation) + energy = $" + FormatFixed(cost_.owned_hour, 3) +
+            "/h\n$ per 1M output = $" + FormatFixed(cost_.owned_hour, 3) + "/h / (" + Tps(e.tokens_per_s_total) +
+            " tok/s x 3,600 s) x 10^6");
+  for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
 
   const float h = ImGui::GetFontSize() * 13;
   auto series = [&](const std::vector<CurvePoint>& pts, bool total, ImU32 color, const char* name) {
@@ -118,14 +138,14 @@ void App::DrawSpeed() {
     if (cost_.break_even_months > 0)
       ImGui::Text("Buying breaks even after %s months of renting the same busy hours",
                   FormatFixed(cost_.break_even_months, 1).c_str());
-    for (const std::string& w : cost_.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
+    for (const std::string& w : cost_.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
     for (const std::string& a : cost_.assumptions) ImGui::BulletText("%s", a.c_str());
   }
   if (ImGui::TreeNode("Assumptions")) {
     for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
     ImGui::TreePop();
   }
-  ImGui::TextColored(kMuted, "CLI twin:");
+  ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
   ImGui::TextWrapped("%s", CliCommand("speed", scenario_).c_str());
 }
@@ -164,8 +184,8 @@ void App::DrawCompare() {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   ImGui::DragFloat("max W", &compare_max_watts_, 10, 0, 1e6, "%.0f");
   ImGui::SameLine();
-  ImGui::TextColored(kMuted, "(0 = no limit)");
-  ImGui::TextColored(kMuted, "%zu accelerators ranked in %.2f ms; fewest GPUs (1-%d) that hold the scenario", rows.size(),
+  ImGui::TextColored(Muted(), "(0 = no limit)");
+  ImGui::TextColored(Muted(), "%zu accelerators ranked in %.2f ms; fewest GPUs (1-%d) that hold the scenario", rows.size(),
                      compare_last_ms_, kCompareMaxCount);
 
   static const struct { const char* title; const char* key; } kCols[] = {
@@ -236,10 +256,10 @@ void App::DrawCompare() {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.watts > 0 ? FormatCount(static_cast<long long>(r.watts)).c_str() : "-");
     ImGui::TableNextColumn();
-    ImGui::TextColored(kMuted, "%s", r.note.c_str());
+    ImGui::TextColored(Muted(), "%s", r.note.c_str());
   }
   ImGui::EndTable();
-  ImGui::TextColored(kMuted, "CLI twin:");
+  ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
   ImGui::TextWrapped("%s", CliCommand("compare", scenario_).c_str());
 }

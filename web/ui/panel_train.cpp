@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app.h"
+#include "theme.h"
 #include "chart.h"
 #include "gpuplan/units.h"
 #include "tables.h"
@@ -15,10 +16,6 @@ namespace gpuplan::ui {
 
 namespace {
 
-const ImVec4 kGood(0.35f, 0.80f, 0.45f, 1.0f);
-const ImVec4 kBad(0.95f, 0.40f, 0.35f, 1.0f);
-const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
-const ImVec4 kMuted(0.65f, 0.65f, 0.70f, 1.0f);
 
 }  // namespace
 
@@ -88,7 +85,7 @@ void App::DrawTrainInputs() {
   bool sp = scenario_.sp == 1;
   if (ImGui::Checkbox("Sequence parallel", &sp)) Edit("sp", sp ? "1" : "0");
   Track("sp");
-  ImGui::TextColored(kMuted, "Sequence length = Context; GPUs = count x pp x dp");
+  ImGui::TextColored(Muted(), "Sequence length = Context; GPUs = count x pp x dp");
 }
 
 void App::DrawTrain() {
@@ -96,15 +93,15 @@ void App::DrawTrain() {
   DrawTrainInputs();
   ImGui::Separator();
   if (!train_->ok()) {
-    ImGui::TextColored(kBad, "%s", train_->error().c_str());
+    ImGui::TextColored(Bad(), "%s", train_->error().c_str());
     return;
   }
   const TrainEstimate& e = train_->value();
   if (e.fits)
-    ImGui::TextColored(kGood, "FITS per GPU: %s of %s; largest micro-batch %s", FormatBytes(e.total_bytes).c_str(),
+    ImGui::TextColored(Good(), "FITS per GPU: %s of %s; largest micro-batch %s", FormatBytes(e.total_bytes).c_str(),
                        FormatBytes(e.capacity_bytes).c_str(), FormatCount(e.max_micro_batch).c_str());
   else
-    ImGui::TextColored(kBad, "DOES NOT FIT per GPU: needs %s, has %s", FormatBytes(e.total_bytes).c_str(),
+    ImGui::TextColored(Bad(), "DOES NOT FIT per GPU: needs %s, has %s", FormatBytes(e.total_bytes).c_str(),
                        FormatBytes(e.capacity_bytes).c_str());
   Track("train-verdict");
   for (const std::string& sgg : e.suggestions) ImGui::BulletText("try: %s", sgg.c_str());
@@ -115,17 +112,25 @@ void App::DrawTrain() {
   BytesTable("train-terms", "Per GPU", rows);
   ImGui::Text("%s trainable of %s; %.4g FLOPs per token = %s", FormatParams(e.trainable_params).c_str(),
               FormatParams(e.total_params).c_str(), e.flops_per_token, e.flops_formula.c_str());
+  ItemTip("training FLOPs per token: " + e.flops_formula + " (Kaplan et al. 2020: 6N for a full forward+backward)");
   ImGui::Text("%s tokens/s on %d GPUs: %.4g tokens in %s days, %s GPU-hours (Chinchilla-optimal: %.3g tokens)",
               FormatCount(static_cast<long long>(e.tokens_per_s)).c_str(), e.gpus, scenario_.tokens,
               FormatFixed(e.seconds / 86400, 2).c_str(), FormatCount(static_cast<long long>(e.gpu_hours)).c_str(),
               e.chinchilla_tokens);
   Track("train-time");
+  ItemTip("tokens/s = GPUs x peak x MFU " + FormatFixed(scenario_.mfu, 2) + " / FLOPs per token, x scaling efficiency " +
+          FormatFixed(e.scaling_efficiency * 100, 1) + "%\ntime = tokens / tokens/s; GPU-hours = time x " +
+          std::to_string(e.gpus) + " GPUs\nChinchilla-optimal = 20 x parameters (Hoffmann et al. 2022)");
   if (e.cloud_usd > 0)
     ImGui::Text("Cloud: $%s on demand%s (%s)", FormatCount(static_cast<long long>(e.cloud_usd)).c_str(),
                 e.spot_usd > 0 ? (", $" + FormatCount(static_cast<long long>(e.spot_usd)) + " spot").c_str() : "",
                 e.price_basis.c_str());
+  ItemTip("on demand = GPU-hours x $/GPU-hour; spot = GPU-hours x spot $/GPU-hour x (1 + " +
+          FormatFixed(scenario_.spot_overhead * 100, 0) + "% interruptions)");
   ImGui::Text("Energy: %s kWh, $%s", FormatCount(static_cast<long long>(e.energy_kwh)).c_str(),
               FormatCount(static_cast<long long>(e.energy_usd)).c_str());
+  ItemTip("kWh = TDP x GPU-hours x PUE " + FormatFixed(scenario_.pue, 2) + "; $ = kWh x $" +
+          FormatFixed(scenario_.kwh_usd, 3) + "/kWh");
   Series s{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "tokens/s"};
   Series ideal{{}, {}, {}, {}, IM_COL32(150, 150, 160, 255), "linear"};
   for (const ScalingPoint& p : scaling_) {
@@ -141,12 +146,12 @@ void App::DrawTrain() {
       scaling_.empty() ? 0 : scaling_.back().gpus);
   Chart("scaling", {ideal, s}, "GPUs", "tok/s", ImGui::GetFontSize() * 11);
   Track("chart-scaling");
-  for (const std::string& w : e.warnings) ImGui::TextColored(kWarn, "! %s", w.c_str());
+  for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
   if (ImGui::TreeNode("Assumptions")) {
     for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
     ImGui::TreePop();
   }
-  ImGui::TextColored(kMuted, "CLI twin:");
+  ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
   ImGui::TextWrapped("%s", CliCommand("train", scenario_).c_str());
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+
+#include "theme.h"
 #include <string>
 
 #include <imgui.h>
@@ -40,10 +42,10 @@ int RooflineWidget(const char* id, const RooflineChart& c, float height) {
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p0(origin.x + pad_l, origin.y + pad_t), p1(origin.x + width - pad_r, origin.y + height - pad_b);
-  dl->AddRectFilled(p0, p1, IM_COL32(28, 28, 34, 255));
+  dl->AddRectFilled(p0, p1, Colors().chart_bg);
   const double lx0 = std::log10(c.x_lo), lx1 = std::log10(c.x_hi), ly0 = std::log10(c.y_lo), ly1 = std::log10(c.y_hi);
   if (!(lx1 > lx0) || !(ly1 > ly0)) {
-    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), IM_COL32(160, 160, 170, 255), "no data");
+    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), Colors().text, "no data");
     ImGui::PopID();
     return -1;
   }
@@ -53,7 +55,7 @@ int RooflineWidget(const char* id, const RooflineChart& c, float height) {
   auto Y = [&](double y) {
     return p1.y - static_cast<float>((std::log10(std::max(y, 1e-300)) - ly0) / (ly1 - ly0)) * (p1.y - p0.y);
   };
-  const ImU32 major = IM_COL32(78, 78, 90, 255), minor = IM_COL32(44, 44, 54, 255), text = IM_COL32(170, 170, 180, 255);
+  const ImU32 major = Colors().grid, minor = Colors().grid_minor, text = Colors().text;
   for (const Tick& t : LogTicks(c.x_lo, c.x_hi, "FLOP/B")) {
     dl->AddLine(ImVec2(X(t.value), p0.y), ImVec2(X(t.value), p1.y), t.major ? major : minor);
     if (t.major)

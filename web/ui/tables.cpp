@@ -6,6 +6,15 @@
 
 namespace gpuplan::ui {
 
+void ItemTip(const std::string& text) {
+  if (text.empty() || !ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 void BytesTable(const char* id, const std::string& first_column, const std::vector<BytesRow>& rows) {
   if (!ImGui::BeginTable(id, 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupColumn(first_column.c_str());
@@ -19,8 +28,10 @@ void BytesTable(const char* id, const std::string& first_column, const std::vect
     ImGui::TextUnformatted(r.name.c_str());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(FormatFixed(r.bytes / kGiB, 2).c_str());
+    ItemTip(r.name + " = " + r.how + "\n= " + FormatShort(r.bytes, 6) + " bytes / 2^30 = " + FormatFixed(r.bytes / kGiB, 4) + " GiB");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(FormatFixed(r.bytes / kGB, 2).c_str());
+    ItemTip(r.name + " = " + r.how + "\n= " + FormatShort(r.bytes, 6) + " bytes / 10^9 = " + FormatFixed(r.bytes / kGB, 4) + " GB");
     ImGui::TableNextColumn();
     ImGui::TextWrapped("%s", r.how.c_str());
   }

@@ -13,6 +13,10 @@ struct BytesRow {
   std::string how;
 };
 
+// The formula and terms behind the number just drawn, shown when the mouse is over it (or
+// the keyboard's focus is on it).
+void ItemTip(const std::string& text);
+
 void BytesTable(const char* id, const std::string& first_column, const std::vector<BytesRow>& rows);
 
 }  // namespace gpuplan::ui
