@@ -72,6 +72,12 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
 
   TrainEstimate e;
   const double tp = s.count, pp = std::max(1, s.pp), dp = s.dp;
+  // Each field's limit is wide, but their product is not bounded by them (4096 × 64 × 65536 =
+  // 2^34): past int's range the cast below is undefined and made the GPU count, every time and
+  // every cost negative. 2^24 GPUs is far beyond any cluster built.
+  constexpr double kMaxGpus = 16777216;
+  if (tp * pp * dp > kMaxGpus)
+    return Error{"scenario: count × pp × dp = " + Per(tp * pp * dp) + " GPUs; at most " + Per(kMaxGpus)};
   e.gpus = static_cast<int>(tp * pp * dp);
   const ParamCount params = CountParams(*model);
   e.total_params = params.total;

@@ -125,6 +125,24 @@ TEST_CASE("hybrid sharding shards inside a group and replicates across groups", 
   CHECK(hybrid.step_comm_s <= Train(s).step_comm_s);
 }
 
+TEST_CASE("more GPUs than count × pp × dp can mean is an error, not a negative GPU count", "[training]") {
+  // Found by unit-sweep: each field is inside its limits, the product (2^34) is not an int, and
+  // the estimate came back with -2147483648 GPUs and negative times and costs.
+  Scenario s;
+  s.gpu = "h100-sxm";
+  s.count = 4096;
+  s.pp = 64;
+  s.dp = 65536;
+  const Result<TrainEstimate> e = EstimateTraining(Cat(), s);
+  REQUIRE_FALSE(e.ok());
+  CHECK_THAT(e.error(), Catch::Matchers::StartsWith("scenario: count × pp × dp"));
+  s.dp = 64;  // 2^24 GPUs: still an estimate
+  const TrainEstimate big = Train(s);
+  CHECK(big.gpus == 16777216);
+  CHECK(big.step_s > 0);
+  CHECK(big.cloud_usd >= 0);
+}
+
 TEST_CASE("strong scaling at a fixed global batch loses efficiency as accumulation shrinks", "[training]") {
   Scenario s;
   s.model = "llama-3-8b";
