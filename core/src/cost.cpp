@@ -112,8 +112,13 @@ CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const Speed
     // Break-even: the month where the purchase is paid back by the rent saved net of energy,
     // renting the same busy hours: purchase / ((rent − energy) per month).
     const double gap = c.cloud_month - c.energy_month, spot_gap = c.spot_month - c.energy_month;
-    if (gap > 0) c.break_even_months = purchase / gap;
-    if (spot_gap > 0) c.break_even_spot_months = purchase / spot_gap;
+    // Beyond 100 years it never pays off in practice (and a tiny gap would overflow): 0.
+    auto months = [&](double g) {
+      const double m = g > 0 ? purchase / g : 0;
+      return std::isfinite(m) && m <= 1200 ? m : 0;
+    };
+    c.break_even_months = months(gap);
+    c.break_even_spot_months = months(spot_gap);
   } else {
     c.warnings.push_back("no purchase price for this GPU in the catalog: set buy-usd");
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
@@ -100,12 +101,17 @@ bool Unpercent(std::string_view s, std::string& out) {
   return true;
 }
 
-std::string FormatOverhead(double gib) {
-  // Shortest exact-enough text: 1 -> "1", 0.75 -> "0.75".
-  std::string s = FormatFixed(gib, 3);
-  while (!s.empty() && s.back() == '0') s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
+// The shortest text that reads back to the same double (1 -> "1", 0.75 -> "0.75", 0.0004 ->
+// "0.0004", 1e9 -> "1000000000"), so a link or a CLI command carries exactly the value the page
+// computed with. std::to_chars is locale-independent and round-trips.
+std::string FormatNumber(double v) {
+  if (v == std::floor(v) && std::abs(v) < 1e17) return std::to_string(static_cast<long long>(v));
+  char buf[64];
+  // Fixed notation down to 1e-5 (no '+' from an exponent: a URL reads '+' as a space); below
+  // that a negative exponent, which has none.
+  const auto r = std::to_chars(buf, buf + sizeof buf, v,
+                               std::abs(v) >= 1e-5 ? std::chars_format::fixed : std::chars_format::scientific);
+  return std::string(buf, r.ptr);
 }
 
 
@@ -272,7 +278,7 @@ std::string GetField(const Scenario& s, std::string_view key) {
     const long long v = s.*(f->integer);
     return v < 0 && f->special ? f->special : std::to_string(v);
   }
-  return FormatOverhead(s.*(f->number));
+  return FormatNumber(s.*(f->number));
 }
 
 std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_view value,
@@ -302,8 +308,8 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
       if (f->special && value == f->special) {
         v = -1;
       } else if (!ParseInteger(value, v) || static_cast<double>(v) < f->lo || static_cast<double>(v) > f->hi) {
-        return FieldError(key, Quote(value) + " must be a whole number from " + FormatOverhead(f->lo) + " to " +
-                                   FormatOverhead(f->hi) + (f->special ? std::string(", or ") + f->special : ""));
+        return FieldError(key, Quote(value) + " must be a whole number from " + FormatNumber(f->lo) + " to " +
+                                   FormatNumber(f->hi) + (f->special ? std::string(", or ") + f->special : ""));
       }
       if (f->small) s.*(f->small) = static_cast<int>(v);
       else s.*(f->integer) = v;
@@ -319,8 +325,8 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
     case Kind::kNumber: {
       double v = 0;
       if (!ParseNumber(value, v) || v < f->lo || v > f->hi)
-        return FieldError(key, Quote(value) + " must be a number from " + FormatOverhead(f->lo) + " to " +
-                                   FormatOverhead(f->hi));
+        return FieldError(key, Quote(value) + " must be a number from " + FormatNumber(f->lo) + " to " +
+                                   FormatNumber(f->hi));
       s.*(f->number) = v;
       return std::nullopt;
     }

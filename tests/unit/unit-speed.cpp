@@ -241,6 +241,11 @@ TEST_CASE("cost: spot with its overhead, a month of busy hours, break-even where
     INFO(c.months[i]);
     CHECK((c.cloud_total[i] < c.owned_total[i]) == (c.months[i] < c.break_even_months));
   }
+  // A rent a hair above the energy: no overflow to infinity, and beyond 100 years is "never" (0).
+  Scenario tiny = s;
+  tiny.price_hour = 2.2250738585072014e-308;
+  tiny.kwh_usd = 0;
+  CHECK(EstimateCost(Cat(), tiny, e).break_even_months == 0);
   // Energy dearer than renting: buying never pays off, and says so with 0.
   s.kwh_usd = 10;
   CHECK(EstimateCost(Cat(), s, e).break_even_months == 0);

@@ -137,6 +137,21 @@ TEST_CASE("the page's own keys are set aside, not dropped, and never change the 
   CHECK(DecodeState("#embedd=cost", Cat()).dropped.size() == 1);
 }
 
+TEST_CASE("a link carries small and large numbers exactly: what the page computed with", "[state]") {
+  Scenario s;
+  for (const char* v : {"0.0004", "1e-300", "0.15", "89.6", "987.654321"}) {
+    INFO(v);
+    REQUIRE_FALSE(SetField(s, "price-hour", v, Cat()).has_value());
+    Scenario back = DecodeState(EncodeState(s), Cat()).scenario;
+    CHECK(back.price_hour == s.price_hour);
+    CHECK(GetField(s, "price-hour") == v);
+  }
+  REQUIRE_FALSE(SetField(s, "buy-usd", "9003424.465993486", Cat()).has_value());
+  CHECK(GetField(s, "buy-usd") == "9003424.465993486");  // not 9.003424465993486e+06: '+' is a space in a URL
+  REQUIRE_FALSE(SetField(s, "tokens", "1e16", Cat()).has_value());
+  CHECK(GetField(s, "tokens") == "10000000000000000");
+}
+
 TEST_CASE("shell quoting keeps plain values and quotes the rest", "[state]") {
   CHECK(ShellQuote("llama-3.1-8b") == "llama-3.1-8b");
   CHECK(ShellQuote("AMD") == "AMD");

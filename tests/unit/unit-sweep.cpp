@@ -657,9 +657,12 @@ TEST_CASE("state decoding: garbage and mutated hashes keep valid fields and list
       hash += (rng() % 4 ? "&" : "&&") + pair;  // an empty part is skipped
     }
     const DecodedState d = DecodeState(hash, cat, base);
-    if (d.dropped.size() != invalid)
+    if (d.dropped.size() != invalid) {
+      std::string lines;
+      for (const std::string& l : d.dropped) lines += "\n    " + l;
       w.Fail("DecodeState", "mutated",
-             "dropped " + std::to_string(d.dropped.size()) + " fields, expected " + std::to_string(invalid), hash);
+             "dropped " + std::to_string(d.dropped.size()) + " fields, expected " + std::to_string(invalid) + lines, hash);
+    }
     for (const Field& f : fields)
       if (GetField(d.scenario, f.key) != expect[f.key])
         w.Fail("DecodeState", "mutated " + f.key,

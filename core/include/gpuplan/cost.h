@@ -32,11 +32,11 @@ struct CostEstimate {
   double energy_hour = 0;                         // power × PUE × $/kWh, per busy hour
   double owned_hour = 0;                          // amortisation + energy, per busy hour
   double owned_per_m_output = 0, owned_per_m_input = 0;
-  double break_even_months = 0;                   // 0: renting is never dearer, or no prices
+  double break_even_months = 0;                   // 0: not within 100 years, or no prices
   // Spot with its overhead: the spot price × (1 + spot-overhead) for the hours lost to
   // interruptions and restarts from checkpoints.
   double spot_effective_gpu_hour = 0, spot_hour = 0, spot_discount = 0;  // discount vs on demand, 0-1
-  double break_even_spot_months = 0;              // buying vs renting spot; 0: never or no prices
+  double break_even_spot_months = 0;              // buying vs renting spot; 0: not within 100 years
   // A month of the busy hours (730 h × utilisation): what renting those hours costs, and what
   // owning costs (the purchase spread over the years' months + the energy of the busy hours).
   double busy_hours_month = 0;
