@@ -5,7 +5,7 @@
 #   bench_gemm   the reference SGEMM/DGEMM against OpenBLAS (its SkylakeX kernel) and Eigen,
 #                and against the FMA peak measured in the same run;
 #   bench-stream the CPU probe's STREAM against a plain STREAM built with -O3 -march=native;
-# and the page's transfer size. Run after scripts/test.sh (or any build of the native and
+# and the page (scripts/bench_page.mjs: size, first frame, frame cost). Run after scripts/test.sh (or any build of the native and
 # wasm presets). Timings on shared machines swing 20-25%: read the ratios.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -32,3 +32,7 @@ echo
 wasm build/wasm/tests/bench-stream.js --array-mib 128
 echo
 cmake -DDIR=build/wasm/site -P cmake/print_sizes.cmake
+echo
+# The page in headless Chromium: transfer size against the 400 KB budget, time to first frame,
+# a Compare frame against a Fit frame.
+node scripts/bench_page.mjs build/wasm/site

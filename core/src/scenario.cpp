@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "gpuplan/units.h"
@@ -103,15 +103,24 @@ bool Unpercent(std::string_view s, std::string& out) {
 
 // The shortest text that reads back to the same double (1 -> "1", 0.75 -> "0.75", 0.0004 ->
 // "0.0004", 1e9 -> "1000000000"), so a link or a CLI command carries exactly the value the page
-// computed with. std::to_chars is locale-independent and round-trips.
+// computed with. Fixed notation down to 1e-5: a '+' from an exponent reads as a space in a URL;
+// below that a negative exponent, which has none. (snprintf: libc++ 14 in Emscripten has no
+// floating-point std::to_chars; the CLI pins LC_NUMERIC to "C" and wasm has only "C".)
 std::string FormatNumber(double v) {
   if (v == std::floor(v) && std::abs(v) < 1e17) return std::to_string(static_cast<long long>(v));
-  char buf[64];
-  // Fixed notation down to 1e-5 (no '+' from an exponent: a URL reads '+' as a space); below
-  // that a negative exponent, which has none.
-  const auto r = std::to_chars(buf, buf + sizeof buf, v,
-                               std::abs(v) >= 1e-5 ? std::chars_format::fixed : std::chars_format::scientific);
-  return std::string(buf, r.ptr);
+  char buf[400];
+  const bool fixed = std::abs(v) >= 1e-5;
+  for (int digits = 1; digits <= 17; ++digits) {
+    if (fixed) {
+      // Significant digits -> decimals: 0.0004 (exponent -4) needs 4 decimals for 1 digit.
+      const int exponent = static_cast<int>(std::floor(std::log10(std::abs(v))));
+      std::snprintf(buf, sizeof buf, "%.*f", std::max(0, digits - 1 - exponent), v);
+    } else {
+      std::snprintf(buf, sizeof buf, "%.*e", digits - 1, v);
+    }
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
 }
 
 

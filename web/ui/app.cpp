@@ -496,7 +496,7 @@ void App::DrawSpeedSummary() {
   }
   const SpeedEstimate& e = speed_->value();
   const Band& b = e.decode_band;
-  ImGui::Text("Decode: %s tok/s per user, %s tok/s in all (band %s-%s from %d measurements); %s-bound",
+  ImGui::TextWrapped("Decode: %s tok/s per user, %s tok/s in all (band %s-%s from %d measurements); %s-bound",
               FormatFixed(e.tokens_per_s_user, 1).c_str(), FormatFixed(e.tokens_per_s_total, 1).c_str(),
               FormatFixed(e.tokens_per_s_user * b.lo, 1).c_str(), FormatFixed(e.tokens_per_s_user * b.hi, 1).c_str(),
               b.cases, e.decode.bound.c_str());
@@ -507,10 +507,10 @@ void App::DrawSpeedSummary() {
     ImGui::SetTooltip("%s", tip.c_str());
   }
   if (e.ttft_s > 0)
-    ImGui::Text("Time to first token: %s ms; prefill %s tok/s", FormatFixed(e.ttft_s * 1e3, 1).c_str(),
+    ImGui::TextWrapped("Time to first token: %s ms; prefill %s tok/s", FormatFixed(e.ttft_s * 1e3, 1).c_str(),
                 FormatFixed(e.prefill_tokens_per_s, 0).c_str());
   if (cost_.cloud_per_m_output > 0) {
-    ImGui::Text("Cloud: $%s per 1M output tokens (%s)", FormatFixed(cost_.cloud_per_m_output, 3).c_str(),
+    ImGui::TextWrapped("Cloud: $%s per 1M output tokens (%s)", FormatFixed(cost_.cloud_per_m_output, 3).c_str(),
                 cost_.cloud_basis.c_str());
     ItemTip("$" + FormatFixed(cost_.cloud_hour, 2) + "/h / (" + FormatFixed(e.tokens_per_s_total, 1) +
             " tok/s x 3,600 s) x 10^6; the Cost panel has the rest");
@@ -614,8 +614,10 @@ void App::DrawEmbedded() {
   const Gpu* g = catalog_->FindGpu(scenario_.gpu);
   const long long gpus = static_cast<long long>(scenario_.count) * std::max(1, scenario_.pp) *
                          (embed_ == Tab::kTrain ? std::max(1, scenario_.dp) : 1);
-  ImGui::TextColored(Muted(), "%s: %s on %lld x %s", TabName(embed_), m ? m->name.c_str() : scenario_.model.c_str(),
-                     gpus, g ? g->name.c_str() : scenario_.gpu.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+  ImGui::TextWrapped("%s: %s on %lld x %s", TabName(embed_), m ? m->name.c_str() : scenario_.model.c_str(), gpus,
+                     g ? g->name.c_str() : scenario_.gpu.c_str());
+  ImGui::PopStyleColor();
   if (!notices_.empty()) {
     for (const std::string& n : notices_) ImGui::TextColored(Warn(), "! %s", n.c_str());
   }
@@ -730,9 +732,17 @@ void App::DrawExportBar(Tab t) {
       {"Copy JSON", "json", "the result as JSON (what the CLI prints with --format json)"},
       {"Copy CLI command", "cli", "the gpuplan command that prints the same numbers"},
   };
+  // Side by side while they fit, then on the next line (a phone-width iframe).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  auto same_line_if_fits = [&](const char* label) {
+    const float w = ImGui::CalcTextSize(label).x + style.FramePadding.x * 2;
+    const ImVec2 last = ImGui::GetItemRectMax();
+    if (last.x + style.ItemSpacing.x + w <= right) ImGui::SameLine();
+  };
   bool first = true;
   for (const auto& b : kButtons) {
-    if (!first) ImGui::SameLine();
+    if (!first) same_line_if_fits(b.label);
     first = false;
     if (ImGui::SmallButton(b.label)) {
       const std::string text = ExportText(b.kind, panel);
@@ -743,7 +753,7 @@ void App::DrawExportBar(Tab t) {
     Track((panel + "-copy-" + b.kind).c_str());
   }
   if (t == Tab::kRoofline) {
-    ImGui::SameLine();
+    same_line_if_fits("Download SVG");
     if (ImGui::SmallButton("Download SVG")) {
       const std::string svg = RooflineSvg(MakeChart());
       last_copy_kind_ = "svg";
@@ -754,7 +764,7 @@ void App::DrawExportBar(Tab t) {
     Track("roofline-download-svg");
   }
   if (!export_message_.empty()) {
-    ImGui::SameLine();
+    same_line_if_fits(export_message_.c_str());
     ImGui::TextColored(Muted(), "%s", export_message_.c_str());
   }
   ImGui::PopID();

@@ -73,7 +73,7 @@ void App::DrawCost() {
     DrawCostInputs();
     ImGui::Separator();
   }
-  ImGui::Text("%lld GPUs busy %s h a month (%s%%), serving %s output tokens/s in all", gpus,
+  ImGui::TextWrapped("%lld GPU(s) busy %s h a month (%s%%), serving %s output tokens/s in all", gpus,
               FormatCount(static_cast<long long>(c.busy_hours_month + 0.5)).c_str(),
               FormatFixed(scenario_.utilization * 100, 0).c_str(), FormatFixed(e.tokens_per_s_total, 1).c_str());
   if (ImGui::IsItemHovered())
@@ -142,7 +142,7 @@ void App::DrawCost() {
   }
   Track("cost-break-even");
   if (c.spot_discount > 0)
-    ImGui::Text("Spot saves %s%% against on demand after the %s%% interruption overhead",
+    ImGui::TextWrapped("Spot saves %s%% against on demand after the %s%% interruption overhead",
                 FormatFixed(c.spot_discount * 100, 0).c_str(), FormatFixed(scenario_.spot_overhead * 100, 0).c_str());
 
   // Cumulative cost by month: renting grows from zero; owning starts at the purchase.

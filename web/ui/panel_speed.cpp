@@ -58,7 +58,7 @@ void App::DrawSpeed() {
   }
   const SpeedEstimate& e = speed_->value();
   const Band& b = e.decode_band;
-  ImGui::Text("Decode: %s tok/s per user, %s tok/s in all", Tps(e.tokens_per_s_user).c_str(), Tps(e.tokens_per_s_total).c_str());
+  ImGui::TextWrapped("Decode: %s tok/s per user, %s tok/s in all", Tps(e.tokens_per_s_user).c_str(), Tps(e.tokens_per_s_total).c_str());
   Track("speed-decode");
   {
     std::string tip = "per user = 1 / decode step " + Ms(e.decode.seconds) + "; in all = batch " +
@@ -66,11 +66,12 @@ void App::DrawSpeed() {
     for (const TimeTerm& t : e.decode.terms) tip += t.name + ": " + Ms(t.seconds) + " = " + t.formula + "\n";
     ItemTip(tip + "step = max(memory, compute) + serial: " + e.decode.bound + "-bound");
   }
-  ImGui::SameLine();
-  ImGui::TextColored(Muted(), "band %s-%s per user (%d measurements)", Tps(e.tokens_per_s_user * b.lo).c_str(),
+  ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+  ImGui::TextWrapped("band %s-%s per user (%d measurements)", Tps(e.tokens_per_s_user * b.lo).c_str(),
                      Tps(e.tokens_per_s_user * b.hi).c_str(), b.cases);
+  ImGui::PopStyleColor();
   if (e.ttft_s > 0)
-    ImGui::Text("Time to first token %s (one %s-token prompt); prefill %s tok/s for the batch", Ms(e.ttft_s).c_str(),
+    ImGui::TextWrapped("Time to first token %s (one %s-token prompt); prefill %s tok/s for the batch", Ms(e.ttft_s).c_str(),
                 FormatCount(std::min(scenario_.prompt, scenario_.context)).c_str(), Tps(e.prefill_tokens_per_s).c_str());
   if (e.ttft_s > 0) {
     std::string tip = "TTFT = prefill of one prompt " + Ms(e.prefill_one.seconds) + " + one decode step " +
@@ -79,14 +80,14 @@ void App::DrawSpeed() {
     ItemTip(tip);
   }
   if (cost_.cloud_per_m_output > 0)
-    ImGui::Text("$%s per 1M output tokens, $%s per 1M input (cloud: %s)", FormatFixed(cost_.cloud_per_m_output, 3).c_str(),
+    ImGui::TextWrapped("$%s per 1M output tokens, $%s per 1M input (cloud: %s)", FormatFixed(cost_.cloud_per_m_output, 3).c_str(),
                 FormatFixed(cost_.cloud_per_m_input, 3).c_str(), cost_.cloud_basis.c_str());
   if (cost_.cloud_per_m_output > 0)
     ItemTip("$ per 1M output = $" + FormatFixed(cost_.cloud_hour, 2) + "/h / (" + Tps(e.tokens_per_s_total) +
             " tok/s x 3,600 s) x 10^6\n$ per 1M input = $" + FormatFixed(cost_.cloud_hour, 2) + "/h / (" +
             Tps(e.prefill_tokens_per_s) + " prefill tok/s x 3,600 s) x 10^6");
   if (cost_.owned_per_m_output > 0)
-    ImGui::Text("$%s per 1M output tokens owned (%s, %s years, %s%% busy)", FormatFixed(cost_.owned_per_m_output, 3).c_str(),
+    ImGui::TextWrapped("$%s per 1M output tokens owned (%s, %s years, %s%% busy)", FormatFixed(cost_.owned_per_m_output, 3).c_str(),
                 cost_.purchase_basis.substr(0, 40).c_str(), FormatFixed(scenario_.years, 1).c_str(),
                 FormatFixed(scenario_.utilization * 100, 0).c_str());
   if (cost_.owned_per_m_output > 0)
