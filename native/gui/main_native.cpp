@@ -1,9 +1,11 @@
 // native/gui/main_native.cpp — the native window: SDL2 + desktop OpenGL 3, the same panels
 // as the page (web/ui). The scenario comes from --state (a page link's hash).
 //
-//   gpuplan-gui [--state HASH] [--size WxH] [--frames N] [--print-report]
+//   gpuplan-gui [--state HASH] [--size WxH] [--frames N] [--print-report] [--print-result PANEL]
 //   --frames N       quit after N frames (0: run until the window is closed)
 //   --print-report   print the fit report JSON at exit (the same schema as the CLI's)
+//   --print-result P print what `gpuplan P --format json` prints (P = fit, speed, cost, compare,
+//                    train, roofline) at exit
 // The state may carry the page's keys too: tab=cost opens a panel, theme=light.
 // GPUPLAN_PAGE_URL sets the address "Copy link" and "Copy embed code" use.
 #include <SDL.h>
@@ -27,7 +29,7 @@ void ClearGl(int width, int height, const float* rgba) {
 }
 
 int Usage(const char* why) {
-  std::fprintf(stderr, "gpuplan-gui: error: %s\nusage: gpuplan-gui [--state HASH] [--size WxH] [--frames N] [--print-report]\n", why);
+  std::fprintf(stderr, "gpuplan-gui: error: %s\nusage: gpuplan-gui [--state HASH] [--size WxH] [--frames N] [--print-report] [--print-result PANEL]\n", why);
   return 2;
 }
 
@@ -38,6 +40,7 @@ int main(int argc, char** argv) {
   long frames_limit = 0;
   int width = 1280, height = 800;
   bool print_report = false;
+  std::string print_result;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     bool has_value = i + 1 < argc;
@@ -53,6 +56,8 @@ int main(int argc, char** argv) {
         return Usage("--size: expected WxH, e.g. 1280x800");
     } else if (arg == "--print-report") {
       print_report = true;
+    } else if (arg == "--print-result" && has_value) {
+      print_result = argv[++i];
     } else {
       return Usage(("unknown or incomplete argument '" + arg + "'").c_str());
     }
@@ -100,6 +105,11 @@ int main(int argc, char** argv) {
     if (frames_limit > 0 && ++frames >= frames_limit) break;
   }
   if (print_report) std::printf("%s\n", app.ReportJson().c_str());
+  if (!print_result.empty()) {
+    const std::string json = app.ResultJson(print_result);
+    if (json.empty()) std::fprintf(stderr, "gpuplan-gui: error: --print-result: '%s' is not a panel\n", print_result.c_str());
+    else std::printf("%s\n", json.c_str());
+  }
 
   gpuplan::ui::ShutdownImGui();
   SDL_GL_DeleteContext(gl);

@@ -39,3 +39,25 @@ if [ "$colors" -lt 8 ] || [ "$share" -ge 97 ]; then
   echo "FAIL: screenshot looks blank ($colors colours, one covers $share%)"; exit 1
 fi
 echo "ok: native window report equals the CLI's; screenshot $out/native-window.png: $colors colours, background $share%"
+
+# The other panels: the same tabs as the page (tab= in the state), each photographed, each
+# panel's numbers equal to its CLI command's; the Cost panel also in the light theme.
+for panel in speed cost compare train roofline cost:light; do
+  name=${panel%%:*} theme=dark shot="$out/native-panel-$name.png"
+  if [ "$panel" != "$name" ]; then theme=${panel#*:} shot="$out/native-panel-$name-$theme.png"; fi
+  "$gui" --state "$state&tab=$name&theme=$theme" --size 1280x800 --frames 90 --print-result "$name" \
+    >"$out/gui-$name.json" 2>>"$out/gui-stderr.txt" &
+  gui_pid=$!
+  sleep 1
+  import -window root "$shot"
+  wait $gui_pid
+  "$cli" "$name" --state "$state" --format json >"$out/cli-$name.json"
+  if ! cmp -s "$out/gui-$name.json" "$out/cli-$name.json"; then
+    echo "FAIL: the native window's $name panel differs from gpuplan $name"
+    diff "$out/gui-$name.json" "$out/cli-$name.json" | head -20
+    exit 1
+  fi
+  colors=$(convert "$shot" -format '%k' info:)
+  [ "$colors" -ge 8 ] || { echo "FAIL: $shot looks blank ($colors colours)"; exit 1; }
+  echo "ok: native $name panel ($theme) equals gpuplan $name; $shot: $colors colours"
+done

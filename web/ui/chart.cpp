@@ -82,8 +82,13 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
       dl->AddLine(ImVec2(X(s.x[i - 1]), Y(s.y[i - 1])), ImVec2(X(s.x[i]), Y(s.y[i])), s.color, 2.0f);
     for (size_t i = 0; i < s.x.size(); ++i) dl->AddCircleFilled(ImVec2(X(s.x[i]), Y(s.y[i])), 3.0f, s.color);
   }
-  // Legend, top right.
+  // Legend, top right, on a patch of the background so a line under it does not cross the text.
   float lx = p1.x - 8;
+  {
+    float w = 0;
+    for (const Series& sr : series) w += ImGui::CalcTextSize(sr.name).x + 16;
+    dl->AddRectFilled(ImVec2(p1.x - 8 - w, p0.y + 1), ImVec2(p1.x - 2, p0.y + 3 + ImGui::GetFontSize()), Colors().chart_bg);
+  }
   for (auto it = series.rbegin(); it != series.rend(); ++it) {
     const float w = ImGui::CalcTextSize(it->name).x;
     lx -= w;
