@@ -31,6 +31,7 @@
 #include "gpuplan/compare.h"
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/records.h"
 #include "gpuplan/report.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/scenario.h"
@@ -325,6 +326,16 @@ void RunScenario(const Catalog& cat, const Scenario& s, bool compare, const std:
     } else {
       const CostEstimate cost = EstimateCost(cat, s, *speed);
       w.Report("speed", SpeedReportJson(cat, s, *memory, *speed, cost), hash);
+      w.Report("cost", CostReportJson(s, *speed, cost), hash);  // with the monthly series
+      // What the page's "Copy Markdown" and the CLI's --format md print.
+      for (const Records& r : {FitRecords(*memory), SpeedRecords(*speed), CostRecords(s, cost)}) {
+        for (const auto& row : r.rows)
+          for (const Cell& c : row)
+            if (c.kind == Cell::Kind::kNumber &&
+                (!std::isfinite(c.number) || c.text.find("nan") != std::string::npos || c.text.find("n/a") != std::string::npos))
+              w.Fail("records", c.text, "a number cell that is not a finite number", hash);
+        (void)FormatRecords(r, "md");
+      }
     }
     // The Speed panel's curves: the same estimate at other batches and contexts.
     auto curve = [&](const char* name, const Scenario& t, long long at) {
