@@ -594,4 +594,27 @@ test('Keyboard: Tab moves between the inputs, typing and Enter set a field', asy
   await page.close();
 });
 
+test('Model picker: Import opens a paste box; a config.json pasted on the page joins the catalog', async () => {
+  const { page, errors } = await openPage('v=1&gpu=h100-sxm');
+  await clickWidget(page, 'model-import', 3);
+  const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects['model-import-text'] && rects['model-import-add'], 'the Import popup shows its paste box');
+  await page.screenshot({ path: join(artifacts, 'page-model-import.png') });
+  await page.keyboard.press('Escape', { delay: 80 });
+  const text = readFileSync(join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/mixtral-8x7b.config.json'), 'utf8');
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await waitFrames(page, 3);
+  await page.evaluate(() => { location.hash = 'v=1&model=imported-model&gpu=h100-sxm&count=2'; });
+  await waitFrames(page, 3);
+  const r = await report(page);
+  assert.equal(r.scenario.model, 'imported-model');
+  assert.equal(r.model.params, 46702792704);  // Mixtral 8x7B's parameter count, from its config
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 writeFileSync(join(artifacts, 'README.txt'), 'Screenshots written by tests/e2e/page.test.mjs\n');

@@ -170,6 +170,9 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_notices() {
   return g_host.scratch.c_str();
 }
 EMSCRIPTEN_KEEPALIVE long gpuplan_frame_count() { return g_host.frames; }
+// The page shell hands over pasted text: ImGui's Ctrl+V reads SDL's clipboard, which in the
+// browser is not the system's.
+EMSCRIPTEN_KEEPALIVE void gpuplan_set_clipboard(const char* text) { SDL_SetClipboardText(text ? text : ""); }
 // Milliseconds spent in frames so far (events, panels, ImGui, GL submit): the difference over a
 // number of frames is the mean frame cost the benchmark prints.
 EMSCRIPTEN_KEEPALIVE double gpuplan_frame_ms_total() { return g_host.frame_ms_total; }

@@ -166,6 +166,7 @@ void App::ApplyTheme() {
   ImGuiStyle& style = ImGui::GetStyle();
   if (dark) ImGui::StyleColorsDark(&style);
   else ImGui::StyleColorsLight(&style);
+  style.FrameBorderSize = dark ? 0.0f : 1.0f;  // white inputs on a white popup need an edge
   SetPalette(dark);
   roof_chart_.reset();
 }
@@ -343,6 +344,15 @@ void App::DrawInputs() {
                        }))
     Edit("model", *id);
   Track("model");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Import")) ImGui::OpenPopup("import-model");
+  ItemTip("A model that is not in the catalog: paste its Hugging Face config.json (or drop the file on the page)");
+  Track("model-import");
+  if (ImGui::BeginPopup("import-model")) {
+    ImGui::TextUnformatted("Paste a Hugging Face config.json (or a gpuplan catalog file); it joins this session's catalog");
+    DrawImportBody(true);
+    ImGui::EndPopup();
+  }
 
   if (auto id = Picker("GPU", cat.gpus, scenario_.gpu, gpu_filter_, sizeof gpu_filter_, GpuLabel, GpuTip))
     Edit("gpu", *id);

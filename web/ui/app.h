@@ -130,6 +130,7 @@ class App {
   void DrawModelTable();
 
   void DrawImport();
+  void DrawImportBody(bool select_model);
   // Parameter counts by model id, computed once per catalog (the model lists draw every frame).
   const ParamCount& Params(const Model& m);
   void DrawQuotedCheck(const Gpu& g);

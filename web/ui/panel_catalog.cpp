@@ -201,17 +201,33 @@ void App::DrawGpuDetail(const Gpu& g) {
 // Paste a config.json or a catalog file (or drop one on the window): it joins this session's catalog.
 void App::DrawImport() {
   if (!ImGui::CollapsingHeader("Add your own: paste a config.json or a catalog file (or drop it on the page)")) return;
+  DrawImportBody(false);
+}
+
+// The paste box and its button; `select_model`: a model the text adds becomes the scenario's
+// (the model picker's Import popup).
+void App::DrawImportBody(bool select_model) {
   ImGui::InputTextMultiline("##import", import_buffer_.data(), import_buffer_.size(),
-                            ImVec2(-1, ImGui::GetFontSize() * 6));
-  Track("import-text");
+                            ImVec2(select_model ? ImGui::GetFontSize() * 30 : -1, ImGui::GetFontSize() * 6));
+  Track(select_model ? "model-import-text" : "import-text");
   if (ImGui::Button("Add to catalog")) {
+    std::vector<std::string> before;
+    for (const Model& m : catalog_->models) before.push_back(m.id);
     ImportText(import_buffer_.data(), "");
-    if (import_ok_) import_buffer_.assign(import_buffer_.size(), '\0');
+    if (import_ok_) {
+      import_buffer_.assign(import_buffer_.size(), '\0');
+      if (select_model)
+        for (const Model& m : catalog_->models)
+          if (std::find(before.begin(), before.end(), m.id) == before.end()) {
+            Edit("model", m.id);
+            break;
+          }
+    }
   }
-  Track("import-add");
+  Track(select_model ? "model-import-add" : "import-add");
   if (!import_message_.empty()) {
     ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, import_ok_ ? ImVec4(0.35f, 0.8f, 0.45f, 1) : ImVec4(0.95f, 0.4f, 0.35f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, import_ok_ ? Good() : Bad());
     ImGui::TextWrapped("%s", import_message_.c_str());
     ImGui::PopStyleColor();
   }
