@@ -55,9 +55,11 @@ std::optional<std::string> Picker(const char* label, const std::vector<T>& entri
       ImGui::SetNextItemWidth(-1);
       ImGui::InputTextWithHint("##filter", "search...", filter, filter_size);
     }
+    size_t shown = 0;
     for (const T& e : entries) {
       std::string text = label_of(e);
       if (filter && !ContainsNoCase(text, filter) && !ContainsNoCase(e.id, filter)) continue;
+      ++shown;
       bool selected = &e == cur;
       if (ImGui::Selectable((text + "##" + e.id).c_str(), selected)) chosen = e.id;
       if (ImGui::IsItemHovered()) {
@@ -66,6 +68,7 @@ std::optional<std::string> Picker(const char* label, const std::vector<T>& entri
       }
       if (selected) ImGui::SetItemDefaultFocus();
     }
+    if (filter) ImGui::TextDisabled("%zu of %zu%s", shown, entries.size(), filter[0] ? " match" : "");
     ImGui::EndCombo();
   }
   return chosen;
@@ -383,18 +386,24 @@ void App::DrawInputs() {
                        [](const WeightFormat& f) { return f.name + "  (" + FormatFixed(f.bits_per_weight, 2) + " bits)"; },
                        [](const WeightFormat& f) { return f.derivation + "\nSource: " + f.source.title; }))
     Edit("weights", *id);
+  if (const WeightFormat* f = cat.FindWeightFormat(scenario_.weights))
+    ItemTip(f->name + ": " + FormatFixed(f->bits_per_weight, 3) + " bits per weight\n" + f->derivation);
   Track("weights");
 
   if (auto id = Picker("KV cache", cat.kv_formats, scenario_.kv, nullptr, 0,
                        [](const KvFormat& f) { return f.name + "  (" + FormatShort(f.bytes_per_element) + " B)"; },
                        [](const KvFormat& f) { return f.derivation + "\nSource: " + f.source.title; }))
     Edit("kv", *id);
+  if (const KvFormat* f = cat.FindKvFormat(scenario_.kv))
+    ItemTip(f->name + ": " + FormatShort(f->bytes_per_element) + " bytes per element\n" + f->derivation);
   Track("kv");
 
   if (auto id = Picker("Engine", cat.engines, scenario_.engine, nullptr, 0,
                        [](const EngineProfile& e) { return e.name; },
                        [](const EngineProfile& e) { return e.version + "\n" + e.activation_workspace; }))
     Edit("engine", *id);
+  if (const EngineProfile* e = cat.FindEngine(scenario_.engine))
+    ItemTip(e->name + " " + e->version + "\n" + e->activation_workspace);
   Track("engine");
 
   int_field("context", "Context (tokens)", scenario_.context, 1024);
