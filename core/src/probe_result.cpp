@@ -31,7 +31,7 @@ std::string Lower(std::string s) {
 }  // namespace
 
 Result<GpuProbeResult> ParseGpuProbe(const std::string& text) {
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const json doc = detail::ParseJson(text);
   if (doc.is_discarded() || !doc.is_object()) return Error{"probe file: not a JSON object"};
   if (JsonString(doc, "schema") != "gpuplan.gpu-probe/1")
     return Error{"probe file: schema '" + JsonString(doc, "schema") + "' is not gpuplan.gpu-probe/1 (written by gpuplan probe gpu)"};
