@@ -12,6 +12,12 @@
 //                               colour cursors made from a surface; it pulls in all of SDL's
 //                               software blitters (~200 KB of wasm). ImGui uses system cursors
 //                               (SDL_CreateSystemCursor, CSS cursor names), never surfaces.
+//   SDL_RLESurface              run-length encoding of surfaces for SDL's software blitters,
+//   SDL_UnRLESurface            which the page does not link (above). The wrap never encodes
+//                               (SDL's documented fallback: the surface stays as it is), so
+//                               no surface is ever encoded and decoding has nothing to do;
+//                               SDL_FreeSurface of the window framebuffer kept ~15 KB of
+//                               RLE blitting alive through SDL_UnRLESurface.
 #include <GLES3/gl3.h>
 #include <SDL.h>
 
@@ -21,6 +27,8 @@ extern "C" {
 
 void* __wrap_eglGetProcAddress(const char* name);
 SDL_Surface* __wrap_SDL_ConvertSurfaceFormat(SDL_Surface* src, Uint32 pixel_format, Uint32 flags);
+int __wrap_SDL_RLESurface(SDL_Surface* surface);
+void __wrap_SDL_UnRLESurface(SDL_Surface* surface, int recode);
 
 void* __wrap_eglGetProcAddress(const char* name) {
   struct Entry {
@@ -44,5 +52,9 @@ SDL_Surface* __wrap_SDL_ConvertSurfaceFormat(SDL_Surface*, Uint32, Uint32) {
   SDL_SetError("SDL_ConvertSurfaceFormat is not linked into the gpuplan page (web/host/sdl_link_trims.cpp)");
   return nullptr;
 }
+
+int __wrap_SDL_RLESurface(SDL_Surface*) { return -1; }
+
+void __wrap_SDL_UnRLESurface(SDL_Surface*, int) {}
 
 }  // extern "C"
