@@ -18,6 +18,11 @@
 //                               no surface is ever encoded and decoding has nothing to do;
 //                               SDL_FreeSurface of the window framebuffer kept ~15 KB of
 //                               RLE blitting alive through SDL_UnRLESurface.
+//   SDL_GameControllerOpen      ImGui's SDL backend opens gamepad 0 only with
+//                               ImGuiConfigFlags_NavEnableGamepad (off), and with SDL's
+//                               joystick subsystem off (cmake/sdl2/SDL_config_page.h) SDL
+//                               answers NULL too; the real one keeps the controller mapping
+//                               parser alive.
 #include <GLES3/gl3.h>
 #include <SDL.h>
 
@@ -28,6 +33,7 @@ extern "C" {
 void* __wrap_eglGetProcAddress(const char* name);
 SDL_Surface* __wrap_SDL_ConvertSurfaceFormat(SDL_Surface* src, Uint32 pixel_format, Uint32 flags);
 int __wrap_SDL_RLESurface(SDL_Surface* surface);
+SDL_GameController* __wrap_SDL_GameControllerOpen(int joystick_index);
 void __wrap_SDL_UnRLESurface(SDL_Surface* surface, int recode);
 
 void* __wrap_eglGetProcAddress(const char* name) {
@@ -56,5 +62,10 @@ SDL_Surface* __wrap_SDL_ConvertSurfaceFormat(SDL_Surface*, Uint32, Uint32) {
 int __wrap_SDL_RLESurface(SDL_Surface*) { return -1; }
 
 void __wrap_SDL_UnRLESurface(SDL_Surface*, int) {}
+
+SDL_GameController* __wrap_SDL_GameControllerOpen(int joystick_index) {
+  SDL_SetError("Couldn't find mapping for device (%d)", joystick_index);  // what SDL says here
+  return nullptr;
+}
 
 }  // extern "C"
