@@ -14,21 +14,21 @@ if(EMSCRIPTEN)
   endif()
   # Compile SDL's source list directly with its shipped SDL_config_emscripten.h, as
   # Emscripten's own port does (tools/ports/sdl2.py): ~25 s instead of ~3.5 min for SDL's
-  # own CMake configure. Single-threaded (generic thread backend).
+  # own CMake configure. Single-threaded (generic thread backend). cmake/sdl2/SDL_config_page.h
+  # turns off what the page never initialises (audio, joystick, sensor, haptic, 2D renderer,
+  # power, shared objects, filesystem paths): those folders compile only their dummy drivers.
   set(sdl "${SDL2_SRC_DIR}/src")
   file(GLOB sdl_sources
-    ${sdl}/*.c ${sdl}/atomic/*.c ${sdl}/audio/*.c ${sdl}/audio/emscripten/*.c ${sdl}/audio/disk/*.c
-    ${sdl}/audio/dummy/*.c ${sdl}/cpuinfo/*.c ${sdl}/dynapi/*.c ${sdl}/events/*.c ${sdl}/file/*.c
-    ${sdl}/filesystem/emscripten/*.c ${sdl}/haptic/*.c ${sdl}/haptic/dummy/*.c ${sdl}/hidapi/SDL_hidapi.c
-    ${sdl}/joystick/*.c ${sdl}/joystick/emscripten/*.c ${sdl}/loadso/dlopen/*.c ${sdl}/locale/*.c
-    ${sdl}/locale/emscripten/*.c ${sdl}/misc/*.c ${sdl}/misc/emscripten/*.c ${sdl}/power/*.c
-    ${sdl}/power/emscripten/*.c ${sdl}/render/*.c ${sdl}/render/opengles2/*.c ${sdl}/render/software/*.c
-    ${sdl}/sensor/*.c ${sdl}/sensor/dummy/*.c ${sdl}/stdlib/*.c ${sdl}/thread/*.c ${sdl}/thread/generic/*.c
-    ${sdl}/timer/*.c ${sdl}/timer/unix/*.c ${sdl}/video/*.c ${sdl}/video/emscripten/*.c
-    ${sdl}/video/dummy/*.c ${sdl}/video/yuv2rgb/*.c)
+    ${sdl}/*.c ${sdl}/atomic/*.c ${sdl}/audio/*.c ${sdl}/cpuinfo/*.c ${sdl}/events/*.c ${sdl}/file/*.c
+    ${sdl}/filesystem/dummy/*.c ${sdl}/haptic/*.c ${sdl}/haptic/dummy/*.c ${sdl}/joystick/*.c
+    ${sdl}/joystick/dummy/*.c ${sdl}/loadso/dummy/*.c ${sdl}/locale/*.c ${sdl}/locale/emscripten/*.c
+    ${sdl}/misc/*.c ${sdl}/misc/emscripten/*.c ${sdl}/power/*.c ${sdl}/render/*.c ${sdl}/sensor/*.c
+    ${sdl}/sensor/dummy/*.c ${sdl}/stdlib/*.c ${sdl}/thread/*.c ${sdl}/thread/generic/*.c ${sdl}/timer/*.c
+    ${sdl}/timer/unix/*.c ${sdl}/video/*.c ${sdl}/video/emscripten/*.c ${sdl}/video/yuv2rgb/*.c)
   add_library(gpuplan_sdl2 STATIC ${sdl_sources})
   target_include_directories(gpuplan_sdl2 SYSTEM PUBLIC "${SDL2_SRC_DIR}/include")
-  target_compile_options(gpuplan_sdl2 PRIVATE -w)
+  target_compile_options(gpuplan_sdl2 PRIVATE -w ${GPUPLAN_WASM_LTO}
+                                              "SHELL:-include ${PROJECT_SOURCE_DIR}/cmake/sdl2/SDL_config_page.h")
   set(GPUPLAN_SDL2_TARGET gpuplan_sdl2)
   message(STATUS "gpuplan: SDL2 = ${SDL2_SRC_DIR} (built from source for wasm, threads off)")
 else()
@@ -50,7 +50,7 @@ target_compile_options(gpuplan_imgui PRIVATE -w)
 if(EMSCRIPTEN)
   # WebGL2: without this define ImGui 1.86's OpenGL3 backend falls back to WebGL1 (GLSL 100).
   target_compile_definitions(gpuplan_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
-  target_compile_options(gpuplan_imgui PRIVATE -fno-exceptions)
+  target_compile_options(gpuplan_imgui PRIVATE -fno-exceptions ${GPUPLAN_WASM_LTO})
 else()
   target_link_libraries(gpuplan_imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})
 endif()

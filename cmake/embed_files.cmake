@@ -1,11 +1,19 @@
 # Script mode: cmake -DOUT=<file.cpp> -DINPUTS="a.json|b.json" -P embed_files.cmake
+# Files are read as text (no NUL bytes): the embedded data are JSON.
 string(REPLACE "|" ";" inputs "${INPUTS}")
 set(body "")
 set(table "")
 set(index 0)
 foreach(path IN LISTS inputs)
   get_filename_component(name "${path}" NAME)
-  file(READ "${path}" hex HEX)
+  file(READ "${path}" text)
+  # JSON files go in without the whitespace between tokens (the catalog is ~20% indentation).
+  # Each match is one whole string literal or one other character, with the whitespace after
+  # it, and keeps only the former: strings and number texts stay byte for byte as written.
+  if(name MATCHES "\\.json$")
+    string(REGEX REPLACE "(\"([^\"\\\\]|\\\\.)*\"|[^\" \t\r\n])[ \t\r\n]*" "\\1" text "${text}")
+  endif()
+  string(HEX "${text}" hex)
   string(LENGTH "${hex}" hex_len)
   math(EXPR size "${hex_len} / 2")
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")

@@ -22,6 +22,7 @@ as_root() {
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates xz-utils
   emscripten                      # em++ 3.1.6 for the page
+  terser                          # mangles the page's index.js (Closure is not packaged)
   libsdl2-dev libgl-dev libgl1-mesa-dri   # native GUI host (OpenGL via Mesa)
   nlohmann-json3-dev catch2 libcli11-dev libfmt-dev
   chromium                        # headless browser for end-to-end tests

@@ -48,7 +48,7 @@ long long IntField(const json& j, const char* key, long long fallback) {
 }  // namespace
 
 Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) {
-  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json doc = detail::ParseJson(text);
   if (doc.is_discarded() || !doc.is_object()) return Error{"reference file: not a JSON object"};
   auto list = doc.find("cases");
   if (list == doc.end() || !list->is_array()) return Error{"reference file: 'cases' must be an array"};

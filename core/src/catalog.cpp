@@ -12,6 +12,7 @@
 #include "gpuplan/hf_config.h"
 #include "gpuplan/model.h"
 #include "gpuplan/units.h"
+#include "json_fields.h"
 
 namespace gpuplan {
 
@@ -541,7 +542,7 @@ const EngineProfile* Catalog::FindEngine(std::string_view id) const { return Fin
 Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base, OnExistingId on_existing) {
   std::vector<std::string> errors;
   for (const CatalogFile& file : files) {
-    json doc = json::parse(file.text, nullptr, /*allow_exceptions=*/false);
+    json doc = detail::ParseJson(file.text);
     if (doc.is_discarded()) {
       errors.push_back(file.name + ": not valid JSON");
       continue;
@@ -583,7 +584,7 @@ Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base,
 }
 
 Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, const std::string& name_hint) {
-  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json doc = detail::ParseJson(text);
   const std::string origin = name_hint.empty() ? "pasted text" : name_hint;
   if (doc.is_discarded()) return Error{origin + ": not valid JSON"};
   if (!doc.is_object()) return Error{origin + ": must be a JSON object (a catalog file or a config.json)"};

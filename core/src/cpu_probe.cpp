@@ -1116,7 +1116,7 @@ std::string Index(const char* name, size_t i) { return std::string(name) + "[" +
 
 Result<CpuProbeResult> CpuProbeFromJson(const std::string& text) {
   using detail::JsonString;
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const json doc = detail::ParseJson(text);
   if (doc.is_discarded() || !doc.is_object()) return Error{"cpu probe file: not a JSON object"};
   if (JsonString(doc, "schema") != kSchema)
     return Error{"cpu probe file: schema '" + JsonString(doc, "schema") + "' is not " + kSchema +

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_fields.h"
+
 namespace gpuplan {
 
 using nlohmann::json;
@@ -96,7 +98,7 @@ json FamilyDefaults(const json& cfg, const json& top) {
 }  // namespace
 
 Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, const std::string& id) {
-  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json doc = detail::ParseJson(text);
   if (doc.is_discarded()) return Error{origin + ": not valid JSON"};
   if (!doc.is_object()) return Error{origin + ": must be a JSON object (a Hugging Face config.json)"};
   // Multimodal checkpoints (Gemma 3, Llama 4, ...) keep the language model in text_config.

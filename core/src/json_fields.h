@@ -1,14 +1,22 @@
-// core/src/json_fields.h — lenient field readers for the reference and probe files (not the
-// catalog, whose Reader reports every problem): a missing or mistyped field reads as the
-// fallback. Private to the core.
+// core/src/json_fields.h — the core's JSON parse, and lenient field readers for the reference
+// and probe files (not the catalog, whose Reader reports every problem): a missing or mistyped
+// field reads as the fallback. Private to the core.
 #pragma once
 
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 namespace gpuplan::detail {
+
+// Every JSON text in the core is parsed through this one call, without exceptions (a discarded
+// value on error). One input type means one instantiation of nlohmann's lexer and parser: a
+// std::string and a std::string_view argument are two (~12 KB of the page's wasm).
+inline nlohmann::json ParseJson(std::string_view text) {
+  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
 
 inline std::string JsonString(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);

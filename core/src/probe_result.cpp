@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -32,7 +31,7 @@ std::string Lower(std::string s) {
 }  // namespace
 
 Result<GpuProbeResult> ParseGpuProbe(const std::string& text) {
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const json doc = detail::ParseJson(text);
   if (doc.is_discarded() || !doc.is_object()) return Error{"probe file: not a JSON object"};
   if (JsonString(doc, "schema") != "gpuplan.gpu-probe/1")
     return Error{"probe file: schema '" + JsonString(doc, "schema") + "' is not gpuplan.gpu-probe/1 (written by gpuplan probe gpu)"};
@@ -64,9 +63,17 @@ Result<GpuProbeResult> ParseGpuProbe(const std::string& text) {
 }
 
 const Gpu* MatchProbeGpu(const Catalog& catalog, const GpuProbeResult& probe) {
+  // The device name's words, split on whitespace by hand: std::istringstream would link
+  // libc++'s whole locale machinery into the page (~40 KB of wasm).
   std::vector<std::string> words;
-  std::istringstream in(Lower(probe.device_name));
-  for (std::string w; in >> w;) words.push_back(w);
+  const std::string lower = Lower(probe.device_name);
+  for (size_t i = 0; i < lower.size();) {
+    const auto is_space = [&](size_t k) { return std::isspace(static_cast<unsigned char>(lower[k])) != 0; };
+    while (i < lower.size() && is_space(i)) ++i;
+    const size_t begin = i;
+    while (i < lower.size() && !is_space(i)) ++i;
+    if (i > begin) words.push_back(lower.substr(begin, i - begin));
+  }
   const Gpu* best = nullptr;
   for (const Gpu& g : catalog.gpus) {
     const std::string name = Lower(g.name);

@@ -155,7 +155,7 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
 }  // namespace
 
 Result<std::vector<TrainCaseResult>> RunTrainingReference(const Catalog& catalog, const std::string& text) {
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const json doc = detail::ParseJson(text);
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array())
     return Error{"training reference: not a JSON object with a 'cases' array"};
   std::vector<TrainCaseResult> out;

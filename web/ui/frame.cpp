@@ -1,8 +1,6 @@
 #include "frame.h"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <imgui.h>
@@ -53,11 +51,15 @@ bool PumpEvents(SDL_Window* window, App& app) {
   while (SDL_PollEvent(&event)) {
     ImGui_ImplSDL2_ProcessEvent(&event);
     if (event.type == SDL_DROPFILE && event.drop.file) {
-      std::ifstream in(event.drop.file, std::ios::binary);
-      std::stringstream text;
-      text << in.rdbuf();
+      // SDL_LoadFile, not std::ifstream: the panels are also the page's, where iostreams would
+      // link libc++'s locale machinery (~40 KB of wasm). An unreadable file imports as empty
+      // text, which ImportText reports like any malformed file.
+      size_t size = 0;
+      void* data = SDL_LoadFile(event.drop.file, &size);
+      const std::string text = data ? std::string(static_cast<const char*>(data), size) : std::string();
+      SDL_free(data);
       const std::string path = event.drop.file;
-      app.ImportText(text.str(), path.substr(path.find_last_of("/\\") + 1));
+      app.ImportText(text, path.substr(path.find_last_of("/\\") + 1));
       SDL_free(event.drop.file);
     }
     if (event.type == SDL_QUIT) running = false;
