@@ -44,12 +44,12 @@ EM_JS(int, JsContainerHeight, (), { var c = Module.canvas.parentElement; return 
 EM_JS(void, JsReady, (), { if (Module.gpuplanReady) Module.gpuplanReady(); });
 // Milliseconds from navigation to the first drawn frame (the page-load benchmark reads it).
 EM_JS(void, JsFirstFrame, (), { Module.gpuplanFirstFrameMs = performance.now(); });
-// The threaded CPU probe (web/probe): only where the page is cross-origin isolated and the
-// shell offers it; it answers later through gpuplan_import_text.
+// The CPU probe (web/probe): a module loaded on first use, threaded where the page is
+// cross-origin isolated, single-threaded elsewhere; it answers later through gpuplan_import_text.
 EM_JS(int, JsStartThreadedProbe, (int quick), {
-  if (!self.crossOriginIsolated || typeof Module.gpuplanThreadedProbe !== 'function') return 0;
+  if (typeof Module.gpuplanThreadedProbe !== 'function') return 0;
   Module.gpuplanThreadedProbe(quick);
-  return navigator.hardwareConcurrency || 1;
+  return self.crossOriginIsolated ? (navigator.hardwareConcurrency || 1) : 1;
 });
 // The export buttons: the system clipboard (the click's user activation is still live in the
 // next animation frame), with the old execCommand route where the async API is missing or

@@ -46,6 +46,10 @@ void App::DrawMachine() {
     const bool quick = machine_pending_ == 1;
     machine_pending_ = 0;
     machine_threads_ = threaded_probe_ ? threaded_probe_(quick) : 0;
+#ifdef __EMSCRIPTEN__
+    // The page measures in its probe module only: its own module carries no measuring code.
+    if (machine_threads_ == 0) machine_message_ = "the page's probe module is not available here";
+#else
     if (machine_threads_ == 0) {
       CpuProbeOptions options;
       options.quick = quick;
@@ -57,6 +61,7 @@ void App::DrawMachine() {
         machine_message_ = m.error();
       }
     }
+#endif
   }
   ImGui::TextUnformatted("This computer's CPU");
   ImGui::TextColored(Muted(), "Measured here, in this %s. Results join the Roofline tab.",
@@ -66,7 +71,7 @@ void App::DrawMachine() {
   if (machine_pending_ > 0) {
     ImGui::TextUnformatted("Measuring... the page does not respond until it is done.");
   } else if (machine_threads_ > 0) {
-    ImGui::Text("Measuring on %d threads in the page's threaded probe module...", machine_threads_);
+    ImGui::Text("Measuring on %d thread(s) in the page's probe module...", machine_threads_);
   } else {
     if (ImGui::Button("Measure (quick, ~2 s)")) machine_pending_ = 1, machine_wait_frames_ = 0;
     Track("machine-quick");
