@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "tables.h"
 #include "theme.h"
 #include "gpuplan/describe.h"
 #include "gpuplan/model.h"
@@ -143,10 +144,17 @@ void App::DrawGpuTable() {
     ImGui::TableNextColumn();
     ImGui::Text("%d", g->year);
     NumberCell(g->CapacityBytes(), kGiB, 1);
+    ItemTip("capacity in GiB (2^30 bytes): " + std::string(g->memory_reported_bytes ? "driver-reported" : "the vendor's figure") +
+            "; the vendor quotes " + FormatFixed(g->memory_quoted_value, 0) + " " + g->memory_quoted_unit +
+            ". Select the row for the sources.");
     NumberCell(g->bandwidth_bytes_per_s, kGB, 0);
+    ItemTip("memory bandwidth in GB/s (10^9 bytes/s), from the datasheet; select the row for the source");
     NumberCell(Flops(*g, "bf16"), 1e12, 1);
+    ItemTip("BF16 tensor TFLOP/s, dense (not the 2:4-sparse figure datasheets also print)");
     NumberCell(Flops(*g, "fp8"), 1e12, 1);
+    ItemTip("FP8 tensor TFLOP/s, dense (not the 2:4-sparse figure)");
     NumberCell(g->tdp_w, 1, 0);
+    ItemTip("board power (TDP / TBP), W");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(g->vendor.c_str());
   }

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "app.h"
+#include "tables.h"
 #include "theme.h"
 #include "gpuplan/units.h"
 #include "roofline_chart.h"
@@ -121,12 +122,18 @@ void App::DrawRoofline() {
                                          : "");
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(FormatShort(op.intensity, 3).c_str());
+      ItemTip("intensity = FLOPs / bytes = " + FormatShort(op.flops, 4) + " / " + FormatShort(op.bytes, 4) + " (per GPU, per " +
+              "occurrence)\n" + op.formula);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(FormatRate(op.attainable_flops_per_s, "FLOP/s").c_str());
+      ItemTip("attainable = min(peak, intensity x bandwidth) against the " + op.ceiling + " ceiling: " + op.bound +
+              "-bound");
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(op.bound.c_str());
       ImGui::TableNextColumn();
       ImGui::ProgressBar(static_cast<float>(op.share), ImVec2(-1, 0), (FormatFixed(op.share * 100, 1) + "%").c_str());
+      ItemTip("time per step = " + FormatShort(op.count, 4) + " x max(FLOPs / peak, bytes / bandwidth) = " +
+              FormatShort(op.seconds * 1e3, 4) + " ms; share = that / the " + op.phase + " phase's total");
     }
     ImGui::EndTable();
   }

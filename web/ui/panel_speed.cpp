@@ -242,27 +242,36 @@ void App::DrawCompare() {
                         r.fits ? ("\nClick: use " + std::to_string(r.count) + " x " + r.gpu + " in the scenario").c_str() : "");
     ImGui::TableNextColumn();
     ImGui::Text("%d", r.count);
+    ItemTip("the fewest GPUs (tensor parallel x pipeline stages) that hold the weights, the KV cache of the batch and "
+            "the fixed terms within the engine's cap");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.fits ? FormatCount(r.max_context).c_str() : "-");
+    ItemTip("the longest context whose KV cache fits beside the weights at the scenario's batch, at most the model's window");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.tokens_per_s_user > 0 ? Tps(r.tokens_per_s_user).c_str() : "-");
+    ItemTip("1 / decode step (max(bytes / bandwidth, FLOPs / peak) + serial terms); the Speed panel shows the terms");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.tokens_per_s_total > 0 ? Tps(r.tokens_per_s_total).c_str() : "-");
+    ItemTip("per user x batch " + std::to_string(scenario_.batch));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.ttft_s > 0 ? Ms(r.ttft_s).c_str() : "-");
+    ItemTip("prefill of one prompt + one decode step");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.usd_per_m_output > 0 ? (FormatFixed(r.usd_per_m_output, 3) + " " + r.price_basis).c_str() : "-");
+    ItemTip("$ per GPU-hour x GPUs / (tok/s in all x 3,600 s) x 10^6 (" + r.price_basis + ")");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.upfront_usd > 0 ? FormatCount(static_cast<long long>(r.upfront_usd)).c_str() : "-");
+    ItemTip("the catalog's latest purchase price x GPUs");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.watts > 0 ? FormatCount(static_cast<long long>(r.watts)).c_str() : "-");
+    ItemTip("board power (TDP) x GPUs");
     ImGui::TableNextColumn();
     ImGui::TextColored(Muted(), "%s", r.note.c_str());
   }
   ImGui::EndTable();
   ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", CliCommand("compare", scenario_).c_str());
+  ImGui::TextWrapped("%s", (CliCommand("compare", scenario_) + CompareCliFlags()).c_str());
 }
 
 }  // namespace gpuplan::ui
