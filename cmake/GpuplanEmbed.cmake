@@ -5,12 +5,16 @@
 set(GPUPLAN_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/embed_files.cmake")
 
 function(gpuplan_embed out)
-  cmake_parse_arguments(ARG "" "" "FILES" ${ARGN})
+  cmake_parse_arguments(ARG "SOURCES_ELSEWHERE" "" "FILES" ${ARGN})
+  set(extra "")
+  if(ARG_SOURCES_ELSEWHERE)
+    set(extra "-DSOURCES_ELSEWHERE=1")
+  endif()
   string(REPLACE ";" "|" inputs "${ARG_FILES}")
   list(LENGTH ARG_FILES count)
   add_custom_command(
     OUTPUT "${out}"
-    COMMAND ${CMAKE_COMMAND} "-DOUT=${out}" "-DINPUTS=${inputs}" -P "${GPUPLAN_EMBED_SCRIPT}"
+    COMMAND ${CMAKE_COMMAND} "-DOUT=${out}" "-DINPUTS=${inputs}" ${extra} -P "${GPUPLAN_EMBED_SCRIPT}"
     DEPENDS ${ARG_FILES} "${GPUPLAN_EMBED_SCRIPT}"
     COMMENT "Embedding ${count} data file(s) into ${out}"
     VERBATIM)

@@ -1,6 +1,10 @@
-# Script mode: cmake -DOUT=<file.cpp> -DINPUTS="a.json|b.json" -P embed_files.cmake
+# Script mode: cmake -DOUT=<file.cpp> -DINPUTS="a.json|b.json" [-DSOURCES_ELSEWHERE=1] -P embed_files.cmake
 # Files are read as text (no NUL bytes): the embedded data are JSON.
 string(REPLACE "|" ";" inputs "${INPUTS}")
+set(sources_elsewhere false)
+if(SOURCES_ELSEWHERE)
+  set(sources_elsewhere true)
+endif()
 set(body "")
 set(table "")
 set(index 0)
@@ -32,6 +36,7 @@ namespace gpuplan::embedded {
 ${body}const File kFiles[] = {
 ${table}};
 const std::size_t kFileCount = ${index};
+const bool kSourcesElsewhere = ${sources_elsewhere};
 
 }  // namespace gpuplan::embedded
 ")

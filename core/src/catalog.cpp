@@ -127,8 +127,13 @@ Source ReadSource(const json& j, const std::string& where, Reader& parent) {
   return s;
 }
 
+// Set only while the page's lean built-in catalog loads (EmbeddedCatalog): entries come without
+// their "sources" lists, which the full files checked at build time and the page loads later.
+bool g_sources_elsewhere = false;
+
 std::vector<Source> ReadSources(Reader& r) {
   std::vector<Source> out;
+  if (g_sources_elsewhere && !r.Has("sources")) return out;
   const json* list = r.Array("sources");
   if (!list) return out;
   if (list->empty()) r.Fail("sources", "must name at least one source");
@@ -140,6 +145,7 @@ std::vector<Source> ReadSources(Reader& r) {
 // Every numeric field present must be backed by a source that lists it.
 void RequireSourced(Reader& r, const std::vector<Source>& sources,
                     std::initializer_list<const char*> numeric_fields) {
+  if (g_sources_elsewhere) return;  // checked on the full files, at build time and on arrival
   for (const char* field : numeric_fields) {
     if (!r.Has(field)) continue;
     bool backed = std::any_of(sources.begin(), sources.end(), [&](const Source& s) {
@@ -464,7 +470,7 @@ EngineProfile ReadEngine(Reader& r) {
       ex.gpu = x.String("gpu");
       ex.workspace_bytes = x.Positive("gib") * kGiB;
       ex.source = static_cast<int>(x.Integer("source_index", true, /*allow_zero=*/true));
-      if (ex.source < 0 || ex.source >= static_cast<int>(e.sources.size()))
+      if (!g_sources_elsewhere && (ex.source < 0 || ex.source >= static_cast<int>(e.sources.size())))
         x.Fail("source_index", "must index the engine's sources (0 to " + std::to_string(e.sources.size()) + " - 1)");
       r.Adopt(x);
       e.examples.push_back(ex);
@@ -630,8 +636,32 @@ std::vector<CatalogFile> EmbeddedCatalogFiles() {
 }
 
 const Result<Catalog>& EmbeddedCatalog() {
-  static const Result<Catalog> catalog = LoadCatalog(EmbeddedCatalogFiles(), {}, OnExistingId::kReject);
+  static const Result<Catalog> catalog = [] {
+    g_sources_elsewhere = embedded::kSourcesElsewhere;
+    Result<Catalog> c = LoadCatalog(EmbeddedCatalogFiles(), {}, OnExistingId::kReject);
+    g_sources_elsewhere = false;
+    if (c.ok()) c.value().sources_elsewhere = embedded::kSourcesElsewhere;
+    return c;
+  }();
   return catalog;
+}
+
+Result<std::vector<CatalogFile>> ParseCatalogBundle(std::string_view text) {
+  const json doc = detail::ParseJson(text);
+  auto schema = doc.is_object() ? doc.find("schema") : doc.end();
+  if (!doc.is_object() || schema == doc.end() || !schema->is_string() || *schema != "gpuplan.catalog-files/1")
+    return Error{"catalog sources: not a gpuplan.catalog-files/1 file"};
+  if (auto e = doc.find("error"); e != doc.end() && e->is_string())
+    return Error{"catalog sources: " + e->get<std::string>()};  // the page could not fetch them
+  auto files = doc.find("files");
+  if (files == doc.end() || !files->is_array() || files->empty()) return Error{"catalog sources: no files"};
+  std::vector<CatalogFile> out;
+  for (const json& f : *files) {
+    if (!f.is_object() || !f.contains("name") || !f["name"].is_string() || !f.contains("doc") || !f["doc"].is_object())
+      return Error{"catalog sources: each file needs a name and a doc"};
+    out.push_back({f["name"].get<std::string>(), f["doc"].dump()});
+  }
+  return out;
 }
 
 std::string UnknownIdMessage(std::string_view kind, std::string_view id,

@@ -13,5 +13,8 @@ struct File {
 
 extern const File kFiles[];
 extern const std::size_t kFileCount;
+// True in the page's lean copy of the catalog: entries without their "sources" lists, which
+// the page loads on demand (web/CMakeLists.txt, cmake/catalog_lean.py).
+extern const bool kSourcesElsewhere;
 
 }  // namespace gpuplan::embedded

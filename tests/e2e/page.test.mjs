@@ -98,6 +98,7 @@ function cliReport(state) {
 test('a link sets the scenario; the page computes exactly what the CLI prints', async () => {
   const hash = 'v=1&model=llama-3.1-70b&weights=q4_k_m&gpu=rtx-4090&count=2&context=8192&batch=1';
   const { page, errors } = await openPage(hash);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).catalog_error, '');
   const fromPage = await report(page);
   assert.equal(fromPage.scenario.model, 'llama-3.1-70b');
   assert.equal(fromPage.scenario.count, 2);
@@ -162,10 +163,19 @@ test('the Catalog panel: search, select a row, see its sources, use it in Fit', 
     await page.mouse.click((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2, { delay: 80 });
     await waitFrames(page, 3);
   };
+  // The page's wasm carries the catalog without its sources; the Catalog panel fetches them.
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).sources, 'elsewhere');
+  const before = await report(page);
   let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
   await click(rects['tab-catalog']);
   let ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
   assert.equal(ui.tab, 'catalog');
+  for (let i = 0; i < 50 && ui.sources !== 'loaded'; ++i) {
+    await waitFrames(page, 2);
+    ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  }
+  assert.equal(ui.sources, 'loaded');
+  assert.deepEqual(await report(page), before, 'the figures are the same with the sources loaded');
   assert.ok(ui.visible.length >= 60, `${ui.visible.length} accelerators listed`);
 
   rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));

@@ -20,8 +20,11 @@ export DISPLAY=$display
 # Run long enough to be photographed (~300 frames), then print the report and exit.
 "$gui" --state "$state" --size 1280x800 --frames 300 --print-report >"$out/gui-report.json" 2>"$out/gui-stderr.txt" &
 gui_pid=$!
-sleep 2
-import -window root "$out/native-window.png"
+for _ in $(seq 12); do
+  sleep 0.5
+  import -window root "$out/native-window.png"
+  [ "$(convert "$out/native-window.png" -format '%k' info:)" -ge 8 ] && break
+done
 wait $gui_pid
 
 # Same numbers as the CLI, byte for byte.
@@ -45,11 +48,15 @@ echo "ok: native window report equals the CLI's; screenshot $out/native-window.p
 for panel in speed cost compare train roofline cost:light; do
   name=${panel%%:*} theme=dark shot="$out/native-panel-$name.png"
   if [ "$panel" != "$name" ]; then theme=${panel#*:} shot="$out/native-panel-$name-$theme.png"; fi
-  "$gui" --state "$state&tab=$name&theme=$theme" --size 1280x800 --frames 90 --print-result "$name" \
+  "$gui" --state "$state&tab=$name&theme=$theme" --size 1280x800 --frames 240 --print-result "$name" \
     >"$out/gui-$name.json" 2>>"$out/gui-stderr.txt" &
   gui_pid=$!
-  sleep 1
-  import -window root "$shot"
+  # Photograph once the window has drawn (a loaded machine may take a while to map it).
+  for _ in $(seq 12); do
+    sleep 0.5
+    import -window root "$shot"
+    [ "$(convert "$shot" -format '%k' info:)" -ge 8 ] && break
+  done
   wait $gui_pid
   "$cli" "$name" --state "$state" --format json >"$out/cli-$name.json"
   if ! cmp -s "$out/gui-$name.json" "$out/cli-$name.json"; then

@@ -363,3 +363,29 @@ TEST_CASE("the seeds' GPU tables, rebuilt from the catalog: every quoted figure 
   }
   CHECK(rows >= 12);
 }
+
+TEST_CASE("the page's catalog-sources bundle reads back as the built-in files; a broken one is named") {
+  // The bundle as cmake/catalog_lean.py writes it: every built-in file as a JSON object.
+  nlohmann::json files = nlohmann::json::array();
+  for (const CatalogFile& f : EmbeddedCatalogFiles())
+    files.push_back({{"name", f.name}, {"doc", nlohmann::json::parse(f.text)}});
+  const std::string bundle = nlohmann::json{{"schema", "gpuplan.catalog-files/1"}, {"files", files}}.dump();
+  Result<std::vector<CatalogFile>> parsed = ParseCatalogBundle(bundle);
+  REQUIRE(parsed.ok());
+  Result<Catalog> full = LoadCatalog(parsed.value(), {}, OnExistingId::kReject);
+  REQUIRE(full.ok());
+  const Catalog& built_in = EmbeddedCatalog().value();
+  CHECK_FALSE(built_in.sources_elsewhere);  // natively the built-in catalog has its sources
+  REQUIRE(full.value().gpus.size() == built_in.gpus.size());
+  for (size_t i = 0; i < built_in.gpus.size(); ++i) {
+    CHECK(full.value().gpus[i].id == built_in.gpus[i].id);
+    CHECK(full.value().gpus[i].bandwidth_bytes_per_s == built_in.gpus[i].bandwidth_bytes_per_s);
+    CHECK(full.value().gpus[i].sources.size() == built_in.gpus[i].sources.size());
+  }
+  CHECK_THAT(ParseCatalogBundle("{}").error(), Contains("not a gpuplan.catalog-files/1 file"));
+  CHECK_THAT(ParseCatalogBundle(R"({"schema": "gpuplan.catalog-files/1", "error": "HTTP 404"})").error(),
+             Contains("catalog sources: HTTP 404"));
+  CHECK_THAT(ParseCatalogBundle(R"({"schema": "gpuplan.catalog-files/1", "files": [{"name": 1}]})").error(),
+             Contains("needs a name and a doc"));
+  CHECK_THAT(ParseCatalogBundle("not json").error(), Contains("not a gpuplan.catalog-files/1"));
+}

@@ -84,6 +84,16 @@ EM_JS(int, JsPreferDark, (), {
   return (window.matchMedia && window.matchMedia('(prefers-color-scheme: light)').matches) ? 0 : 1;
 });
 EM_JS(double, JsPixelRatio, (), { return window.devicePixelRatio || 1; });
+// The catalog's sources, fetched once when first shown (they are not in the page's wasm).
+EM_JS(void, JsLoadSources, (), {
+  var answer = function (text) { Module.ccall('gpuplan_import_text', 'string', ['string', 'string'], [text, 'catalog-sources.json']); };
+  fetch('catalog-sources.json').then(function (r) {
+    if (!r.ok) throw new Error('HTTP ' + r.status);
+    return r.text();
+  }).then(answer, function (e) {
+    answer(JSON.stringify({ schema: 'gpuplan.catalog-files/1', error: String(e.message || e) }));
+  });
+});
 // clang-format on
 
 void LoadHash() {
@@ -212,6 +222,7 @@ int main() {
     JsDownload(name.c_str(), mime.c_str(), text.c_str());
     return "downloaded " + name;
   };
+  host.load_sources = [] { JsLoadSources(); };
   char* url = JsPageUrl();
   host.page_url = url;
   std::free(url);

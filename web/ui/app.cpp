@@ -85,6 +85,7 @@ std::string GpuTip(const Gpu& g) {
     tip += "\nDriver reports " + FormatBytes(*g.memory_reported_bytes, ByteUnit::GiB) + " (" + g.memory_reported_how + ")";
   if (g.bandwidth_bytes_per_s > 0) tip += "\nBandwidth: " + FormatFixed(g.bandwidth_bytes_per_s / kGB, 0) + " GB/s";
   for (const Source& s : g.sources) tip += "\nSource: " + s.title.substr(0, 90) + " (read " + s.read + ")";
+  if (g.sources.empty()) tip += "\nSources: loading (the Catalog panel lists them)";
   return tip;
 }
 
@@ -96,6 +97,31 @@ App::App() {
     catalog_owned_ = loaded.value();
   else
     catalog_error_ = loaded.error();
+  if (catalog_owned_.sources_elsewhere) sources_state_ = "elsewhere";
+}
+
+void App::RequestSources() {
+  if (sources_state_ != "elsewhere" || !host_.load_sources) return;
+  sources_state_ = "loading";
+  host_.load_sources();
+}
+
+std::string App::LoadSources(std::string_view bundle) {
+  Result<std::vector<CatalogFile>> files = ParseCatalogBundle(bundle);
+  if (!files.ok()) sources_state_ = files.error();
+  Result<Catalog> full = files.ok() ? LoadCatalog(files.value(), {}, OnExistingId::kReject) : Result<Catalog>(Error{""});
+  if (files.ok() && !full.ok()) sources_state_ = "catalog sources: " + full.error();
+  if (!full.ok()) return nlohmann::json{{"ok", false}, {"message", sources_state_}}.dump();
+  Catalog c = std::move(full).value();
+  for (const auto& [text, name] : imports_) {  // the user's additions, on top as before
+    Result<ImportedText> again = ImportUserText(c, text, name);
+    if (again.ok()) c = std::move(again.value().catalog);
+  }
+  catalog_owned_ = std::move(c);
+  params_cache_.clear();
+  sources_state_ = "loaded";
+  dirty_ = true;  // the same figures; recomputed so every cached pointer is fresh
+  return nlohmann::json{{"ok", true}, {"message", "catalog sources loaded"}}.dump();
 }
 
 void App::LoadState(std::string_view hash) {
@@ -316,9 +342,11 @@ std::string App::ImportText(std::string_view text, const std::string& name_hint)
     }
     return nlohmann::json{{"ok", import_ok_}, {"message", import_message_}}.dump();
   }
+  if (text.find("\"gpuplan.catalog-files/") != std::string_view::npos) return LoadSources(text);
   Result<ImportedText> imported = ImportUserText(catalog_owned_, text, name_hint);
   import_ok_ = imported.ok();
   if (imported.ok()) {
+    imports_.emplace_back(std::string(text), name_hint);
     catalog_owned_ = std::move(imported.value().catalog);
     params_cache_.clear();  // an import may replace a model of the same id
     import_message_ = imported.value().summary;
@@ -357,7 +385,10 @@ void App::DrawInputs() {
     ImGui::EndPopup();
   }
 
-  if (auto id = Picker("GPU", cat.gpus, scenario_.gpu, gpu_filter_, sizeof gpu_filter_, GpuLabel, GpuTip))
+  if (auto id = Picker("GPU", cat.gpus, scenario_.gpu, gpu_filter_, sizeof gpu_filter_, GpuLabel, [this](const Gpu& g) {
+        RequestSources();  // the tooltip lists the sources
+        return GpuTip(g);
+      }))
     Edit("gpu", *id);
   Track("gpu");
 

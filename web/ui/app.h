@@ -36,6 +36,9 @@ struct HostServices {
   // returns where it went, for the status line.
   std::function<std::string(const std::string& name, const std::string& mime, const std::string& text)> save;
   std::string page_url = "http://localhost:8000/";  // the page's address without the hash
+  // Fetches the catalog's sources (the page's catalog-sources.json) and hands the text to
+  // ImportText; empty where the built-in catalog has them already (natively).
+  std::function<void()> load_sources;
 };
 
 class App {
@@ -131,6 +134,10 @@ class App {
 
   void DrawImport();
   void DrawImportBody(bool select_model);
+  // The page's built-in catalog comes without its sources: fetch them once, when shown.
+  void RequestSources();
+  // The built-in files with their sources arrived: reload, then the user's imports again.
+  std::string LoadSources(std::string_view bundle);
   // Parameter counts by model id, computed once per catalog (the model lists draw every frame).
   const ParamCount& Params(const Model& m);
   void DrawQuotedCheck(const Gpu& g);
@@ -189,6 +196,8 @@ class App {
   bool prefer_dark_ = true, dark_ = true, theme_applied_ = false;
   HostServices host_;
   std::string last_copy_kind_, last_copy_text_, export_message_;
+  std::string sources_state_;  // "" (built in), "elsewhere", "loading", "loaded", or the error
+  std::vector<std::pair<std::string, std::string>> imports_;  // texts the user added, and their names
   // Catalog panel
   int catalog_view_ = 0;           // 0: accelerators, 1: models
   char catalog_search_[64] = "";

@@ -44,6 +44,10 @@ void NumberCell(double v, double scale, int decimals) {
 }  // namespace
 
 void App::DrawCatalog() {
+  RequestSources();  // the page's built-in catalog comes without them: fetched on first view
+  if (sources_state_ == "loading") ImGui::TextColored(Muted(), "Loading the catalog's sources...");
+  else if (sources_state_ != "" && sources_state_ != "loaded" && sources_state_ != "elsewhere")
+    ImGui::TextColored(Bad(), "%s", sources_state_.c_str());
   ImGui::RadioButton("Accelerators", &catalog_view_, 0);
   ImGui::SameLine();
   ImGui::RadioButton("Models", &catalog_view_, 1);
@@ -310,6 +314,8 @@ void App::DrawModelTable() {
 std::string App::UiStateJson() const {
   nlohmann::json j;
   j["tab"] = TabName(tab_);
+  j["sources"] = sources_state_.empty() ? "built-in" : sources_state_;
+  j["catalog_error"] = catalog_error_;
   j["embed"] = TabName(embed_);
   j["theme"] = theme_;
   j["dark"] = dark_;

@@ -241,6 +241,9 @@ struct CatalogFile {
 };
 
 struct Catalog {
+  // The page's lean built-in catalog: its entries' "sources" lists are not loaded yet (the page
+  // fetches catalog-sources.json on demand: ParseCatalogBundle, then LoadCatalog).
+  bool sources_elsewhere = false;
   std::vector<Gpu> gpus;
   std::vector<Model> models;
   std::vector<WeightFormat> weight_formats;
@@ -282,6 +285,10 @@ Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, 
 const Result<Catalog>& EmbeddedCatalog();
 // The built-in catalog files as text (what EmbeddedCatalog parses; the bench times it).
 std::vector<CatalogFile> EmbeddedCatalogFiles();
+
+// The built-in catalog files with their sources, as the page's catalog-sources.json carries
+// them: {"schema": "gpuplan.catalog-files/1", "files": [{"name": ..., "doc": {...}}]}.
+Result<std::vector<CatalogFile>> ParseCatalogBundle(std::string_view text);
 
 // "unknown model 'x' (known: a, b, c)" — shared wording for CLI and page.
 std::string UnknownIdMessage(std::string_view kind, std::string_view id,
