@@ -147,10 +147,7 @@ Records CostRecords(const Scenario& s, const CostEstimate& c) {
              {"break_even_months", "break-even months", true},
              {"basis", "basis"}},
             {}};
-  auto usd = [](double v, int digits) {
-    if (!(v > 0)) return Unknown();
-    return Number(v, "$" + (v >= 1000 ? FormatCount(std::llround(v)) : FormatFixed(v, digits)));
-  };
+  auto usd = [](double v, int digits) { return v > 0 ? Number(v, FormatUsd(v, digits)) : Unknown(); };
   auto months = [](double m) { return m > 0 ? Number(m, FormatFixed(m, 1)) : Unknown(); };
   const double n = static_cast<double>(s.count) * std::max(1, s.pp);
   const double owned_gpu_hour = c.owned_hour > 0 ? c.owned_hour / n : 0;

@@ -38,6 +38,11 @@ std::string FormatFixed(double value, int decimals) {
   return s;
 }
 
+std::string FormatUsd(double usd, int decimals) {
+  if (!std::isfinite(usd)) return "n/a";
+  return "$" + (std::abs(usd) >= 1000 ? FormatCount(std::llround(usd)) : FormatFixed(usd, decimals));
+}
+
 std::string FormatBytes(double bytes, ByteUnit unit, int decimals) {
   if (!std::isfinite(bytes)) return "n/a";
   return FormatFixed(bytes / ByteUnitSize(unit), decimals) + " " + ByteUnitName(unit);

@@ -80,8 +80,11 @@ EM_JS(char*, JsPageUrl, (), {
   var n = lengthBytesUTF8(s) + 1; var p = _malloc(n); stringToUTF8(s, p, n); return p;
 });
 // The host page's colour scheme: an iframe sees the same prefers-color-scheme as its parent.
+// Asked every frame: the query list is made once and only read after that.
 EM_JS(int, JsPreferDark, (), {
-  return (window.matchMedia && window.matchMedia('(prefers-color-scheme: light)').matches) ? 0 : 1;
+  if (Module.gpuplanLightQuery === undefined)
+    Module.gpuplanLightQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: light)') : null;
+  return Module.gpuplanLightQuery && Module.gpuplanLightQuery.matches ? 0 : 1;
 });
 EM_JS(double, JsPixelRatio, (), { return window.devicePixelRatio || 1; });
 // The catalog's sources, fetched once when first shown (they are not in the page's wasm).

@@ -18,10 +18,7 @@ namespace gpuplan::ui {
 
 namespace {
 
-std::string Usd(double v) {
-  if (!(v > 0)) return "-";
-  return "$" + (v >= 1000 ? FormatCount(static_cast<long long>(v + 0.5)) : FormatFixed(v, v >= 1 ? 2 : 3));
-}
+std::string Usd(double v) { return v > 0 ? FormatUsd(v, v >= 1 ? 2 : 3) : "-"; }
 
 const char* FieldHelp(const char* key) {
   for (const FieldInfo& f : ScenarioFields())

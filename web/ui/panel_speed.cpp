@@ -221,13 +221,7 @@ void App::DrawCompare() {
       specs->SpecsDirty = false;
     }
   }
-  CompareFilter filter;
-  filter.fits_only = compare_fits_only_;
-  filter.vendor = compare_vendor_;
-  filter.min_tokens_per_s = compare_min_tps_;
-  filter.max_ttft_s = compare_max_ttft_ms_ / 1e3;
-  filter.max_upfront_usd = compare_max_usd_;
-  filter.max_watts = compare_max_watts_;
+  const CompareFilter filter = CompareFilterNow();  // the same rows the exports and the CLI command give
   for (const CompareRow& r : rows) {
     if (!PassesFilter(r, filter)) continue;
     ImGui::TableNextRow();

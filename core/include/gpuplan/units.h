@@ -40,6 +40,8 @@ std::string FormatFixed(double value, int decimals);
 std::string FormatShort(double value, int max_decimals = 4);
 // Counts with thousands separators: 131072 -> "131,072".
 std::string FormatCount(int64_t count);
+// "$1,274" from $1,000 up (whole dollars, thousands separated), else "$" + `decimals` decimals.
+std::string FormatUsd(double usd, int decimals);
 // Parameter counts, 1000-based: 8.03e9 -> "8.03 B", 13e6 -> "13.0 M".
 std::string FormatParams(double count);
 
