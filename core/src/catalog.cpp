@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "embedded.h"
+#include "gpuplan/capacity.h"
 #include "gpuplan/hf_config.h"
 #include "gpuplan/model.h"
 #include "gpuplan/units.h"
@@ -83,8 +84,16 @@ class Reader {
   void FailEntry(std::string_view why) {
     Add(where_ + ": " + std::string(why));
   }
+  // Suspicious but not wrong: the entry loads, `catalog validate` shows the warning.
+  void Warn(std::string_view field, std::string_view why) {
+    std::string w = where_ + ": field '" + std::string(field) + "' " + std::string(why);
+    if (std::find(warnings_.begin(), warnings_.end(), w) == warnings_.end()) warnings_.push_back(std::move(w));
+  }
+  const std::vector<std::string>& warnings() const { return warnings_; }
   void Adopt(const Reader& inner) {
     for (const std::string& e : inner.errors_) Add(e);
+    for (const std::string& w : inner.warnings_)
+      if (std::find(warnings_.begin(), warnings_.end(), w) == warnings_.end()) warnings_.push_back(w);
   }
 
  private:
@@ -105,6 +114,7 @@ class Reader {
   const json& obj_;
   std::string where_;
   std::vector<std::string> errors_;
+  std::vector<std::string> warnings_;
 };
 
 Source ReadSource(const json& j, const std::string& where, Reader& parent) {
@@ -181,7 +191,60 @@ std::string EntryWhere(const std::string& file, const char* list, size_t index, 
 
 // Cross-field checks that catch the classic catalog mistakes: a bandwidth typed in the wrong
 // unit or for the wrong memory, and a sparse figure stored next to a dense one.
+// Memory figures against each other and against their memory type. DRAM is built from
+// binary-sized chips and stacks (a "16 Gbit" GDDR chip holds 2 GiB, a "24 GB" HBM3e stack 24
+// GiB), so the vendor's "GB" is binary on almost every board: the classic slips are a MiB figure
+// typed as MB (the RTX 2080 Ti's 11,264), a GiB figure read as 10^9 bytes, and a reading taken
+// from another variant of the part.
+void CheckGpuMemory(Reader& r, const Gpu& g) {
+  const bool dram = !g.memory_type.empty() &&
+                    (g.memory_type.rfind("HBM", 0) == 0 || g.memory_type.rfind("GDDR", 0) == 0 ||
+                     g.memory_type.find("DDR") != std::string::npos);
+  const std::string& unit = g.memory_quoted_unit;
+  const double v = g.memory_quoted_value;
+  if (dram && unit == "MB" && v >= 1024) {
+    const bool binary = std::fmod(v, 256) == 0;
+    r.Warn("memory", FormatShort(v) + " MB of " + g.memory_type + (binary ? ": a multiple of 256, so the vendor means MiB"
+                                                                          : ": device memory is quoted in GB or GiB") +
+                         " (use unit MiB or GB)");
+  }
+  if (dram && unit == "TB") r.Warn("memory", FormatShort(v) + " TB for one device: is it a whole system's figure?");
+  if (g.memory_derived && (g.memory_derived->bytes / kGiB) != std::floor(g.memory_derived->bytes / kGiB * 64) / 64 &&
+      std::fmod(g.memory_derived->bytes, kMiB) != 0)
+    r.Warn("memory_derived", "is not a whole number of MiB: a figure derived from chips and stacks is binary (use GiB)");
+  // The quoted figure read as binary: what the DRAM holds before anything is reserved.
+  const double binary = v * (unit == "GB" || unit == "GiB" ? kGiB : unit == "MB" || unit == "MiB" ? kMiB
+                                                                  : unit == "TB" ? kTiB : 0);
+  auto check_total = [&](const char* field, const MemoryFigure& f) {
+    if (!(binary > 0) || g.unified) return;
+    const double ecc_share = f.ecc.value_or(false) ? g.ecc_reserved_fraction : 0;
+    const double expected = binary * (1 - ecc_share);
+    const std::string mib = FormatCount(static_cast<long long>(f.bytes / kMiB)) + " MiB";
+    if (f.bytes > binary * 1.1)
+      r.Fail(field, mib + " is more than 1.1 × the quoted " + FormatShort(v) + " " + unit +
+                        " read as binary (" + FormatCount(static_cast<long long>(binary / kMiB)) +
+                        " MiB): is the reading from another part or variant?");
+    else if (f.bytes < expected * 0.85)
+      r.Warn(field, mib + " is " + FormatFixed((1 - f.bytes / expected) * 100, 0) + "% below the quoted " +
+                        FormatShort(v) + " " + unit + " read as binary" +
+                        (ecc_share > 0 ? " less ECC" : "") + ": is the reading from another part or variant?");
+  };
+  if (g.memory_reported) check_total("memory_reported_mib", *g.memory_reported);
+  if (g.memory_derived) check_total("memory_derived", *g.memory_derived);
+  if (g.memory_runtime && g.memory_reported && g.memory_runtime->bytes > g.memory_reported->bytes)
+    r.Fail("memory_runtime_mib", "is above the driver's total (memory_reported_mib)");
+  if (g.memory_runtime && g.memory_reported && g.memory_runtime->ecc.has_value() && g.memory_reported->ecc.has_value() &&
+      *g.memory_runtime->ecc != *g.memory_reported->ecc)
+    r.Fail("memory_runtime_mib", "was read with another ECC state than memory_reported_mib");
+  if (!g.memory_reported && !g.memory_derived)
+    r.Warn("memory", "has no driver-reported total (memory_reported_mib) and none derived from the chips "
+                     "(memory_derived): the quoted " + FormatShort(v) + " " + unit + " is read as binary");
+  if (g.ecc_reserved_fraction > 0 && g.memory_reported && !g.memory_reported->ecc.has_value())
+    r.Warn("memory_reported_mib", "does not say whether ECC was on (\"ecc\"), which changes this card's total");
+}
+
 void CheckGpuConsistency(Reader& r, const Gpu& g) {
+  CheckGpuMemory(r, g);
   if (g.bandwidth_bytes_per_s > 0 && !g.memory_type.empty()) {
     // Shipping parts per memory family span these ranges (per device), with margin:
     // HBM2 P100 720 GB/s ... HBM3e B300 8 TB/s; GDDR5 T4-class 300 GB/s ... GDDR7 RTX 5090 1.8 TB/s;
@@ -228,17 +291,55 @@ Gpu ReadGpu(Reader& r) {
     g.memory_quoted_bytes = g.memory_quoted_value * per;
     r.Adopt(m);
   }
-  if (const json* rep = r.Object("memory_reported_mib", false)) {
-    Reader m(*rep, r.where() + ": memory_reported_mib");
-    double mib = m.Positive("value");
-    g.memory_reported_how = m.String("how");
+  // Memory totals with their own sources: the driver's reading, the runtime's, or one derived
+  // from the memory configuration.
+  auto figure = [&](const char* key, bool in_mib) -> std::optional<MemoryFigure> {
+    const json* obj = r.Object(key, false);
+    if (!obj) return std::nullopt;
+    Reader m(*obj, r.where() + ": " + key);
+    MemoryFigure f;
+    double per = kMiB;
+    if (!in_mib) {
+      const std::string unit = m.String("unit");
+      per = BytesPerUnit(unit);
+      if (!unit.empty() && per == 0) m.Fail("unit", "must be one of GiB, MiB (GB, MB, TB are accepted but warned)");
+    }
+    f.bytes = m.Positive("value") * per;
+    f.how = m.String("how");
+    if (m.Has("ecc")) f.ecc = m.Bool("ecc", false);
     if (const json* src = m.Object("source")) {
       Source s = ReadSource(*src, m.where() + ": source", m);
-      s.fields = {"memory_reported_mib"};
+      s.fields = {key};
       g.sources.push_back(s);
     }
-    if (!m.failed()) g.memory_reported_bytes = mib * kMiB;
+    const bool ok = !m.failed();
     r.Adopt(m);
+    if (!ok) return std::nullopt;
+    return f;
+  };
+  g.memory_reported = figure("memory_reported_mib", true);
+  g.memory_runtime = figure("memory_runtime_mib", true);
+  g.memory_derived = figure("memory_derived", false);
+  if (r.Has("runtime_devices")) {
+    g.runtime_devices = static_cast<int>(r.Integer("runtime_devices"));
+    if (g.runtime_devices > 8) r.Fail("runtime_devices", "must be from 1 to 8");
+  }
+  if (const json* uni = r.Object("unified_memory", false)) {
+    Reader u(*uni, r.where() + ": unified_memory");
+    UnifiedMemory um;
+    um.rule = u.String("rule");
+    um.note = u.String("note", false);
+    um.gpu_fraction = u.Positive("gpu_fraction", um.rule == "fraction");
+    if (um.gpu_fraction > 1) u.Fail("gpu_fraction", "must be a fraction from 0 to 1");
+    if (const json* src = u.Object("source")) {
+      Source s = ReadSource(*src, u.where() + ": source", u);
+      s.fields = {"unified_memory"};
+      g.sources.push_back(s);
+    }
+    if (!um.rule.empty() && !IsUnifiedMemoryRule(um.rule))
+      u.Fail("rule", "must be one of " + UnifiedMemoryRuleNames());
+    r.Adopt(u);
+    g.unified = um;
   }
   if (const json* bw = r.Object("bandwidth", false)) {  // absent where no source gives it
     Reader b(*bw, r.where() + ": bandwidth");
@@ -249,14 +350,25 @@ Gpu ReadGpu(Reader& r) {
     g.bandwidth_bytes_per_s = v * per;
     r.Adopt(b);
   }
-  if (const json* flops = r.Object("dense_tflops", false)) {
+  auto tflops = [&](const char* key, std::map<std::string, double>& into) {
+    const json* flops = r.Object(key, false);
+    if (!flops) return;
     for (auto it = flops->begin(); it != flops->end(); ++it) {
       if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() <= 0) {
-        r.Fail("dense_tflops." + it.key(), "must be a number > 0 (leave unsupported precisions out)");
+        r.Fail(std::string(key) + "." + it.key(), "must be a number > 0 (leave unsupported precisions out)");
         break;
       }
-      g.dense_flops[it.key()] = it->get<double>() * 1e12;
+      into[it.key()] = it->get<double>() * 1e12;
     }
+  };
+  tflops("dense_tflops", g.dense_flops);
+  tflops("sparse_tflops", g.sparse_flops);
+  for (const auto& [precision, flops] : g.sparse_flops) {
+    auto dense = g.dense_flops.find(precision);
+    if (dense == g.dense_flops.end())
+      r.Fail("sparse_tflops." + precision, "has no dense figure next to it in dense_tflops");
+    else if (!(flops > dense->second && flops <= 2.0001 * dense->second))
+      r.Fail("sparse_tflops." + precision, "must be above the dense figure and at most twice it");
   }
   g.tdp_w = r.Positive("tdp_w", false);
   g.sparsity_factor = r.Positive("sparsity_factor", false);
@@ -290,12 +402,35 @@ Gpu ReadGpu(Reader& r) {
   if (const json* ecc = r.Object("ecc", false)) {
     Reader e(*ecc, r.where() + ": ecc");
     g.ecc = e.Bool("supported", false);
+    g.ecc_default_on = e.Bool("default_on", *g.ecc);
     g.ecc_reserved_fraction = e.Positive("reserved_fraction", false, /*allow_zero=*/true);
     if (g.ecc_reserved_fraction >= 0.5) e.Fail("reserved_fraction", "must be below 0.5");
     g.ecc_note = e.String("note", false);
     r.Adopt(e);
   }
   g.mig = r.String("mig", false);
+  if (const json* mig = r.Object("mig_profiles", false)) {
+    Reader mp(*mig, r.where() + ": mig_profiles");
+    if (const json* list = mp.Array("profiles")) {
+      for (size_t i = 0; i < list->size(); ++i) {
+        Reader pr((*list)[i], mp.where() + ": profiles[" + std::to_string(i) + "]");
+        MigProfile p;
+        p.name = pr.String("name");
+        p.bytes = pr.Positive("memory_mib") * kMiB;
+        p.max_instances = static_cast<int>(pr.Integer("max_instances", false));
+        if (p.max_instances > 8) pr.Fail("max_instances", "must be from 1 to 8");
+        mp.Adopt(pr);
+        g.mig_profiles.push_back(p);
+      }
+    }
+    mp.String("how");
+    if (const json* src = mp.Object("source")) {
+      Source s = ReadSource(*src, mp.where() + ": source", mp);
+      s.fields = {"mig_profiles"};
+      g.sources.push_back(s);
+    }
+    r.Adopt(mp);
+  }
   if (const json* prices = r.Array("prices", false)) {
     for (size_t i = 0; i < prices->size(); ++i) {
       Reader pr((*prices)[i], r.where() + ": prices[" + std::to_string(i) + "]");
@@ -313,7 +448,7 @@ Gpu ReadGpu(Reader& r) {
   sources.insert(sources.end(), g.sources.begin(), g.sources.end());
   g.sources = std::move(sources);
   CheckGpuConsistency(r, g);
-  RequireSourced(r, g.sources, {"memory", "bandwidth", "dense_tflops", "tdp_w", "sparsity_factor", "l2_cache_mib",
+  RequireSourced(r, g.sources, {"memory", "bandwidth", "dense_tflops", "sparse_tflops", "tdp_w", "sparsity_factor", "l2_cache_mib", "runtime_devices",
                                 "compute_units", "boost_clock_mhz", "interconnect", "pcie", "ecc"});
   return g;
 }
@@ -509,7 +644,8 @@ bool Upsert(std::vector<T>& list, T entry, OnExistingId on_existing) {
 
 template <typename T, typename ReadFn>
 bool ReadList(const json& doc, const std::string& file, const char* key, std::vector<T>& into,
-              std::vector<std::string>& errors, OnExistingId on_existing, ReadFn read) {
+              std::vector<std::string>& errors, std::vector<std::string>& warnings, OnExistingId on_existing,
+              ReadFn read) {
   auto it = doc.find(key);
   if (it == doc.end()) return true;
   if (!it->is_array()) {
@@ -525,6 +661,7 @@ bool ReadList(const json& doc, const std::string& file, const char* key, std::ve
     if (!r.failed() && !Upsert(into, std::move(entry), on_existing))
       r.Fail("id", "is already defined by another built-in file");
     errors.insert(errors.end(), r.errors().begin(), r.errors().end());
+    warnings.insert(warnings.end(), r.warnings().begin(), r.warnings().end());
   }
   return errors.size() == before;
 }
@@ -564,15 +701,15 @@ Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base,
     }
     // Every list is read and every problem collected; a file with any error adds nothing.
     Catalog next = base;
-    bool ok = ReadList(doc, file.name, "gpus", next.gpus, errors, on_existing, ReadGpu);
-    ok = ReadList(doc, file.name, "models", next.models, errors, on_existing, ReadModel) && ok;
-    ok = ReadList(doc, file.name, "weight_formats", next.weight_formats, errors, on_existing,
+    bool ok = ReadList(doc, file.name, "gpus", next.gpus, errors, next.warnings, on_existing, ReadGpu);
+    ok = ReadList(doc, file.name, "models", next.models, errors, next.warnings, on_existing, ReadModel) && ok;
+    ok = ReadList(doc, file.name, "weight_formats", next.weight_formats, errors, next.warnings, on_existing,
                   [](Reader& r) { return ReadFormat<WeightFormat>(r, "bits_per_weight"); }) && ok;
-    ok = ReadList(doc, file.name, "kv_formats", next.kv_formats, errors, on_existing,
+    ok = ReadList(doc, file.name, "kv_formats", next.kv_formats, errors, next.warnings, on_existing,
                   [](Reader& r) { return ReadFormat<KvFormat>(r, "bytes_per_element"); }) && ok;
-    ok = ReadList(doc, file.name, "interconnects", next.interconnects, errors, on_existing, ReadInterconnect) && ok;
-    ok = ReadList(doc, file.name, "cloud_offers", next.cloud_offers, errors, on_existing, ReadCloudOffer) && ok;
-    ok = ReadList(doc, file.name, "engines", next.engines, errors, on_existing, ReadEngine) && ok;
+    ok = ReadList(doc, file.name, "interconnects", next.interconnects, errors, next.warnings, on_existing, ReadInterconnect) && ok;
+    ok = ReadList(doc, file.name, "cloud_offers", next.cloud_offers, errors, next.warnings, on_existing, ReadCloudOffer) && ok;
+    ok = ReadList(doc, file.name, "engines", next.engines, errors, next.warnings, on_existing, ReadEngine) && ok;
     if (ok) base = std::move(next);
   }
   // References across files, checked once everything is merged.

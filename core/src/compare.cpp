@@ -59,6 +59,8 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
       rows.push_back(row);
       continue;
     }
+    row.unknown = speed->unknown;
+    if (!price) row.unknown.emplace("upfront_usd", "no purchase price for this GPU in the catalog");
     row.tokens_per_s_user = speed->tokens_per_s_user;
     row.tokens_per_s_total = speed->tokens_per_s_total;
     row.ttft_s = speed->ttft_s;
@@ -70,6 +72,8 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     } else if (cost.owned_per_m_output > 0) {
       row.usd_per_m_output = cost.owned_per_m_output;
       row.price_basis = "owned";
+    } else {
+      row.unknown.emplace("usd_per_m_output", "no cloud offer and no purchase price for this GPU in the catalog");
     }
     rows.push_back(row);
   }

@@ -140,6 +140,31 @@ CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const Speed
     if (c.spot_month > 0) c.spot_total.push_back(c.spot_month * m);
     if (c.purchase_gpu > 0) c.owned_total.push_back(purchase + c.energy_month * m);
   }
+  // What stays unknown, and why: the reports print these empty with the reason, never as 0.
+  auto unknown = [&](std::initializer_list<const char*> keys, const std::string& why) {
+    for (const char* k : keys) c.unknown.emplace(k, why);
+  };
+  if (!(c.cloud_gpu_hour > 0))
+    unknown({"cloud_gpu_hour", "cloud_hour", "cloud_month", "cloud_per_m_output", "cloud_per_m_input", "spot_discount"},
+            "no cloud offer for this GPU in the catalog: set price-hour");
+  if (!(c.spot_gpu_hour > 0))
+    unknown({"spot_gpu_hour", "spot_effective_gpu_hour", "spot_hour", "spot_month", "spot_per_m_output", "spot_discount",
+             "break_even_spot_months"},
+            "no spot offer for this GPU in the catalog");
+  if (!(c.purchase_gpu > 0))
+    unknown({"purchase_gpu", "owned_hour", "owned_month", "amortised_month", "owned_per_m_output", "owned_per_m_input",
+             "break_even_months", "break_even_spot_months"},
+            "no purchase price for this GPU in the catalog: set buy-usd");
+  if (!(c.power_w > 0))
+    unknown({"power_w", "energy_hour", "energy_month"}, "no TDP for this GPU in the catalog");
+  if (auto it = speed.unknown.find("prefill_tokens_per_s"); it != speed.unknown.end())
+    unknown({"cloud_per_m_input", "owned_per_m_input"}, it->second);
+  if (!(speed.tokens_per_s_total > 0))
+    unknown({"cloud_per_m_output", "owned_per_m_output", "spot_per_m_output"}, "no decode rate");
+  if (c.purchase_gpu > 0 && c.cloud_gpu_hour > 0 && c.break_even_months == 0)
+    unknown({"break_even_months"}, "renting these hours costs about as much as the energy of owning: buying never pays off within 100 years");
+  if (c.purchase_gpu > 0 && c.spot_gpu_hour > 0 && c.break_even_spot_months == 0)
+    unknown({"break_even_spot_months"}, "renting spot costs about as much as the energy of owning: buying never pays off within 100 years");
   c.assumptions = {
       "cost per token at the scenario's steady throughput: output at the decode rate, input at the prefill rate",
       "owned GPUs draw their TDP while busy; host, cooling beyond PUE and staff are not counted",

@@ -33,10 +33,22 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
       FormatShort(g.memory_quoted_value) + " " + g.memory_quoted_unit + (g.memory_type.empty() ? "" : " " + g.memory_type) +
           " = " + FormatBytes(g.memory_quoted_bytes, ByteUnit::GiB) + " = " +
           FormatBytes(g.memory_quoted_bytes, ByteUnit::GB));
-  if (g.memory_reported_bytes)
-    add("memory_reported_mib", "Memory (driver total)",
-        FormatCount(static_cast<long long>(*g.memory_reported_bytes / kMiB)) + " MiB = " +
-            FormatBytes(*g.memory_reported_bytes, ByteUnit::GiB) + " (" + g.memory_reported_how + ")");
+  auto figure_row = [&](const char* field, const char* label, const std::optional<MemoryFigure>& f) {
+    if (!f) return;
+    std::string v = FormatCount(static_cast<long long>(std::llround(f->bytes / kMiB))) + " MiB = " +
+                    FormatBytes(f->bytes, ByteUnit::GiB) + " = " + FormatBytes(f->bytes, ByteUnit::GB) + " (" + f->how;
+    if (f->ecc) v += *f->ecc ? ", ECC on" : ", ECC off";
+    add(field, label, v + ")");
+  };
+  figure_row("memory_reported_mib", "Memory (driver total)", g.memory_reported);
+  figure_row("memory_runtime_mib", "Memory (runtime total)", g.memory_runtime);
+  figure_row("memory_derived", "Memory (derived)", g.memory_derived);
+  if (g.unified) {
+    std::string v = g.unified->rule;
+    if (g.unified->rule == "fraction") v += " " + FormatShort(g.unified->gpu_fraction * 100) + "% of RAM";
+    if (!g.unified->note.empty()) v += " (" + g.unified->note + ")";
+    add("unified_memory", "Unified memory: GPU share by", v);
+  }
   if (g.bandwidth_bytes_per_s > 0)
     add("bandwidth", "Memory bandwidth", FormatShort(g.bandwidth_bytes_per_s / kGB) + " GB/s");
   if (g.l2_cache_bytes > 0) add("l2_cache_mib", "L2 / last-level cache", FormatShort(g.l2_cache_bytes / kMiB) + " MiB");
@@ -57,6 +69,8 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
   }
   for (const auto& [p, v] : g.dense_flops)
     if (std::find(done.begin(), done.end(), p) == done.end()) flops_row(p, v);
+  for (const auto& [p, v] : g.sparse_flops)
+    add("sparse_tflops", "Sparse " + p + " (as quoted)", FormatShort(v / 1e12) + " TFLOP/s");
   if (g.sparsity_factor > 0) add("sparsity_factor", "Sparsity factor", FormatShort(g.sparsity_factor) + "× (2:4 structured; headline = dense × factor)");
   if (g.tdp_w > 0) add("tdp_w", "TDP / board power", FormatShort(g.tdp_w) + " W");
   if (g.interconnect) {
@@ -79,11 +93,20 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
   }
   if (g.ecc) {
     std::string v = *g.ecc ? "yes" : "no";
+    if (*g.ecc) v += g.ecc_default_on ? ", on by default" : ", off by default";
     if (g.ecc_reserved_fraction > 0) v += ", reserves " + FormatFixed(g.ecc_reserved_fraction * 100, 2) + "% of capacity when on";
     if (!g.ecc_note.empty()) v += " (" + g.ecc_note + ")";
     add("ecc", "ECC", v);
   }
   if (!g.mig.empty()) add("mig", "MIG", g.mig);
+  if (!g.mig_profiles.empty()) {
+    std::string v;
+    for (const MigProfile& p : g.mig_profiles) {
+      v += (v.empty() ? "" : ", ") + p.name + " " + FormatBytes(p.bytes, ByteUnit::GiB);
+      if (p.max_instances > 0) v += " ×" + std::to_string(p.max_instances);
+    }
+    add("mig_profiles", "MIG profiles (mig=)", v);
+  }
   for (const Price& p : g.prices) {
     std::string v = "$";  // appended, not chained: see the -Wrestrict note above
     v += FormatCount(static_cast<long long>(p.usd));
@@ -97,21 +120,64 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
 
 namespace gpuplan {
 
+// 2:4 structured sparsity doubles tensor-core math only (NVIDIA A100 whitepaper, "Fine-grained
+// structured sparsity"): never the FP64/FP32 vector units, nor Hopper's FP64 tensor cores, whose
+// 67 TFLOPS on an H100 SXM is a dense figure (H100 datasheet: "FP64 Tensor Core 67 teraFLOPS").
+namespace {
+
+bool SparsityApplies(const std::string& key) {
+  return key != "fp64" && key != "fp64_tensor" && key != "fp32";
+}
+
+// What a catalog key means, in words a datasheet reader recognises. GeForce cards (the ones with
+// an FP16-accumulate figure) say which accumulator their "FP16" is.
+std::string RateLabel(const Gpu& g, const std::string& key) {
+  if (key == "fp64") return "fp64 (non-tensor)";
+  if (key == "fp64_tensor") return "fp64 tensor-core";
+  if (key == "fp32") return "fp32 (non-tensor)";
+  const size_t acc = key.find("_fp16acc");
+  if (acc != std::string::npos) return key.substr(0, acc) + " with FP16 accumulate";
+  if (g.dense_flops.count(key + "_fp16acc")) return key + " with FP32 accumulate";
+  return key;
+}
+
+}  // namespace
+
 std::vector<std::string> ExplainQuotedTflops(const Gpu& g, const std::string& precision, double quoted_tflops,
                                              double tolerance) {
   std::vector<std::string> out;
   auto near = [&](double tflops) { return tflops > 0 && std::abs(quoted_tflops / tflops - 1) <= tolerance; };
-  auto check = [&](const std::string& key, const std::string& label) {
+  // Every reading of one catalog key: its dense figure, and its sparse one (as the vendor quotes
+  // it where that is not dense × factor, as on Blackwell Ultra's FP4).
+  auto readings = [&](const std::string& key, const std::string& prefix) {
+    std::vector<std::string> found;
     auto it = g.dense_flops.find(key);
-    if (it == g.dense_flops.end()) return;
+    if (it == g.dense_flops.end()) return found;
     const double dense = it->second / 1e12;
-    if (near(dense)) out.push_back("dense " + label + " (" + FormatShort(dense, 2) + ")");
-    if (g.sparsity_factor > 1 && near(dense * g.sparsity_factor))
-      out.push_back("sparse: " + FormatShort(g.sparsity_factor) + " × dense " + label + " (" +
-                    FormatShort(g.sparsity_factor) + " × " + FormatShort(dense, 2) + ")");
+    const std::string label = RateLabel(g, key);
+    if (near(dense)) found.push_back(prefix + "dense " + label + " (" + FormatShort(dense, 2) + ")");
+    if (!SparsityApplies(key)) return found;
+    if (auto sp = g.sparse_flops.find(key); sp != g.sparse_flops.end()) {
+      if (near(sp->second / 1e12))
+        found.push_back(prefix + "sparse: " + label + " as quoted (" + FormatShort(sp->second / 1e12, 2) +
+                        "; not 2 × dense " + FormatShort(dense, 2) + ")");
+    } else if (g.sparsity_factor > 1 && near(dense * g.sparsity_factor)) {
+      found.push_back(prefix + "sparse: " + FormatShort(g.sparsity_factor) + " × dense " + label + " (" +
+                      FormatShort(g.sparsity_factor) + " × " + FormatShort(dense, 2) + ")");
+    }
+    return found;
   };
-  check(precision, precision);
-  check(precision + "_fp16acc", precision + " with FP16 accumulate");
+  std::vector<std::string> own = {precision, precision + "_fp16acc"};
+  if (precision == "fp64") own.push_back("fp64_tensor");
+  for (const std::string& key : own)
+    for (std::string& r : readings(key, "")) out.push_back(std::move(r));
+  if (!out.empty()) return out;
+  // Not a rate of the precision asked about: guides often print another precision's figure under
+  // its heading (an A100's "FP16 19.5" is its FP32 rate).
+  for (const auto& [key, flops] : g.dense_flops) {
+    if (std::find(own.begin(), own.end(), key) != own.end()) continue;
+    for (std::string& r : readings(key, "not a " + precision + " rate of this GPU: ")) out.push_back(std::move(r));
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/capacity.h"
 #include "gpuplan/model.h"
 #include "gpuplan/units.h"
 
@@ -194,8 +195,11 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
                 " tokens × " + Plural(s.batch, "sequence", "sequences");
   Term kv{"kv_cache", "KV cache", kv_formula, kv_per_sequence * static_cast<double>(s.batch)};
 
-  const double capacity = gpu->CapacityBytes();
-  const Workspace ws = EngineWorkspace(*engine, *model, s, capacity);
+  Result<DeviceMemory> device = EstimateDeviceMemory(*gpu, s);
+  if (!device) return Error{device.error()};
+  e.device = std::move(device).value();
+  const double capacity = e.device.free_bytes;
+  const Workspace ws = EngineWorkspace(*engine, *model, s, e.device.runtime_bytes);
   Term activations{"activations", llama_cpp ? "Compute buffer" : "Activations / workspace", ws.formula, ws.bytes};
 
   Term overhead{"overhead", "Runtime overhead",
@@ -206,31 +210,40 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   e.terms = {weights, kv, activations, overhead};
   for (const Term& t : e.terms) e.total_bytes += t.bytes;
   e.capacity_bytes = capacity;
-  e.capacity_basis = gpu->memory_reported_bytes
-                         ? "driver-reported total (" + gpu->memory_reported_how + "), vendor quotes " +
-                               FormatFixed(gpu->memory_quoted_value, 0) + " " + gpu->memory_quoted_unit
-                         : "as quoted by the vendor: " + FormatFixed(gpu->memory_quoted_value, 0) + " " +
-                               gpu->memory_quoted_unit;
+  e.capacity_basis = e.device.basis;
 
   // The engine's cap: vLLM's gpu_memory_utilization and SGLang's mem_fraction_static are
-  // fractions of total memory; TensorRT-LLM's KV fraction is of the memory still free after
-  // weights and activations (engines.json). llama.cpp and Transformers take what they need.
+  // fractions of the device's total as the runtime sees it (torch.cuda.mem_get_info's total);
+  // TensorRT-LLM's KV fraction is of the memory still free after weights and activations
+  // (engines.json). llama.cpp and Transformers take what they need of what is free.
   const double fixed = weights.bytes + activations.bytes + overhead.bytes;
   const double fraction = s.mem_util > 0 ? s.mem_util : engine->memory_fraction;
+  bool cap_refused = false;
   if (engine->memory_fraction_of == "total" && engine->id != "sglang" && fraction > 0) {
-    e.usable_bytes = capacity * fraction;
-    e.usable_basis = engine->name + " memory cap " + FormatFixed(fraction, 2) + " × " + FormatBytes(capacity, ByteUnit::GiB);
+    const double cap = e.device.runtime_bytes * fraction;
+    e.usable_bytes = std::min(cap, capacity);
+    e.usable_basis = engine->name + " memory cap " + FormatFixed(fraction, 2) + " × " +
+                     FormatBytes(e.device.runtime_bytes, ByteUnit::GiB);
+    // vLLM checks at start-up that this much is free ("Free memory on device ... is less than
+    // desired GPU memory utilization", vllm/v1/worker/gpu_worker.py) and stops otherwise.
+    if (cap > capacity * 1.000001) {
+      cap_refused = true;
+      e.warnings.push_back(engine->name + " would refuse to start: its cap " + FormatBytes(cap) + " is more than the " +
+                           FormatBytes(capacity) + " free beside other processes; lower mem-util to " +
+                           FormatFixed(std::floor(capacity / e.device.runtime_bytes * 100) / 100, 2) + " or less");
+    }
   } else if (engine->memory_fraction_of == "free" && fraction > 0) {
     e.usable_bytes = fixed + std::max(0.0, capacity - fixed) * fraction;
     e.usable_basis = engine->name + " KV fraction " + FormatFixed(fraction, 2) + " of the memory free after weights";
   } else {
     e.usable_bytes = capacity;
-    e.usable_basis = "whole capacity (" + engine->name + " has no memory cap)";
+    e.usable_basis = "all that is free (" + engine->name + " has no memory cap)";
     if (s.mem_util > 0 && engine->id != "sglang")
       e.warnings.push_back("mem-util has no effect with " + engine->name);
   }
   e.headroom_bytes = e.usable_bytes - e.total_bytes;
-  e.fits = e.headroom_bytes >= 0;
+  e.fits = e.headroom_bytes >= 0 && !cap_refused;
+  e.warnings.insert(e.warnings.end(), e.device.warnings.begin(), e.device.warnings.end());
   const double free_for_kv = e.usable_bytes - weights.bytes - activations.bytes - overhead.bytes;
   e.kv_pool_bytes = std::max(0.0, free_for_kv);
   e.host_bytes = (params.total * bytes_per_param - gpu_params * bytes_per_param) +
@@ -268,6 +281,7 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
       "KV cache is allocated for the full context of every sequence",
       "engine profile: " + engine->name + " (" + engine->version + ")",
   };
+  e.assumptions.insert(e.assumptions.end(), e.device.assumptions.begin(), e.device.assumptions.end());
   if (offload)
     e.assumptions.push_back(std::to_string(model->layers - e.layers_on_gpu) +
                             " layers and their KV cache stay in host RAM (" + FormatBytes(e.host_bytes, ByteUnit::GiB) +

@@ -118,7 +118,9 @@ Records FitRecords(const MemoryEstimate& e) {
   };
   for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
   row("Total", e.total_bytes, "sum of the terms");
+  for (const CapacityRow& c : CapacityRows(e.device)) row(c.name, c.bytes, c.how);
   row("Usable", e.usable_bytes, e.usable_basis);
+  row(e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "usable - total");
   return r;
 }
 
@@ -126,14 +128,19 @@ Records SpeedRecords(const SpeedEstimate& e) {
   Records r{{{"metric", "metric"}, {"value", "value", true}, {"unit", "unit"}, {"low", "band low", true},
              {"high", "band high", true}},
             {}};
-  auto row = [&](const char* name, double v, const char* unit, const Band& b, int digits) {
+  auto row = [&](const char* name, const char* key, double v, const char* unit, const Band& b, int digits) {
+    if (e.unknown.count(key)) {
+      r.rows.push_back({Text(name), Unknown(), Text(unit + std::string(" (unknown: ") + e.unknown.at(key) + ")"), Unknown(),
+                        Unknown()});
+      return;
+    }
     r.rows.push_back({Text(name), Number(v, FormatFixed(v, digits)), Text(unit),
                       Number(v * b.lo, FormatFixed(v * b.lo, digits)), Number(v * b.hi, FormatFixed(v * b.hi, digits))});
   };
-  row("decode tokens/s per user", e.tokens_per_s_user, "tokens/s", e.decode_band, 1);
-  row("decode tokens/s total", e.tokens_per_s_total, "tokens/s", e.decode_band, 1);
-  row("time to first token", e.ttft_s, "s", Band{1 / e.prefill_band.hi, 1 / e.prefill_band.lo, 0}, 3);
-  row("prefill tokens/s", e.prefill_tokens_per_s, "tokens/s", e.prefill_band, 0);
+  row("decode tokens/s per user", "tokens_per_s_user", e.tokens_per_s_user, "tokens/s", e.decode_band, 1);
+  row("decode tokens/s total", "tokens_per_s_total", e.tokens_per_s_total, "tokens/s", e.decode_band, 1);
+  row("time to first token", "ttft_s", e.ttft_s, "s", Band{1 / e.prefill_band.hi, 1 / e.prefill_band.lo, 0}, 3);
+  row("prefill tokens/s", "prefill_tokens_per_s", e.prefill_tokens_per_s, "tokens/s", e.prefill_band, 0);
   return r;
 }
 
@@ -201,7 +208,7 @@ Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstim
   for (const Term& t : e.terms) add(t.name, t.bytes / kGiB, 2, "GiB", t.formula);
   add("Total per GPU", e.total_bytes / kGiB, 2, "GiB", "sum of the terms above");
   const Gpu* g = catalog.FindGpu(s.gpu);
-  add("Capacity", e.capacity_bytes / kGiB, 2, "GiB", g ? g->name : s.gpu);
+  add("Capacity", e.capacity_bytes / kGiB, 2, "GiB", (g ? g->name + ": " : std::string()) + e.device.basis);
   add("Largest micro-batch", static_cast<double>(e.max_micro_batch), 0, "sequences", "that fits in the capacity");
   add("Trainable parameters", e.trainable_params, 0, "parameters", s.method);
   add("FLOPs per token", e.flops_per_token, 0, "FLOP", e.flops_formula);

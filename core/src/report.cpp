@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,32 @@ ordered_json ScenarioJson(const Scenario& s) {
     else j[f.key] = v;
   }
   return j;
+}
+
+// The device's memory from the driver's total to what the workload can allocate (capacity.h).
+// Steps carry the bytes they move, never negative: "adds" marks one that gives memory back.
+ordered_json DeviceJson(const DeviceMemory& d) {
+  ordered_json steps = ordered_json::array();
+  for (const CapacityStep& s : d.steps) {
+    ordered_json step = {{"key", s.key}, {"name", s.name}, {"formula", s.formula}, {"bytes", Number(std::abs(s.bytes))}};
+    if (s.bytes < 0) step["adds"] = true;
+    steps.push_back(step);
+  }
+  return {{"total_bytes", Number(d.total_bytes)}, {"total_basis", d.total_basis}, {"steps", steps},
+          {"runtime_bytes", Number(d.runtime_bytes)}, {"free_bytes", Number(d.free_bytes)}};
+}
+
+// Figures the estimate could not give: null in place of a number, and the reason under
+// "unknown" — never a 0 that reads as a measurement.
+void MarkUnknown(ordered_json& j, const std::map<std::string, std::string>& unknown) {
+  if (unknown.empty()) return;
+  ordered_json why = ordered_json::object();
+  for (const auto& [key, reason] : unknown) {
+    if (!j.contains(key)) continue;
+    j[key] = nullptr;
+    why[key] = reason;
+  }
+  if (!why.empty()) j["unknown"] = why;
 }
 
 ordered_json BandJson(const Band& b) { return {{"lo", Number(b.lo)}, {"hi", Number(b.hi)}, {"cases", b.cases}}; }
@@ -83,6 +110,12 @@ ordered_json CostJson(const CostEstimate& c) {
           {"warnings", c.warnings}};
 }
 
+ordered_json CostJsonMarked(const CostEstimate& c) {
+  ordered_json j = CostJson(c);
+  MarkUnknown(j, c.unknown);
+  return j;
+}
+
 }  // namespace
 
 std::string FitReportJson(const Catalog& catalog, const Scenario& s, const MemoryEstimate& e, int indent) {
@@ -110,6 +143,7 @@ std::string FitReportJson(const Catalog& catalog, const Scenario& s, const Memor
   per_gpu["total_bytes"] = Number(e.total_bytes);
   per_gpu["capacity_bytes"] = Number(e.capacity_bytes);
   per_gpu["capacity_basis"] = e.capacity_basis;
+  per_gpu["device"] = DeviceJson(e.device);
   per_gpu["headroom_bytes"] = Number(e.headroom_bytes);
   j["per_gpu"] = per_gpu;
   j["fits"] = e.fits;
@@ -154,7 +188,9 @@ std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const Mem
   j["prefill_one"] = StepJson(e.prefill_one);
   j["decode_band"] = BandJson(e.decode_band);
   j["prefill_band"] = BandJson(e.prefill_band);
-  j["cost"] = CostJson(c);
+  MarkUnknown(j, e.unknown);
+  if (!e.unknown.empty()) j["peak_flops"] = nullptr, j["unknown"]["peak_flops"] = e.unknown.begin()->second;
+  j["cost"] = CostJsonMarked(c);
   j["assumptions"] = e.assumptions;
   j["warnings"] = e.warnings;
   return j.dump(indent);
@@ -168,7 +204,8 @@ std::string CostReportJson(const Scenario& s, const SpeedEstimate& speed, const 
   j["gpus"] = static_cast<long long>(s.count) * std::max(1, s.pp);
   j["tokens_per_s_total"] = Number(speed.tokens_per_s_total);
   j["prefill_tokens_per_s"] = Number(speed.prefill_tokens_per_s);
-  ordered_json cost = CostJson(c);
+  MarkUnknown(j, speed.unknown);
+  ordered_json cost = CostJsonMarked(c);
   cost["series"] = {{"months", Numbers(c.months)},
                     {"cloud", Numbers(c.cloud_total)},
                     {"spot", Numbers(c.spot_total)},
@@ -183,8 +220,8 @@ std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& 
   j["scenario"] = ScenarioJson(s);
   j["state"] = EncodeState(s);
   ordered_json list = ordered_json::array();
-  for (const CompareRow& r : rows)
-    list.push_back({{"gpu", r.gpu},
+  for (const CompareRow& r : rows) {
+    ordered_json row = {{"gpu", r.gpu},
                     {"name", r.name},
                     {"vendor", r.vendor},
                     {"count", r.count},
@@ -201,7 +238,15 @@ std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& 
                     {"upfront_usd", Number(r.upfront_usd)},
                     {"watts", Number(r.watts)},
                     {"year", r.year},
-                    {"note", r.note}});
+                    {"note", r.note}};
+    std::map<std::string, std::string> unknown = r.unknown;
+    if (!r.fits)
+      for (const char* k : {"count", "tokens_per_s_user", "tokens_per_s_total", "ttft_s", "usd_per_m_output", "upfront_usd",
+                            "max_context", "max_batch"})
+        unknown.emplace(k, r.note.empty() ? "does not fit" : r.note);
+    MarkUnknown(row, unknown);
+    list.push_back(row);
+  }
   j["rows"] = list;
   return j.dump(indent);
 }
@@ -218,6 +263,7 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
   j["per_gpu"] = {{"terms", terms},
                   {"total_bytes", Number(e.total_bytes)},
                   {"capacity_bytes", Number(e.capacity_bytes)},
+                  {"device", DeviceJson(e.device)},
                   {"headroom_bytes", Number(e.headroom_bytes)},
                   {"host_bytes", Number(e.host_bytes)}};
   j["fits"] = e.fits;

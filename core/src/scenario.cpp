@@ -131,7 +131,7 @@ std::string FormatNumber(double v) {
 // the CLI flags, --help and the page all iterate this table.
 namespace {
 
-enum class Kind { kModel, kWeights, kKv, kGpu, kEngine, kInteger, kNumber, kChoice };
+enum class Kind { kModel, kWeights, kKv, kGpu, kEngine, kInteger, kNumber, kChoice, kMig };
 
 struct FieldDef {
   FieldInfo info;
@@ -197,6 +197,21 @@ const std::vector<FieldDef>& Table() {
            0, 1, &Scenario::mem_util);
     number("overhead-gib", "Overhead", "CUDA context + runtime per GPU in GiB (0 to 1024)", 0, kMaxOverheadGib,
            &Scenario::overhead_gib);
+    {
+      FieldDef f{{"ecc", "ECC", "ECC on GDDR cards (it takes 1/16 of their memory): default (the card's factory setting), on, off"},
+                 Kind::kChoice};
+      f.text = &Scenario::ecc;
+      f.choices = {"default", "on", "off"};
+      t.push_back(f);
+      FieldDef m{{"mig", "MIG profile", "MIG GPU-instance profile to run in, e.g. 1g.10gb (gpuplan catalog show GPU lists them); none = the whole GPU"},
+                 Kind::kMig};
+      m.text = &Scenario::mig;
+      t.push_back(m);
+    }
+    number("gpu-mem-gib", "GPU memory", "memory the GPU may use in GiB, instead of the catalog's total and a unified machine's OS rule (0 = the catalog's; up to 100000)",
+           0, 100000, &Scenario::gpu_mem_gib);
+    number("used-gib", "Used elsewhere", "memory other processes already hold on each GPU in GiB: a desktop, a second model (0 to 100000)",
+           0, 100000, &Scenario::used_gib);
     integer("gpu-layers", "GPU layers", "layers kept on the GPUs (llama.cpp -ngl), the rest in host RAM; all = every layer",
             0, static_cast<double>(kMaxLayers), &Scenario::gpu_layers, "all");
     number("ram-gbs", "Host RAM GB/s", "host memory bandwidth for offloaded layers, GB/s (1 to 100000)", 1, 100000,
@@ -323,6 +338,18 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
       if (f->small) s.*(f->small) = static_cast<int>(v);
       else s.*(f->integer) = v;
       return std::nullopt;
+    }
+    case Kind::kMig: {
+      // Profiles differ per GPU: here the name must be one some GPU has; the estimate checks the
+      // scenario's GPU (a link may set mig before gpu).
+      if (value == "none") break;
+      std::vector<std::string> known = {"none"};
+      for (const Gpu& g : catalog.gpus)
+        for (const MigProfile& p : g.mig_profiles)
+          if (std::find(known.begin(), known.end(), p.name) == known.end()) known.push_back(p.name);
+      if (std::find(known.begin(), known.end(), value) == known.end())
+        return FieldError(key, UnknownIdMessage("MIG profile", value, known));
+      break;
     }
     case Kind::kChoice:
       if (std::find(f->choices.begin(), f->choices.end(), value) == f->choices.end()) {

@@ -360,7 +360,11 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   e.tokens_per_s_user = d.seconds > 0 ? 1 / d.seconds : 0;
   e.tokens_per_s_total = e.tokens_per_s_user * batch;  // every micro-batch advances once per step
   e.prefill_tokens_per_s = e.prefill.seconds > 0 && !no_peak ? batch * prompt / e.prefill.seconds : 0;
-  if (no_peak) e.ttft_s = 0;
+  if (no_peak) {
+    e.ttft_s = 0;
+    const std::string why = gpu->name + " has no dense throughput figure in the catalog, so prefill cannot be estimated";
+    e.unknown = {{"ttft_s", why}, {"prefill_tokens_per_s", why}};
+  }
 
   e.assumptions = {
       "decode at the mean cache length over the output: prompt + output / 2 = " +

@@ -1,8 +1,11 @@
 #include "gpuplan/training.h"
 
+#include "gpuplan/capacity.h"
+
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/capacity.h"
 #include "gpuplan/cost.h"
 #include "gpuplan/model.h"
 #include "gpuplan/speed.h"
@@ -216,7 +219,11 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.terms.push_back({"overhead", "Runtime overhead", FormatFixed(s.overhead_gib, 2) + " GiB (CUDA context, allocator)",
                      s.overhead_gib * kGiB});
   for (const Term& t : e.terms) e.total_bytes += t.bytes;
-  e.capacity_bytes = gpu->CapacityBytes();
+  Result<DeviceMemory> device = EstimateDeviceMemory(*gpu, s);
+  if (!device) return Error{device.error()};
+  e.device = std::move(device).value();
+  e.capacity_bytes = e.device.free_bytes;
+  e.warnings.insert(e.warnings.end(), e.device.warnings.begin(), e.device.warnings.end());
   e.headroom_bytes = e.capacity_bytes - e.total_bytes;
   e.fits = e.headroom_bytes >= 0;
   const double per_sequence = (activations + logits) / b;
@@ -344,6 +351,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
           "% of the dense BF16 peak (Llama 3 reported 38-43% on H100; adjust with mfu)",
       "spot price + " + FormatFixed(s.spot_overhead * 100, 0) + "% for interruptions and restarts from checkpoints",
   };
+  e.assumptions.insert(e.assumptions.end(), e.device.assumptions.begin(), e.device.assumptions.end());
   if (qlora)
     e.assumptions.push_back("QLoRA: frozen base in " + base_label +
                             ", adapters and their optimizer in BF16/FP32; a paged optimizer only moves states to CPU "

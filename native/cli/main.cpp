@@ -115,7 +115,7 @@ void PrintFitTable(const Catalog& cat, const Scenario& s, const MemoryEstimate& 
   };
   for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
   row("Total", e.total_bytes, "sum of the terms above");
-  row("Capacity", e.capacity_bytes, e.capacity_basis);
+  for (const CapacityRow& c : CapacityRows(e.device)) row(c.name, c.bytes, c.how);
   row("Usable", e.usable_bytes, e.usable_basis);
   row(e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "usable - total");
   fmt::print("\n  {}{}: {} of {} usable ({})\n", e.fits ? "FITS" : "DOES NOT FIT", per, FormatBytes(e.total_bytes),
@@ -288,7 +288,7 @@ int RunCatalog(const Catalog& cat, const std::string& what, const std::string& f
       rows.push_back({Text(g.id), Text(g.name), Text(g.vendor),
                       g.year ? Number(g.year, std::to_string(g.year)) : Unknown(),
                       Text(FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit),
-                      Number(g.CapacityBytes(), FormatFixed(g.CapacityBytes() / kGiB, 1)),
+                      Number(g.TotalBytes(), FormatFixed(g.TotalBytes() / kGiB, 1)),
                       g.bandwidth_bytes_per_s > 0
                           ? Number(g.bandwidth_bytes_per_s / kGB, FormatFixed(g.bandwidth_bytes_per_s / kGB, 0))
                           : Unknown(),
@@ -352,6 +352,10 @@ int RunValidate(const std::vector<std::string>& paths, const std::string& format
   if (!merged.ok()) FailLines("catalog validate", merged.error());
   const Catalog& base = embedded.value();
   const Catalog& c = merged.value();
+  // Warnings: suspicious but loaded (a unit unusual for the memory type, no driver total). With
+  // no file, the built-in catalog's own.
+  const size_t from = paths.empty() ? 0 : base.warnings.size();
+  for (size_t i = from; i < c.warnings.size(); ++i) std::fprintf(stderr, "gpuplan: warning: %s\n", c.warnings[i].c_str());
   std::vector<Column> cols = {{"kind", "kind"}, {"entries", "entries after merge", true}, {"added", "added", true}};
   auto row = [](const char* kind, size_t now, size_t before) {
     return std::vector<Cell>{Text(kind), Number(static_cast<double>(now), std::to_string(now)),
@@ -436,9 +440,14 @@ int RunSpeed(const Catalog& cat, const Scenario& s, const std::string& format, b
   fmt::print("  {:<28} {:>12}  {}\n", "Decode, all users", FormatFixed(e.tokens_per_s_total, 1) + " tok/s",
              BandText(e.decode_band, e.tokens_per_s_total, 1));
   fmt::print("  {:<28} {:>12}  {}\n", "Time per output token", Secs(e.decode.seconds), e.decode.bound + "-bound");
-  fmt::print("  {:<28} {:>12}  {}\n", "Time to first token", Secs(e.ttft_s), "one prompt alone, + one decode step");
-  fmt::print("  {:<28} {:>12}  {}\n", "Prefill", FormatFixed(e.prefill_tokens_per_s, 0) + " tok/s",
-             BandText(e.prefill_band, e.prefill_tokens_per_s, 0));
+  if (auto it = e.unknown.find("ttft_s"); it != e.unknown.end()) {
+    fmt::print("  {:<28} {:>12}  {}\n", "Time to first token", "unknown", it->second);
+    fmt::print("  {:<28} {:>12}  {}\n", "Prefill", "unknown", it->second);
+  } else {
+    fmt::print("  {:<28} {:>12}  {}\n", "Time to first token", Secs(e.ttft_s), "one prompt alone, + one decode step");
+    fmt::print("  {:<28} {:>12}  {}\n", "Prefill", FormatFixed(e.prefill_tokens_per_s, 0) + " tok/s",
+               BandText(e.prefill_band, e.prefill_tokens_per_s, 0));
+  }
   if (c.cloud_per_m_output > 0)
     fmt::print("  {:<28} {:>12}  input ${}/1M; {}\n", "Cloud $/1M output tokens", "$" + FormatFixed(c.cloud_per_m_output, 3),
                FormatFixed(c.cloud_per_m_input, 3), c.cloud_basis);
@@ -481,7 +490,8 @@ int RunCost(const Catalog& cat, const Scenario& s, const std::string& format, bo
              cat.FindModel(s.model)->name, FormatCount(static_cast<long long>(std::llround(c.busy_hours_month))),
              FormatFixed(s.utilization * 100, 0));
   fmt::print("  at {} output tokens/s in all, {} prefill tokens/s{}\n\n", FormatFixed(r.value().tokens_per_s_total, 1),
-             FormatFixed(r.value().prefill_tokens_per_s, 0), m.fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)");
+             r.value().unknown.count("prefill_tokens_per_s") ? std::string("unknown") : FormatFixed(r.value().prefill_tokens_per_s, 0),
+             m.fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)");
   PrintRecords(CostRecords(s, c), "table");
   fmt::print("\n");
   if (c.break_even_months > 0)
@@ -722,7 +732,7 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
   };
   for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
   row("Total", e.total_bytes, "sum of the terms above");
-  row("Capacity", e.capacity_bytes, g.name);
+  for (const CapacityRow& c : CapacityRows(e.device)) row(c.name, c.bytes, c.how);
   fmt::print("\n  {}: {} of {}; the largest micro-batch that fits: {}\n", e.fits ? "FITS" : "DOES NOT FIT",
              FormatBytes(e.total_bytes), FormatBytes(e.capacity_bytes), FormatCount(e.max_micro_batch));
   for (const std::string& x : e.suggestions) fmt::print("  try: {}\n", x);
@@ -1004,7 +1014,6 @@ int main(int argc, char** argv) {
 
   if (*catalog_cmd) {
     if (what == "validate") {
-      if (catalog_args.empty()) Fail("catalog validate: give one or more catalog files");
       return RunValidate(catalog_args, catalog_format);
     }
     if (what == "show") {

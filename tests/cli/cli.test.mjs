@@ -31,8 +31,11 @@ test('fit --format json: breakdown sums, GQA-aware KV, verdict', () => {
   assert.equal(terms.overhead, 2 ** 30);
   assert.ok(terms.activations > 1.0 * 2 ** 30 && terms.activations < 1.5 * 2 ** 30);  // vLLM's profiling peak
   assert.equal(j.per_gpu.total_bytes, terms.weights + terms.kv_cache + terms.activations + terms.overhead);
-  assert.equal(j.per_gpu.capacity_bytes, 24564 * 2 ** 20);
-  assert.equal(j.usable_bytes, 24564 * 2 ** 20 * 0.92);  // vLLM gpu_memory_utilization
+  // nvidia-smi's 24,564 MiB less what the driver keeps (CUDA's total: PyTorch's 23.64 GiB = 24,207 MiB).
+  assert.equal(j.per_gpu.device.total_bytes, 24564 * 2 ** 20);
+  assert.equal(j.per_gpu.device.steps[0].key, 'driver_reserve');
+  assert.equal(j.per_gpu.capacity_bytes, 24207 * 2 ** 20);
+  assert.equal(j.usable_bytes, 24207 * 2 ** 20 * 0.92);  // vLLM gpu_memory_utilization of CUDA's total
   assert.equal(j.fits, true);
   assert.equal(j.kv_bytes_per_token, 131072);
 });
@@ -64,7 +67,7 @@ test('table output shows units, the verdict and the page link', () => {
   assert.match(r.out, /DOES NOT FIT/);
   assert.match(r.out, /GiB\s+GB/);
   assert.match(r.out, /page state: #v=1&model=llama-3\.1-70b/);
-  assert.doesNotMatch(r.out, /nan|inf/i);
+  assert.doesNotMatch(r.out, /\b(nan|inf|infinity)\b/i);
 });
 
 test('bad input: clear message naming the flag, exit 2, nothing on stdout', () => {
@@ -168,8 +171,16 @@ test('catalog show --quoted says what a guide\'s figure is: dense, sparse or FP1
   assert.equal(r.code, 0, r.err);
   const line = r.out.split('\n').find((l) => l.includes('Quoted fp16=330'));
   assert.match(line, /dense fp16 with FP16 accumulate \(330\.3\)/);
-  assert.match(line, /sparse: 2 × dense fp16 \(2 × 165\.2\)/);
-  assert.match(r.out, /Quoted fp32=83 TFLOP\/s = dense fp32 \(82\.6\)/);
+  assert.match(line, /sparse: 2 × dense fp16 with FP32 accumulate \(2 × 165\.2\)/);
+  assert.match(r.out, /Quoted fp32=83 TFLOP\/s = dense fp32 \(non-tensor\) \(82\.6\)/);
+  // Sparsity never applies to FP64: an H100's 67 is its FP64 tensor-core rate, dense.
+  assert.match(run('catalog', 'show', 'h100-sxm', '--quoted', 'fp64=67').out, /= dense fp64 tensor-core \(66\.9\)$/m);
+  // An A100's "FP16 19.5" is no FP16 rate at all: it is the FP32 (non-tensor) figure.
+  assert.match(run('catalog', 'show', 'a100-sxm-80gb', '--quoted', 'fp16=19.5').out,
+               /not a fp16 rate of this GPU: dense fp32 \(non-tensor\) \(19\.5\)/);
+  // Blackwell Ultra's FP4 sparse figure is as quoted (20 PF), not twice the dense 15 PF.
+  assert.match(run('catalog', 'show', 'gb300', '--quoted', 'fp4=20000').out, /sparse: fp4 as quoted \(20000; not 2 × dense 15000\)/);
+  assert.match(run('catalog', 'show', 'gb300', '--quoted', 'fp4=30000').out, /no catalog figure within 2%/);
   const b200 = JSON.parse(run('catalog', 'show', 'b200', '--quoted', 'fp16=4500', '--format', 'json').out);
   assert.deepEqual(b200.quoted['fp16=4500'], ['sparse: 2 × dense fp16 (2 × 2250)']);
   assert.match(run('catalog', 'show', 'h100-sxm', '--quoted', 'fp16=3').out, /no catalog figure within 2%/);
@@ -250,7 +261,7 @@ test('speed: json and table carry the same numbers, with the band and the work s
   assert.match(t.out, new RegExp(`Decode, per user\\s+${j.tokens_per_s_user.toFixed(1)} tok/s`));
   assert.match(t.out, /Weights read .* GB per GPU \/ \(1008 GB\/s × 0\.\d\d\)/);
   assert.match(t.out, /band from \d+ reference cases/);
-  assert.doesNotMatch(t.out, /nan|inf/i);
+  assert.doesNotMatch(t.out, /\b(nan|inf|infinity)\b/i);
   const md = run(...args, '--format', 'md');
   assert.match(md.out, /^\| metric \| value \| unit \| band low \| band high \|/);
 });

@@ -124,13 +124,17 @@ TEST_CASE("70B in BF16 does not fit one 24 GB card; its headroom is negative and
   CHECK(e.max_batch == 0);
 }
 
-TEST_CASE("the total is the sum of its terms and capacity is the driver total when known", "[inference]") {
+TEST_CASE("the total is the sum of its terms and capacity is the driver total less its steps", "[inference]") {
   Scenario s;
   MemoryEstimate e = Estimate(s);
   double sum = 0;
   for (const Term& t : e.terms) sum += t.bytes;
   CHECK(e.total_bytes == sum);
-  CHECK(e.capacity_bytes == *Cat().FindGpu(s.gpu)->memory_reported_bytes);
+  REQUIRE(Cat().FindGpu(s.gpu)->memory_reported);
+  CHECK(e.device.total_bytes == Cat().FindGpu(s.gpu)->memory_reported->bytes);
+  double steps = 0;
+  for (const CapacityStep& c : e.device.steps) steps += c.bytes;
+  CHECK(e.capacity_bytes == Approx(e.device.total_bytes - steps));
   CHECK(e.headroom_bytes == e.usable_bytes - e.total_bytes);
   CHECK(e.usable_bytes <= e.capacity_bytes);
 }

@@ -301,14 +301,18 @@ TEST_CASE("estimates stay within the recorded error against published measuremen
   CHECK(speed.n >= 100);
   CHECK(memory.median_abs_error <= 0.03);  // recorded 1.1%
   CHECK(memory.worst_abs_error <= 1.30);   // recorded 123% (HF batch-16 peak; the source gives no sequence length)
-  CHECK(speed.median_abs_error <= 0.20);   // recorded 18.3%
+  // recorded 18.3% on 105 cases; 21.4% on 109 since Apple GPUs have compute figures (their four
+  // prefill cases now count: ratios 0.64-1.50) and device memory is the driver's (2026-12-01).
+  CHECK(speed.median_abs_error <= 0.23);
   CHECK(speed.worst_abs_error <= 3.3);     // recorded 306% (RTX 3080 prefill: the catalog has no tensor rate for it)
   // By kind: decode is the figure most users bring (recorded median 10%, worst 82%).
   const ErrorStats decode = Summarise(results, "speed", "", "decode_tps");
   CHECK(decode.median_abs_error <= 0.12);
   CHECK(decode.worst_abs_error <= 0.9);
   CHECK(Summarise(results, "speed", "", "prefill_tps").median_abs_error <= 0.45);    // recorded 43%
-  CHECK(Summarise(results, "speed", "", "throughput_tps").median_abs_error <= 0.27); // recorded 25%
+  // recorded 25%; 27.3% since device memory is the driver's total (2026-12-01): larger KV pools
+  // moved the throughput estimates both ways.
+  CHECK(Summarise(results, "speed", "", "throughput_tps").median_abs_error <= 0.29);
 }
 
 TEST_CASE("the catalog's error bands are the ones the reference set implies") {

@@ -81,8 +81,10 @@ std::string GpuLabel(const Gpu& g) {
 std::string GpuTip(const Gpu& g) {
   std::string tip = g.name + "\nMemory: " + FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit + " " +
                     g.memory_type;
-  if (g.memory_reported_bytes)
-    tip += "\nDriver reports " + FormatBytes(*g.memory_reported_bytes, ByteUnit::GiB) + " (" + g.memory_reported_how + ")";
+  if (g.memory_reported)
+    tip += "\nDriver reports " + FormatBytes(g.memory_reported->bytes, ByteUnit::GiB) + " (" + g.memory_reported->how + ")";
+  else if (g.memory_derived)
+    tip += "\nDerived: " + FormatBytes(g.memory_derived->bytes, ByteUnit::GiB) + " (" + g.memory_derived->how + ")";
   if (g.bandwidth_bytes_per_s > 0) tip += "\nBandwidth: " + FormatFixed(g.bandwidth_bytes_per_s / kGB, 0) + " GB/s";
   for (const Source& s : g.sources) tip += "\nSource: " + s.title.substr(0, 90) + " (read " + s.read + ")";
   if (g.sources.empty()) tip += "\nSources: loading (the Catalog panel lists them)";
@@ -507,7 +509,7 @@ void App::DrawResult() {
   std::vector<BytesRow> rows;
   for (const Term& t : e.terms) rows.push_back({t.name, t.bytes, t.formula});
   rows.push_back({"Total", e.total_bytes, "sum of the terms above"});
-  rows.push_back({"Capacity", e.capacity_bytes, e.capacity_basis});
+  for (const CapacityRow& c : CapacityRows(e.device)) rows.push_back({c.name, c.bytes, c.how});
   rows.push_back({"Usable", e.usable_bytes, e.usable_basis});
   rows.push_back({e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "usable - total"});
   BytesTable("breakdown", "Term" + per, rows);
@@ -556,7 +558,9 @@ void App::DrawSpeedSummary() {
     for (const TimeTerm& t : e.decode.terms) tip += t.name + ": " + FormatFixed(t.seconds * 1e3, 3) + " ms = " + t.formula + "\n";
     ImGui::SetTooltip("%s", tip.c_str());
   }
-  if (e.ttft_s > 0)
+  if (auto it = e.unknown.find("ttft_s"); it != e.unknown.end())
+    ImGui::TextColored(Muted(), "Time to first token: unknown (%s)", it->second.c_str());
+  else if (e.ttft_s > 0)
     ImGui::TextWrapped("Time to first token: %s ms; prefill %s tok/s", FormatFixed(e.ttft_s * 1e3, 1).c_str(),
                 FormatFixed(e.prefill_tokens_per_s, 0).c_str());
   if (cost_.cloud_per_m_output > 0) {

@@ -94,7 +94,7 @@ void App::DrawGpuTable() {
   std::vector<const Gpu*> rows;
   for (const Gpu& g : catalog_->gpus) {
     if (vendor_index_ > 0 && g.vendor != vendors[static_cast<size_t>(vendor_index_)]) continue;
-    if (g.CapacityBytes() < static_cast<double>(min_memory_gib_) * kGiB) continue;
+    if (g.TotalBytes() < static_cast<double>(min_memory_gib_) * kGiB) continue;
     if (g.year != 0 && g.year < min_year_) continue;
     if (!Matches(g.name + " " + g.vendor + " " + g.architecture + " " + g.id, catalog_search_)) continue;
     rows.push_back(&g);
@@ -119,7 +119,7 @@ void App::DrawGpuTable() {
     auto key = [&](const Gpu* g) -> double {
       switch (spec.ColumnIndex) {
         case 1: return g->year;
-        case 2: return g->CapacityBytes();
+        case 2: return g->TotalBytes();
         case 3: return g->bandwidth_bytes_per_s;
         case 4: return Flops(*g, "bf16");
         case 5: return Flops(*g, "fp8");
@@ -147,8 +147,8 @@ void App::DrawGpuTable() {
     Track(("row:" + g->id).c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%d", g->year);
-    NumberCell(g->CapacityBytes(), kGiB, 1);
-    ItemTip("capacity in GiB (2^30 bytes): " + std::string(g->memory_reported_bytes ? "driver-reported" : "the vendor's figure") +
+    NumberCell(g->TotalBytes(), kGiB, 1);
+    ItemTip("capacity in GiB (2^30 bytes): " + std::string(g->memory_reported ? "driver-reported total (" + g->memory_reported->how + ")" : g->memory_derived ? "derived: " + g->memory_derived->how : "the vendor's figure read as binary") +
             "; the vendor quotes " + FormatFixed(g->memory_quoted_value, 0) + " " + g->memory_quoted_unit +
             ". Select the row for the sources.");
     NumberCell(g->bandwidth_bytes_per_s, kGB, 0);

@@ -70,6 +70,8 @@ void App::DrawSpeed() {
   ImGui::TextWrapped("band %s-%s per user (%d measurements)", Tps(e.tokens_per_s_user * b.lo).c_str(),
                      Tps(e.tokens_per_s_user * b.hi).c_str(), b.cases);
   ImGui::PopStyleColor();
+  if (auto it = e.unknown.find("ttft_s"); it != e.unknown.end())
+    ImGui::TextColored(Muted(), "Time to first token and prefill: unknown (%s)", it->second.c_str());
   if (e.ttft_s > 0)
     ImGui::TextWrapped("Time to first token %s (one %s-token prompt); prefill %s tok/s for the batch", Ms(e.ttft_s).c_str(),
                 FormatCount(std::min(scenario_.prompt, scenario_.context)).c_str(), Tps(e.prefill_tokens_per_s).c_str());

@@ -42,21 +42,53 @@ struct Price {
   Source source;
 };
 
+// A memory total some tool reported (nvidia-smi, rocm-smi, hl-smi, PyTorch, JAX), or one derived
+// from the memory configuration where no reading is published; `how` names which.
+struct MemoryFigure {
+  double bytes = 0;
+  std::string how;            // "nvidia-smi memory.total", "derived: 12 × 16 Gbit GDDR6X chips", ...
+  std::optional<bool> ecc;    // ECC state of the reading, where ECC changes the total (GDDR)
+};
+
+// A MIG GPU-instance profile ("1g.10gb") and the memory the driver gives it.
+struct MigProfile {
+  std::string name;
+  double bytes = 0;
+  int max_instances = 0;      // 0: not stated
+};
+
+// How much of a unified-memory machine's RAM the GPU may take, by the OS's rule (capacity.h).
+struct UnifiedMemory {
+  std::string rule;           // "apple-metal", "amd-gtt", "cuda-unified", "fraction" (capacity.h)
+  double gpu_fraction = 0;    // "fraction": the share of RAM the GPU may allocate, as its source states
+  std::string note;
+};
+
 struct Gpu {
   std::string id, name, vendor, architecture;
   int year = 0;
   std::string form_factor;   // "SXM5", "PCIe dual-slot", "OAM", "SoC (unified memory)", ...
-  // Capacity as the vendor quotes it ("80 GB"): the unit is kept, never reinterpreted.
+  // Capacity as the vendor quotes it ("80 GB"): the unit is kept, never reinterpreted. The
+  // estimators do not plan against it: the vendor's "GB" for DRAM is a binary figure on almost
+  // every board, so the driver's total (or one derived from the chips) is what counts.
   double memory_quoted_value = 0;
   std::string memory_quoted_unit;   // "GB" or "GiB"
   std::string memory_type;          // "HBM3", "GDDR6X", ...
   double memory_quoted_bytes = 0;   // value × unit (GB = 1e9, GiB = 2^30)
-  // Total memory the driver reports (nvidia-smi "MiB"), when a source shows it. Vendors' "GB"
-  // for DRAM capacity is usually closer to GiB, so this is the better capacity when known.
-  std::optional<double> memory_reported_bytes;
-  std::string memory_reported_how;
+  // The device total the driver reports (nvidia-smi "MiB", rocm-smi, hl-smi, ...).
+  std::optional<MemoryFigure> memory_reported;
+  // The total the compute runtime sees (cudaMemGetInfo / PyTorch "total capacity"): smaller
+  // than the driver's total by what the driver reserves for itself.
+  std::optional<MemoryFigure> memory_runtime;
+  // Where no reading is published: stacks/chips × density, stated as derived.
+  std::optional<MemoryFigure> memory_derived;
+  int runtime_devices = 1;                    // devices the runtime sees per board (MI250X: 2 GCDs)
+  std::optional<UnifiedMemory> unified;      // RAM shared with the CPU (Apple, GB10, Strix Halo, Jetson)
   double bandwidth_bytes_per_s = 0;           // 0: unknown (no source found yet)
   std::map<std::string, double> dense_flops;  // precision -> FLOP/s (dense, never 2:4 sparse)
+  // Sparse figures the vendor quotes where they are not dense × sparsity_factor (Blackwell
+  // Ultra's FP4: 15 dense, 20 sparse).
+  std::map<std::string, double> sparse_flops;
   double sparsity_factor = 0;               // 2:4 structured sparsity on tensor rates; 0: none stated
   double tdp_w = 0;
   double l2_cache_bytes = 0;                 // 0: unknown
@@ -66,14 +98,19 @@ struct Gpu {
   std::optional<Interconnect> interconnect;  // scale-up link
   int pcie_gen = 0, pcie_lanes = 0;          // 0: unknown / none
   std::optional<bool> ecc;
+  bool ecc_default_on = false;               // the factory state (data-centre GDDR cards ship with ECC on)
   double ecc_reserved_fraction = 0;          // share of capacity ECC takes where it does (GDDR)
   std::string ecc_note;
   std::string mig;                           // MIG profiles in words
+  std::vector<MigProfile> mig_profiles;
   std::vector<Price> prices;
   std::vector<Source> sources;
 
-  // Capacity the estimators plan against: the driver-reported total when known, else as quoted.
-  double CapacityBytes() const { return memory_reported_bytes.value_or(memory_quoted_bytes); }
+  // The device's memory total: the driver's reading, else the derived figure, else the quoted
+  // figure read as binary (a user file without either; the loader warns). Device memory (ECC,
+  // MIG, the driver's reserve, other processes, a unified machine's OS rule) is capacity.h's.
+  double TotalBytes() const;
+  bool IsUnified() const { return unified.has_value(); }
 };
 
 // Mixture of experts, as Hugging Face configs describe it (Mixtral, Qwen-MoE, DeepSeek, gpt-oss).
@@ -118,6 +155,9 @@ struct Model {
   std::string model_type;           // Hugging Face model_type ("llama", "deepseek_v3", ...)
   double params = 0;                // published total parameter count (0: not given)
   double active_params = 0;         // published active count for MoE (0: not given)
+  // The publisher's convention for the active count: gpt-oss's card leaves the input
+  // embedding out (a token only gathers one row of it).
+  bool active_excludes_input_embedding = false;
   int layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0;
   int intermediate = 0, vocab = 0;
   long long max_context = 0;
@@ -241,6 +281,9 @@ struct CatalogFile {
 };
 
 struct Catalog {
+  // Things the loader found suspicious but not wrong (a memory unit unusual for its memory type,
+  // a capacity read from the quoted figure): `catalog validate` prints them.
+  std::vector<std::string> warnings;
   // The page's lean built-in catalog: its entries' "sources" lists are not loaded yet (the page
   // fetches catalog-sources.json on demand: ParseCatalogBundle, then LoadCatalog).
   bool sources_elsewhere = false;

@@ -4,6 +4,7 @@
 // watts. Callers sort and filter the rows; the rows themselves are cached by scenario.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct CompareRow {
   double watts = 0;                // TDP × count
   int year = 0;
   std::string note;                // why it does not fit, or the bound
+  std::map<std::string, std::string> unknown;  // figures left empty (key as in the report) -> why
 };
 
 inline constexpr int kCompareMaxCount = 64;

@@ -5,6 +5,7 @@
 // cumulative cost of each option month by month (the Cost panel's chart, `gpuplan cost`).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct CostEstimate {
   // empty series.
   std::vector<double> months, cloud_total, spot_total, owned_total;
   std::vector<CostLine> lines;
+  // Figures with no price or rate behind them: key (as in the report) -> why. Reports leave
+  // them empty with the reason, never 0.
+  std::map<std::string, std::string> unknown;
   std::vector<std::string> assumptions, warnings;
 };
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuplan/capacity.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/expected.h"
 #include "gpuplan/scenario.h"
@@ -26,8 +27,9 @@ struct Term {
 struct MemoryEstimate {
   std::vector<Term> terms;              // per GPU
   double total_bytes = 0;               // per GPU: the sum of the terms
-  double capacity_bytes = 0;            // per GPU, see Gpu::CapacityBytes
-  std::string capacity_basis;           // where the capacity figure comes from
+  DeviceMemory device;                  // per GPU: the driver's total and what stands between it and the workload
+  double capacity_bytes = 0;            // per GPU: what this workload can allocate (device.free_bytes)
+  std::string capacity_basis;           // how: the total and every step (device.basis)
   double usable_bytes = 0;              // what the engine lets itself use (its memory cap)
   std::string usable_basis;             // "vLLM gpu_memory_utilization 0.92 × 23.99 GiB"
   double headroom_bytes = 0;            // usable - total; negative when it does not fit

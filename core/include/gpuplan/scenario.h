@@ -35,6 +35,10 @@ struct Scenario {
   std::string engine = "vllm";       // engine profile id (memory terms, efficiencies)
   double mem_util = 0;               // engine memory cap (vLLM gpu_memory_utilization); 0: engine default
   double overhead_gib = 1.0;         // CUDA context + runtime, per GPU (stated assumption)
+  std::string ecc = "default";       // ECC on GDDR cards: default (the card's factory setting), on, off
+  std::string mig = "none";          // MIG profile ("1g.10gb"): the slice of the GPU the scenario runs in
+  double gpu_mem_gib = 0;            // memory the GPU may use, GiB; 0: the catalog's total and OS rule
+  double used_gib = 0;               // memory other processes already hold on each GPU, GiB
   long long gpu_layers = -1;         // llama.cpp -ngl: repeating layers on the GPUs; -1: all
   double ram_gbs = 89.6;             // host memory bandwidth for offloaded layers, GB/s
   double price_hour = 0;             // $ per GPU-hour; 0: the catalog's cheapest on-demand offer

@@ -5,6 +5,7 @@
 // offload to host RAM. Every figure carries the error band of the reference set.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,9 @@ struct SpeedEstimate {
   double link_bytes_per_s = 0;           // per direction, for the all-reduce (0: one GPU)
   std::string link_name;
   Band decode_band, prefill_band;
+  // Outputs the catalog cannot give (a GPU without a compute figure has no prefill): key ->
+  // why. The reports leave them empty with the reason, never 0.
+  std::map<std::string, std::string> unknown;
   std::vector<std::string> assumptions;
   std::vector<std::string> warnings;
 };

@@ -18,7 +18,8 @@ namespace gpuplan {
 struct TrainEstimate {
   // Memory, per GPU.
   std::vector<Term> terms;            // weights, gradients, master weights, optimizer, activations, logits, buffers, overhead
-  double total_bytes = 0, capacity_bytes = 0, headroom_bytes = 0;
+  double total_bytes = 0, capacity_bytes = 0, headroom_bytes = 0;  // capacity: device.free_bytes
+  DeviceMemory device;                // the driver's total and what stands between it and the run
   bool fits = false;
   long long max_micro_batch = 0;      // largest micro-batch that fits (0: not even one)
   std::vector<std::string> suggestions;  // what to change when it does not fit

@@ -1,0 +1,229 @@
+#include "gpuplan/capacity.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+double Gpu::TotalBytes() const {
+  if (memory_reported) return memory_reported->bytes;
+  if (memory_derived) return memory_derived->bytes;
+  // A user file with neither (the loader warns): DRAM is binary, so "24 GB" is read as 24 GiB.
+  const std::string& u = memory_quoted_unit;
+  const double per = u == "GB" || u == "GiB" ? kGiB : u == "MB" || u == "MiB" ? kMiB : u == "TB" ? kTiB : 0;
+  return per > 0 ? memory_quoted_value * per : memory_quoted_bytes;
+}
+
+namespace {
+
+std::string Mib(double bytes) { return FormatCount(static_cast<long long>(std::llround(bytes / kMiB))) + " MiB"; }
+
+struct Rule {
+  const char* name;
+  const char* words;
+};
+constexpr Rule kRules[] = {
+    {"apple-metal", "Metal's recommendedMaxWorkingSetSize: 2/3 of RAM up to 32 GiB, 3/4 above"},
+    {"amd-gtt", "Linux amdgpu GTT default: the larger of 3 GiB and half of RAM"},
+    {"cuda-unified", "CUDA sees the OS's whole memory; the OS, the page cache and other programs share it"},
+    {"fraction", "a fixed share of RAM, as the catalog's source states"},
+};
+
+// The share of a unified machine's RAM the GPU may allocate by default.
+//  - apple-metal: Metal's MTLDevice.recommendedMaxWorkingSetSize, which llama.cpp, MLX and
+//    Ollama treat as the GPU's memory. llama.cpp start-up logs (macOS 13-15) show 2/3 of RAM up
+//    to 32 GB (8 GB: 5,461.34 MiB, chatglm.cpp#76; 16 GB: 10,922.67 MiB, llama-cpp-python#687;
+//    32 GB: 21,845.34 MiB, llama.cpp#2011) and 3/4 from 36 GB (64 GB: 49,152 MiB, llama.cpp#1870;
+//    96 GB: 73,728 MiB, llama.cpp#3213; 128 GB M4 Max: 96 GiB). Readings from macOS 26 are higher
+//    (0.74-0.91 of RAM: 107.52 GiB of 128 on an M5 Max, antirez/ds4#893), so the older rule is the
+//    conservative default; `sysctl iogpu.wired_limit_mb` raises it (gpu-mem-gib here).
+//  - amd-gtt: the amdgpu driver's default GTT size, max(3 GiB, RAM / 2) (kernel commit "drm/amdgpu:
+//    Adjust logic around GTT size (v3)", 2022; dmesg "63968M of GTT memory ready" on a 128 GB
+//    Ryzen AI Max+ 395, antirez/ds4#475). HIP reports the larger of the BIOS carve-out and GTT
+//    (ROCm/rocm-systems#1967); a 96 GB carve-out or ttm.pages_limit raises it.
+//  - cuda-unified: DGX Spark (GB10) and Jetson report the OS's MemTotal as CUDA's total (121.69 GiB
+//    of 128 on a DGX Spark); what the OS itself holds is in that reading already.
+//  - fraction: a documented cap, e.g. MI300A's HIP device allocations, 96 of 128 GiB (ROCm docs).
+double UnifiedShare(const UnifiedMemory& u, double ram_bytes) {
+  if (u.rule == "apple-metal") return ram_bytes <= 32 * kGiB ? ram_bytes * 2 / 3 : ram_bytes * 3 / 4;
+  if (u.rule == "amd-gtt") return std::max(3 * kGiB, ram_bytes / 2);
+  if (u.rule == "fraction") return ram_bytes * u.gpu_fraction;
+  return ram_bytes;  // cuda-unified
+}
+
+// What the NVIDIA driver keeps back: CUDA's total (cudaMemGetInfo, PyTorch's "total capacity")
+// is nvidia-smi's total less memory the driver and firmware reserve ("Reserved" in nvidia-smi -q;
+// DCGM: usable = Total - Reserved). Where the catalog has no runtime reading, a line through 17
+// published pairs of the two totals (assets/catalog, memory_runtime_mib; helpers' notes): P100 102,
+// V100 32 GB 266-276, A100 40 GB 512, A100 80 GB 666-768, H100 469-550, H100 NVL 598, H200 615-616,
+// B200 729, B300 936, RTX 3060 379, 3090 328, 4090 316-387, 5080 482, A30 481, A40 572, A10G 193
+// MiB: 300 MiB + 0.24% of the total, within ±250 MiB of every pair.
+double NvidiaReserveRule(double total) { return 300 * kMiB + 0.0024 * total; }
+
+}  // namespace
+
+std::vector<CapacityRow> CapacityRows(const DeviceMemory& d) {
+  std::vector<CapacityRow> rows = {{"Device total", d.total_bytes, d.total_basis}};
+  for (const CapacityStep& s : d.steps) rows.push_back({(s.bytes >= 0 ? "- " : "+ ") + s.name, std::abs(s.bytes), s.formula});
+  rows.push_back({"Available", d.free_bytes, "what this workload can allocate: the total less the steps above"});
+  return rows;
+}
+
+bool IsUnifiedMemoryRule(std::string_view rule) {
+  return std::any_of(std::begin(kRules), std::end(kRules), [&](const Rule& r) { return rule == r.name; });
+}
+
+std::string UnifiedMemoryRuleNames() {
+  std::string out;
+  for (const Rule& r : kRules) out += (out.empty() ? "" : ", ") + std::string(r.name);
+  return out;
+}
+
+Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
+  DeviceMemory d;
+  // --- The device total, as the driver reports it (or derived from the chips).
+  const MemoryFigure* figure = gpu.memory_reported  ? &*gpu.memory_reported
+                               : gpu.memory_derived ? &*gpu.memory_derived
+                                                    : nullptr;
+  d.total_bytes = gpu.TotalBytes();
+  if (gpu.memory_reported)
+    d.total_basis = "driver-reported total: " + figure->how + " " + Mib(figure->bytes);
+  else if (gpu.memory_derived)
+    d.total_basis = "derived from the memory configuration: " + figure->how;
+  else
+    d.total_basis = "the quoted " + FormatShort(gpu.memory_quoted_value) + " " + gpu.memory_quoted_unit +
+                    " read as binary (no driver reading in the catalog)";
+  d.total_basis += "; vendor quotes " + FormatShort(gpu.memory_quoted_value) + " " + gpu.memory_quoted_unit;
+
+  // --- ECC. GDDR cards give up 1/16 of their memory to it when it is on ("On GPUs with GDDR memory
+  //     with ECC enabled the available DRAM is reduced by 6.25%", CUDA C++ Best Practices Guide,
+  //     "ECC"); HBM carries ECC beside the data at no cost in capacity. A reading taken in the other
+  //     state is converted: A40 49,140 MiB off, 46,068 on = 49,140 × 15/16.
+  const bool ecc_matters = gpu.ecc.value_or(false) && gpu.ecc_reserved_fraction > 0 && !gpu.unified;
+  if (s.ecc != "default" && !gpu.ecc.value_or(false))
+    d.warnings.push_back("ecc: " + gpu.name + " has no ECC to switch; ecc=" + s.ecc + " has no effect");
+  if (ecc_matters) {
+    const double f = gpu.ecc_reserved_fraction;
+    const bool want_on = s.ecc == "default" ? gpu.ecc_default_on : s.ecc == "on";
+    const bool read_on = figure && figure->ecc.value_or(false);
+    const std::string state = want_on ? "on" : "off";
+    if (read_on && !want_on) {
+      d.total_bytes /= 1 - f;
+      d.total_basis += "; ECC off: the reading (ECC on) / (1 - " + FormatShort(f * 100) + "%)";
+    } else if (!read_on && want_on) {
+      const double ecc = d.total_bytes * f;
+      d.steps.push_back({"ecc", "ECC reservation",
+                         FormatShort(f * 100) + "% of " + Mib(d.total_bytes) + " while ECC is on (" +
+                             (s.ecc == "default" ? "the card's factory setting" : "ecc=on") + ")",
+                         ecc});
+    } else if (want_on) {
+      d.total_basis += "; read with ECC on, as set";
+    }
+    d.assumptions.push_back("ECC " + state + (s.ecc == "default" ? " (the card's factory setting; ecc=on|off changes it)" : ""));
+  }
+  double left = d.total_bytes;
+  for (const CapacityStep& step : d.steps) left -= step.bytes;
+
+  // --- A MIG slice: the driver gives each GPU instance a fixed share of the memory slices.
+  const bool mig = s.mig != "none" && !s.mig.empty();
+  if (mig) {
+    const MigProfile* p = nullptr;
+    for (const MigProfile& m : gpu.mig_profiles)
+      if (m.name == s.mig) p = &m;
+    if (!p) {
+      std::string known;
+      for (const MigProfile& m : gpu.mig_profiles) known += (known.empty() ? "" : ", ") + m.name;
+      return Error{"mig: " + gpu.name + (known.empty() ? " has no MIG profiles in the catalog"
+                                                        : " has no MIG profile '" + s.mig + "' (known: " + known + ")")};
+    }
+    d.steps.push_back({"mig", "MIG slice",
+                       "GPU instance " + p->name + " gets " + Mib(p->bytes) + " (nvidia-smi mig -lgip)" +
+                           (p->max_instances > 0 ? ", up to " + std::to_string(p->max_instances) + " per GPU" : ""),
+                       std::max(0.0, left - p->bytes)});
+    left = std::min(left, p->bytes);
+  }
+
+  // --- What the driver keeps for itself (discrete NVIDIA GPUs; ROCm's and hl-smi's totals are
+  //     what the runtime sees already).
+  if (gpu.runtime_devices > 1)
+    d.warnings.push_back(gpu.name + " appears to the runtime as " + std::to_string(gpu.runtime_devices) + " devices of " +
+                         FormatBytes(d.total_bytes / gpu.runtime_devices) + ": one board here is tensor parallelism over them");
+  if (!mig && !gpu.unified) {
+    if (gpu.memory_runtime && gpu.memory_reported) {
+      const double reserve = std::max(0.0, gpu.memory_reported->bytes - gpu.memory_runtime->bytes);
+      d.steps.push_back({"driver_reserve", "Driver reserve",
+                         "driver total " + Mib(gpu.memory_reported->bytes) + " - runtime total " +
+                             Mib(gpu.memory_runtime->bytes) + " (" + gpu.memory_runtime->how + ")",
+                         reserve});
+      left -= reserve;
+    } else if (gpu.vendor == "NVIDIA") {
+      const double reserve = NvidiaReserveRule(left);
+      d.steps.push_back({"driver_reserve", "Driver reserve",
+                         "300 MiB + 0.24% of the total: a line through 17 published pairs of nvidia-smi's and "
+                         "CUDA's totals (100-940 MiB reserved)",
+                         reserve});
+      left -= reserve;
+    }
+  }
+
+  // --- A unified-memory machine: the OS rule for the GPU's share of RAM.
+  if (gpu.unified && !mig) {
+    // What the OS shows as its memory (MemTotal) where a reading has it: CUDA's total on a DGX
+    // Spark or a Jetson is that figure, the firmware and kernel carve-outs already gone.
+    if (gpu.memory_runtime && gpu.memory_runtime->bytes < left) {
+      d.steps.push_back({"os_reserved", "Firmware and kernel",
+                         Mib(left) + " of RAM - " + Mib(gpu.memory_runtime->bytes) + " the runtime sees (" +
+                             gpu.memory_runtime->how + ")",
+                         left - gpu.memory_runtime->bytes});
+      left = gpu.memory_runtime->bytes;
+    }
+    const double share = std::min(left, UnifiedShare(*gpu.unified, d.total_bytes));
+    const std::string words = [&] {
+      for (const Rule& r : kRules)
+        if (gpu.unified->rule == r.name) return std::string(r.words);
+      return gpu.unified->rule;
+    }();
+    if (share < left) {
+      d.steps.push_back({"os_rule", "OS limit for the GPU",
+                         words + (gpu.unified->rule == "fraction" ? " (" + FormatShort(gpu.unified->gpu_fraction * 100) + "%)" : "") +
+                             ": " + Mib(share) + " of " + Mib(d.total_bytes) + " may be GPU memory; gpu-mem-gib overrides it",
+                         left - share});
+      left = share;
+    }
+    d.assumptions.push_back("unified memory: " + words + (gpu.unified->note.empty() ? "" : " (" + gpu.unified->note + ")"));
+    if (gpu.unified->rule == "cuda-unified")
+      d.warnings.push_back(gpu.name + " shares its memory with the OS, the page cache and every program: what is free "
+                           "is less than this (set used-gib; vLLM on a DGX Spark sees about 100 GiB free)");
+  }
+
+  // --- The user's own figure for the memory the GPU may use (a raised wired limit, a BIOS
+  //     carve-out, another board variant): it replaces everything above.
+  if (s.gpu_mem_gib > 0) {
+    const double mine = s.gpu_mem_gib * kGiB;
+    d.steps.push_back({"user_limit", "Set by gpu-mem-gib",
+                       FormatFixed(s.gpu_mem_gib, 2) + " GiB instead of " + Mib(left), left - mine});
+    left = mine;
+  }
+  d.runtime_bytes = std::max(0.0, left);
+
+  // --- Memory other processes hold already (a desktop, a second model).
+  if (s.used_gib > 0) {
+    const double used = s.used_gib * kGiB;
+    d.steps.push_back({"other_processes", "Used by other processes",
+                       FormatFixed(s.used_gib, 2) + " GiB per GPU (used-gib: a desktop, another model)",
+                       used});
+    if (used >= d.runtime_bytes)
+      d.warnings.push_back("used-gib: other processes hold " + FormatFixed(s.used_gib, 2) + " GiB, all of the " +
+                           FormatBytes(d.runtime_bytes) + " the runtime has");
+  }
+  d.free_bytes = std::max(0.0, d.runtime_bytes - std::max(0.0, s.used_gib) * kGiB);
+  d.basis = d.total_basis;
+  for (const CapacityStep& step : d.steps)
+    d.basis += (step.bytes >= 0 ? " - " : " + ") + step.name + " " + Mib(std::abs(step.bytes));
+  d.basis += " = " + Mib(d.free_bytes);
+  return d;
+}
+
+}  // namespace gpuplan
