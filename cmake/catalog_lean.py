@@ -12,11 +12,17 @@ import os
 import sys
 
 
-def strip(value):
+# Objects whose own "source" goes with the sources lists (a price keeps its source: the cost
+# report quotes it).
+NESTED_SOURCES = {"memory_reported_mib", "memory_runtime_mib", "memory_derived", "unified_memory", "mig_profiles"}
+
+
+def strip(value, key=""):
     if isinstance(value, dict):
-        return {k: strip(v) for k, v in value.items() if k != "sources"}
+        return {k: strip(v, k) for k, v in value.items()
+                if k != "sources" and not (k == "source" and key in NESTED_SOURCES)}
     if isinstance(value, list):
-        return [strip(v) for v in value]
+        return [strip(v, key) for v in value]
     return value
 
 

@@ -307,7 +307,7 @@ Gpu ReadGpu(Reader& r) {
     f.bytes = m.Positive("value") * per;
     f.how = m.String("how");
     if (m.Has("ecc")) f.ecc = m.Bool("ecc", false);
-    if (const json* src = m.Object("source")) {
+    if (const json* src = m.Object("source", !g_sources_elsewhere)) {
       Source s = ReadSource(*src, m.where() + ": source", m);
       s.fields = {key};
       g.sources.push_back(s);
@@ -331,7 +331,7 @@ Gpu ReadGpu(Reader& r) {
     um.note = u.String("note", false);
     um.gpu_fraction = u.Positive("gpu_fraction", um.rule == "fraction");
     if (um.gpu_fraction > 1) u.Fail("gpu_fraction", "must be a fraction from 0 to 1");
-    if (const json* src = u.Object("source")) {
+    if (const json* src = u.Object("source", !g_sources_elsewhere)) {
       Source s = ReadSource(*src, u.where() + ": source", u);
       s.fields = {"unified_memory"};
       g.sources.push_back(s);
@@ -424,7 +424,7 @@ Gpu ReadGpu(Reader& r) {
       }
     }
     mp.String("how");
-    if (const json* src = mp.Object("source")) {
+    if (const json* src = mp.Object("source", !g_sources_elsewhere)) {
       Source s = ReadSource(*src, mp.where() + ": source", mp);
       s.fields = {"mig_profiles"};
       g.sources.push_back(s);
