@@ -485,13 +485,37 @@ Model ReadModel(Reader& r) {
   m.active_params = r.Positive("active_params", false);
   m.notes = r.String("notes", false);
   m.sources = ReadSources(r);
-  // The architecture must account for the published count (2%: publishers round, and some
-  // checkpoints carry buffers). A miss means a wrong config or a layout gpuplan misreads.
-  if (m.params > 0 && m.layers > 0) {
-    const double computed = CountParams(m).total;
-    if (std::abs(computed / m.params - 1) > 0.02)
-      r.Fail("params", "published " + FormatParams(m.params) + " but the architecture gives " +
-                           FormatParams(computed) + " (more than 2% apart)");
+  // The publisher's conventions, so the counts compare like with like.
+  m.published_excludes_vision = r.Bool("published_excludes_vision", false);
+  m.published_includes_mtp = r.Bool("published_includes_mtp", false);
+  m.active_excludes = r.String("active_excludes", false);
+  if (!m.active_excludes.empty() && m.active_excludes != "input_embedding" && m.active_excludes != "embeddings")
+    r.Fail("active_excludes", "must be input_embedding or embeddings");
+  // Publishers round: "37B" stands for anything from 36.5 to 37.5 B.
+  double rounded_total = 0, rounded_active = 0;
+  if (const json* rounding = r.Object("published_rounding", false)) {
+    Reader pr(*rounding, r.where() + ": published_rounding");
+    rounded_total = pr.Positive("params", false);
+    rounded_active = pr.Positive("active_params", false);
+    r.Adopt(pr);
+  }
+  // The architecture must account for the published counts, total and active (2%: publishers
+  // round, and some checkpoints carry buffers; or half the stated rounding unit). A miss means a
+  // wrong config, a layout gpuplan misreads, or a convention the entry does not state.
+  if (m.layers > 0) {
+    const ParamCount c = CountParams(m);
+    auto check = [&](const char* field, double published, double computed, double unit, const std::string& convention) {
+      if (!(published > 0)) return;
+      const double tolerance = std::max(0.02, unit / 2 / published + 0.005);
+      if (std::abs(computed / published - 1) > tolerance)
+        r.Fail(field, "published " + FormatParams(published) + " but the architecture gives " + FormatParams(computed) +
+                          convention + " (more than " + FormatFixed(tolerance * 100, 1) + "% apart)");
+    };
+    std::string total_convention = m.published_excludes_vision && c.vision > 0 ? " without the vision tower" : "";
+    if (m.published_includes_mtp) total_convention += " with the MTP module";
+    check("params", m.params, PublishedConventionTotal(m, c), rounded_total, total_convention);
+    check("active_params", m.active_params, PublishedConventionActive(m, c), rounded_active,
+          m.active_excludes.empty() ? "" : " without the " + std::string(m.active_excludes == "embeddings" ? "embeddings" : "input embedding"));
   }
   RequireSourced(r, m.sources, {"config", "params", "active_params", "layers", "hidden", "heads", "kv_heads",
                                 "head_dim", "intermediate", "vocab", "max_context"});

@@ -1,10 +1,12 @@
 #include "gpuplan/hf_config.h"
 
+#include <cctype>
 #include <cmath>
 #include <initializer_list>
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/units.h"
 #include "json_fields.h"
 
 namespace gpuplan {
@@ -83,6 +85,8 @@ class ConfigReader {
 // Defaults of transformers' config classes that published config.json files rely on.
 // Gemma3TextConfig (transformers models/gemma3/configuration_gemma3.py): vocab_size 262208,
 // head_dim 256, max_position_embeddings 131072, sliding_window 4096, sliding_window_pattern 6.
+// LlamaConfig (configuration_llama.py), which LLaVA's text_config leaves to defaults: hidden 4096,
+// intermediate 11008, 32 layers, 32 heads, vocab 32000, untied.
 json FamilyDefaults(const json& cfg, const json& top) {
   auto type_of = [](const json& j) {
     auto it = j.find("model_type");
@@ -92,7 +96,113 @@ json FamilyDefaults(const json& cfg, const json& top) {
   if (t == "gemma3_text" || t == "gemma3")
     return json{{"vocab_size", 262208}, {"head_dim", 256}, {"max_position_embeddings", 131072},
                 {"sliding_window", 4096}, {"sliding_window_pattern", 6}};
+  if (t == "llama" && &cfg != &top)
+    return json{{"hidden_size", 4096}, {"intermediate_size", 11008}, {"num_hidden_layers", 32},
+                {"num_attention_heads", 32}, {"vocab_size", 32000}, {"tie_word_embeddings", false}};
   return json::object();
+}
+
+// The families gpuplan reads, by model_type (the text model's, for multimodal wrappers), and
+// the ones it refuses with a reason. Anything else is refused too: reading an unknown layout as
+// Llama gives a wrong count (GPT-2 124M became 152M).
+const char* const kSupported[] = {
+    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen3_next", "qwen3_5_text",
+    "qwen3_5_moe_text", "gemma", "gemma2", "gemma3", "gemma3_text", "gemma4_text", "phi", "phi3", "deepseek_v2",
+    "deepseek_v3", "deepseek_v32", "kimi_k2", "glm4_moe", "gpt_oss", "gpt2", "gpt_bigcode", "gpt_neox", "bloom",
+    "falcon", "RefinedWeb", "RefinedWebModel", "opt", "jamba", "llama4_text", "qwen2_5_vl", "qwen2_vl", "bert",
+    "roberta", "xlm-roberta"};
+// Multimodal wrappers whose language model sits in text_config.
+const char* const kWrappers[] = {"llava", "llama4", "gemma3", "gemma4", "qwen3_5", "qwen3_5_moe", "mistral3"};
+const char* const kEncoderDecoder[] = {"t5", "mt5", "umt5", "longt5", "bart", "mbart", "pegasus", "marian", "whisper",
+                                       "switch_transformers", "encoder-decoder", "fsmt", "prophetnet", "led",
+                                       "blenderbot", "m2m_100", "nllb-moe", "seamless_m4t"};
+
+template <size_t N>
+bool In(const char* const (&list)[N], const std::string& t) {
+  for (const char* x : list)
+    if (t == x) return true;
+  return false;
+}
+
+std::string SupportedList() {
+  std::string out;
+  for (const char* x : kSupported) out += (out.empty() ? "" : ", ") + std::string(x);
+  for (const char* x : kWrappers) out += ", " + std::string(x);
+  return out;
+}
+
+// A vision tower and its projector from a multimodal config's vision_config: parameters and how
+// they were counted. Layouts per family (transformers modeling_clip/siglip/llava/gemma3/qwen2_5_vl/
+// qwen3_vl/llama4 and mlx-vlm's ports); each is checked against a published total in
+// tests/reference/model_params-*.json.
+struct Vision {
+  double params = 0;
+  std::string what;
+};
+
+Vision CountVision(const json& v, const std::string& family, double text_hidden) {
+  auto get = [&](const char* k, double fallback) {
+    auto it = v.find(k);
+    return it != v.end() && it->is_number() ? it->get<double>() : fallback;
+  };
+  Vision out;
+  const double h = get("hidden_size", 768), inter = get("intermediate_size", 3072);
+  const double layers = get("num_hidden_layers", get("depth", 12)), patch = get("patch_size", 32);
+  const double image = get("image_size", 224), channels = get("num_channels", get("in_channels", get("in_chans", 3)));
+  // A ViT block with biases everywhere and two LayerNorms: q, k, v, o; fc1, fc2.
+  const double vit_block = 4 * (h * h + h) + (h * inter + inter) + (inter * h + h) + 2 * 2 * h;
+  const double patches = std::floor(image / patch) * std::floor(image / patch);
+  if (family == "llava") {
+    // CLIP ViT: class token, patch conv without bias, positions for patches + 1, pre- and
+    // post-LayerNorm; LLaVA's projector is a 2-layer MLP into the language model's width.
+    const double tower = h + channels * patch * patch * h + (patches + 1) * h + 2 * h + layers * vit_block + 2 * h;
+    const double projector = h * text_hidden + text_hidden + text_hidden * text_hidden + text_hidden;
+    out = {tower + projector, "CLIP vision tower (" + FormatParams(tower) + ") + 2-layer projector (" + FormatParams(projector) + ")"};
+  } else if (family == "gemma3") {
+    // SigLIP: patch conv with bias, positions for the patches, post-LayerNorm; Gemma 3's projector
+    // is one matrix into the text width plus an RMSNorm.
+    const double tower = channels * patch * patch * h + h + patches * h + layers * vit_block + 2 * h;
+    const double projector = h * text_hidden + h;
+    out = {tower + projector, "SigLIP vision tower (" + FormatParams(tower) + ") + projector (" + FormatParams(projector) + ")"};
+  } else if (family == "llama4") {
+    // Llama 4's ViT (mlx-vlm llama4/vision.py): class token, patch conv without bias, positions
+    // for patches + 1, pre/post LayerNorms; a pixel-shuffle MLP adapter; a linear projector.
+    const double pin = get("projector_input_dim", 4096), pout = get("projector_output_dim", 4096);
+    const double vout = get("vision_output_dim", 4096);
+    const double tower = layers * vit_block + channels * patch * patch * h + h + (patches + 1) * h + 4 * h;
+    const double adapter = inter * pin + pout * pout;
+    const double projector = vout * text_hidden;
+    out = {tower + adapter + projector, "Llama 4 vision tower (" + FormatParams(tower) + ") + adapter and projector (" +
+                                            FormatParams(adapter + projector) + ")"};
+  } else if (family == "qwen2_5_vl") {
+    // Qwen2.5-VL (modeling_qwen2_5_vl.py): 3-D patch conv without bias, RMSNorm blocks with a
+    // fused qkv and a gated MLP (biases), a merger: RMSNorm, Linear(4h, 4h), Linear(4h, out).
+    const double tp = get("temporal_patch_size", 2), out_h = get("out_hidden_size", text_hidden);
+    const double merge = get("spatial_merge_size", 2), m = h * merge * merge;
+    const double block = 2 * h + (h * 3 * h + 3 * h) + (h * h + h) + 2 * (h * inter + inter) + (inter * h + h);
+    const double tower = channels * tp * patch * patch * h + layers * block;
+    const double merger = h + (m * m + m) + (m * out_h + out_h);
+    out = {tower + merger, "Qwen2.5-VL vision tower (" + FormatParams(tower) + ") + merger (" + FormatParams(merger) + ")"};
+  } else if (family == "qwen3_5") {
+    // Qwen3-VL-style tower (Qwen3.5): 3-D patch conv with bias, learned positions, LayerNorm ViT
+    // blocks with biases, a merger (LayerNorm, fc1, fc2) and one more per deep-stack level.
+    const double tp = get("temporal_patch_size", 2), out_h = get("out_hidden_size", text_hidden);
+    const double merge = get("spatial_merge_size", 2), m = h * merge * merge;
+    double deepstack = 0;
+    if (auto it = v.find("deepstack_visual_indexes"); it != v.end() && it->is_array()) deepstack = static_cast<double>(it->size());
+    const double tower = channels * tp * patch * patch * h + h + get("num_position_embeddings", 0) * h + layers * vit_block;
+    const double merger = (2 * h + (m * m + m) + (m * out_h + out_h)) * (1 + deepstack);
+    out = {tower + merger, "Qwen3.5 vision tower (" + FormatParams(tower) + ") + merger (" + FormatParams(merger) + ")"};
+  } else {
+    // Gemma 4's tower has no published layout gpuplan has read: a ViT of its width and depth
+    // (RMSNorms, gated MLP, no biases), its position table and a projector; approximate.
+    const double block = 4 * h * h + 3 * h * inter + 4 * h;
+    const double tower = layers * block + channels * patch * patch * h + get("position_embedding_size", 0) * h;
+    const double projector = h * text_hidden;
+    out = {tower + projector, "vision tower approximated as a ViT of its width and depth (" + FormatParams(tower + projector) +
+                                  "; layout not read); an audio tower, if any, is not counted"};
+  }
+  return out;
 }
 
 }  // namespace
@@ -119,20 +229,47 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
   if (m.model_type.empty()) m.model_type = top.String({"model_type"});
   if (m.model_type.empty() && !r.failed()) {
     auto arch = doc.find("architectures");
-    if (arch != doc.end() && arch->is_array() && !arch->empty() && (*arch)[0].is_string())
-      m.model_type = (*arch)[0].get<std::string>();
-    else
+    if (arch != doc.end() && arch->is_array() && !arch->empty() && (*arch)[0].is_string()) {
+      // "Qwen2ForCausalLM" -> "qwen2", "GPT2LMHeadModel" -> "gpt2": the class names the family.
+      std::string a = (*arch)[0].get<std::string>();
+      for (const char* cut : {"ForCausalLM", "ForConditionalGeneration", "LMHeadModel", "Model"})
+        if (const size_t at = a.find(cut); at != std::string::npos && at > 0) {
+          a.resize(at);
+          break;
+        }
+      for (char& c : a) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      m.model_type = a;
+    } else {
       r.Fail("model_type", "is missing (and there is no 'architectures' list)");
+    }
   }
-  const std::string& t = m.model_type;
+  if (r.failed()) return Error{r.error()};
+  std::string t = m.model_type;
+  const std::string wrapper = top.String({"model_type"});
+  const bool encoder_decoder = In(kEncoderDecoder, t) || In(kEncoderDecoder, wrapper) ||
+                               (doc.contains("is_encoder_decoder") && doc["is_encoder_decoder"].is_boolean() &&
+                                doc["is_encoder_decoder"].get<bool>());
+  if (encoder_decoder)
+    return Error{origin + ": model_type '" + t + "' is an encoder-decoder model (T5, BART, Whisper, ...): gpuplan "
+                 "plans decoder-only language models and encoder-only embedding and reranker models, not these"};
+  if (t == "kimi_k2") t = "deepseek_v3";  // Kimi K2 is DeepSeek-V3's layout (architectures: DeepseekV3ForCausalLM)
+  if (!In(kSupported, t) && !(In(kWrappers, t) && cfg == &doc && t != "llava"))
+    return Error{origin + ": model_type '" + m.model_type + "' is not a layout gpuplan reads (it would count it wrong); "
+                 "supported: " + SupportedList()};
   const bool is_gemma = t.rfind("gemma", 0) == 0;
-  const bool is_deepseek = t == "deepseek_v2" || t == "deepseek_v3";
+  const bool is_deepseek = t == "deepseek_v2" || t == "deepseek_v3" || t == "deepseek_v32";
   const bool is_bloom = t == "bloom";
   const bool is_falcon = t == "falcon" || t == "RefinedWeb" || t == "RefinedWebModel";
   const bool is_neox = t == "gpt_neox";
   const bool is_jamba = t == "jamba";
   const bool is_gpt_oss = t == "gpt_oss";
   const bool is_opt = t == "opt";
+  const bool is_gpt2 = t == "gpt2" || t == "gpt_bigcode";
+  const bool is_phi = t == "phi";
+  const bool is_encoder = t == "bert" || t == "roberta" || t == "xlm-roberta";
+  const bool is_llama4 = t == "llama4_text" || t == "llama4";
+  const bool is_glm = t == "glm4_moe";
+  const bool is_gemma4 = t == "gemma4_text";
 
   m.id = id.empty() ? t : id;
   m.hidden = static_cast<int>(r.Int({"hidden_size", "n_embd", "n_embed", "d_model"}, 0, true));
@@ -152,14 +289,57 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
   m.head_dim = static_cast<int>(r.Int({"head_dim"}, m.hidden / m.heads));
   // Falcon/BLOOM/NeoX-style configs may leave the MLP width implicit: 4 × hidden.
   m.intermediate = static_cast<int>(r.Int({"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim"}, 4LL * m.hidden));
+  // Llama 4: dense layers use intermediate_size_mlp; intermediate_size is each expert's width.
+  const int llama4_expert = is_llama4 ? m.intermediate : 0;
+  if (is_llama4) m.intermediate = static_cast<int>(r.Int({"intermediate_size_mlp"}, m.intermediate));
   m.max_context = r.Int({"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"}, 0);
-  // PretrainedConfig's default is tie_word_embeddings = true; Llama-style configs say false.
-  m.tie_embeddings = r.Bool({"tie_word_embeddings"}, top.Bool({"tie_word_embeddings"}, true));
+  // PretrainedConfig's default is tie_word_embeddings = true (Llama-style configs say false);
+  // Llama4TextConfig's default is false.
+  m.tie_embeddings = r.Bool({"tie_word_embeddings"}, top.Bool({"tie_word_embeddings"}, !is_llama4));
 
   // Layer anatomy by family.
-  if (is_bloom || is_neox || is_falcon || is_opt) {
+  if (is_bloom || is_neox || is_falcon || is_opt || is_gpt2 || is_phi || is_encoder) {
     m.layer_norm = true;
     m.gated_mlp = false;
+  }
+  if (is_gpt2) {
+    // GPT-2 / GPT-BigCode (modeling_gpt2.py, modeling_gpt_bigcode.py): learned positions, biases on
+    // every projection, a plain 4h MLP, tied embeddings; BigCode's multi-query attention keeps one
+    // K/V head.
+    m.qkv_bias = m.out_bias = m.mlp_bias = true;
+    m.learned_positions = m.max_context;
+    if (t == "gpt_bigcode" && r.Bool({"multi_query"}, true)) m.kv_heads = 1;
+  } else if (is_phi) {
+    // Phi-1/1.5/2 (modeling_phi.py): one LayerNorm per block (attention and MLP in parallel), biases
+    // on q, k, v, dense, fc1, fc2, a final LayerNorm and an untied LM head with a bias.
+    m.qkv_bias = m.out_bias = m.mlp_bias = true;
+    m.norms_per_layer = 1;
+    m.lm_head_bias = true;
+    if (r.Bool({"qk_layernorm"}, false)) m.qk_norm = true;
+  } else if (is_encoder) {
+    // BERT / RoBERTa / XLM-R (modeling_bert.py): word, position and token-type embeddings with a
+    // LayerNorm, post-norm blocks with biases, no final norm, no LM head. An embedding model keeps
+    // the pooler, a reranker its classification head.
+    m.encoder_only = true;
+    m.qkv_bias = m.out_bias = m.mlp_bias = true;
+    m.embedding_norm = true;
+    m.final_norm = false;
+    m.tie_embeddings = true;  // one table: no LM head
+    m.learned_positions = m.max_context;
+    m.token_types = r.Int({"type_vocab_size"}, 2);
+    std::string arch;
+    if (auto a = doc.find("architectures"); a != doc.end() && a->is_array() && !a->empty() && (*a)[0].is_string())
+      arch = (*a)[0].get<std::string>();
+    const double h = m.hidden;
+    if (arch.find("ForSequenceClassification") != std::string::npos) {
+      double labels = 2;
+      if (auto l = doc.find("id2label"); l != doc.end() && l->is_object()) labels = static_cast<double>(l->size());
+      m.head_params = h * h + h + h * labels + labels;
+      m.head_what = "classification head (dense + " + std::to_string(static_cast<int>(labels)) + "-label projection)";
+    } else if (arch.find("ForMaskedLM") == std::string::npos) {
+      m.head_params = h * h + h;
+      m.head_what = "pooler";
+    }
   }
   if (is_bloom) {
     m.qkv_bias = m.out_bias = m.mlp_bias = true;
@@ -178,14 +358,20 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
     m.qkv_bias = m.out_bias = m.mlp_bias = bias;
     // The new decoder architecture (40B, 180B) has two LayerNorms per block; 7B has one.
     m.norms_per_layer = r.Bool({"new_decoder_architecture"}, false) ? 2 : 1;
-  } else if (t == "qwen2" || t == "qwen2_moe") {
+  } else if (t == "qwen2" || t == "qwen2_moe" || t == "qwen2_5_vl" || t == "qwen2_vl") {
     m.qkv_bias = true;  // Qwen2 hard-codes bias on q, k, v (not on o)
-  } else {
+  } else if (is_glm) {
+    // GLM-4.5 (modeling_glm4_moe.py): attention_bias puts biases on q, k and v only; QK-norm with
+    // weights when use_qk_norm.
+    m.qkv_bias = r.Bool({"attention_bias"}, false);
+    m.qk_norm = r.Bool({"use_qk_norm"}, false);
+    m.mtp_layers = static_cast<int>(r.Int({"num_nextn_predict_layers"}, 0));
+  } else if (!is_gpt2 && !is_phi && !is_encoder) {
     const bool bias = r.Bool({"attention_bias"}, is_gpt_oss);
     m.qkv_bias = m.out_bias = bias;
     m.mlp_bias = r.Bool({"mlp_bias"}, false);
   }
-  if (t == "qwen3" || t == "qwen3_moe" || t == "gemma3" || t == "gemma3_text") m.qk_norm = true;
+  if (t == "qwen3" || t == "qwen3_moe" || t == "gemma3" || t == "gemma3_text" || is_gemma4) m.qk_norm = true;
   if (is_gemma && t != "gemma") m.norms_per_layer = 4;  // pre/post attention and feed-forward norms
   m.attention_sinks = is_gpt_oss;
 
@@ -230,11 +416,12 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
 
   // Mixture of experts.
   const long long experts = r.Int({"num_local_experts", "num_experts", "n_routed_experts"}, 0);
-  if (experts > 0) {
+  if (experts > 0 && (!is_gemma4 || r.Bool({"enable_moe_block"}, true))) {
     MoeSpec e;
     e.experts = static_cast<int>(experts);
-    e.experts_per_token = static_cast<int>(r.Int({"num_experts_per_tok", "experts_per_token", "moe_topk"}, 0, true));
-    e.expert_intermediate = static_cast<int>(r.Int({"moe_intermediate_size"}, m.intermediate));
+    e.experts_per_token =
+        static_cast<int>(r.Int({"num_experts_per_tok", "experts_per_token", "moe_topk", "top_k_experts"}, 0, true));
+    e.expert_intermediate = static_cast<int>(r.Int({"moe_intermediate_size"}, is_llama4 ? llama4_expert : m.intermediate));
     e.shared_experts = static_cast<int>(r.Int({"n_shared_experts"}, 0));
     e.shared_intermediate = static_cast<int>(r.Int({"shared_expert_intermediate_size"}, 0));
     e.first_dense_layers = static_cast<int>(r.Int({"first_k_dense_replace"}, 0));
@@ -247,6 +434,21 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
       // These use MoE in every layer (unless mlp_only_layers says otherwise, which we ignore).
       e.layer_period = std::max(1, e.layer_period);
     }
+    if (is_llama4) {
+      // Llama 4 (modeling_llama4.py, mlx-lm llama4.py): layer i is MoE when i % step == step - 1;
+      // each MoE block has one always-on shared expert of the expert width; the router has no bias.
+      e.layer_period = static_cast<int>(r.Int({"interleave_moe_layer_step"}, 1));
+      e.layer_offset = std::max(0, e.layer_period - 1);
+      e.shared_experts = 1;
+    }
+    if (is_gemma4) {
+      // Gemma 4: the MoE block sits beside the dense MLP in every layer; its router carries a scale
+      // per hidden unit and per expert, and the block has three norms of its own.
+      m.moe_with_dense = true;
+      m.moe_layer_extra = 4.0 * m.hidden + static_cast<double>(experts);
+    }
+    // DeepSeek-V3 / Kimi K2 / GLM-4.5 route with a learned bias per expert (e_score_correction_bias).
+    m.router_bias = is_glm || (is_deepseek && r.String({"topk_method"}) == "noaux_tc");
     m.moe = e;
   }
 
@@ -258,7 +460,10 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
     a.qk_nope_head_dim = static_cast<int>(r.Int({"qk_nope_head_dim"}, 0, true));
     a.qk_rope_head_dim = static_cast<int>(r.Int({"qk_rope_head_dim"}, 0, true));
     a.v_head_dim = static_cast<int>(r.Int({"v_head_dim"}, 0, true));
+    a.indexer_heads = static_cast<int>(r.Int({"index_n_heads"}, 0));
+    a.indexer_head_dim = static_cast<int>(r.Int({"index_head_dim"}, 0));
     m.mla = a;
+    m.mtp_layers = static_cast<int>(r.Int({"num_nextn_predict_layers"}, 0));
     m.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
   }
 
@@ -275,6 +480,34 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
     s.attn_period = static_cast<int>(r.Int({"attn_layer_period"}, 1));
     s.attn_offset = static_cast<int>(r.Int({"attn_layer_offset"}, 0));
     m.mamba = s;
+  }
+
+  // Gemma 4: global layers with their own head size and KV heads, K shared as V; a scalar per layer.
+  if (is_gemma4) {
+    m.global_head_dim = static_cast<int>(r.Int({"global_head_dim"}, 0));
+    m.global_kv_heads = static_cast<int>(r.Int({"num_global_key_value_heads"}, m.kv_heads));
+    m.global_k_eq_v = r.Bool({"attention_k_eq_v"}, false);
+    m.layer_extra = 1;
+  }
+  // Llama 4: chunked local attention on three of every four layers (the fourth is global, no
+  // RoPE): the chunked layers cache at most attention_chunk_size tokens.
+  if (is_llama4) {
+    const long long chunk = r.Int({"attention_chunk_size"}, 0);
+    if (chunk > 0) {
+      m.sliding_window = static_cast<int>(chunk);
+      m.sliding_layers.clear();
+      for (int i = 0; i < m.layers; ++i) m.sliding_layers.push_back((i + 1) % 4 != 0);
+    }
+  }
+
+  // A multimodal checkpoint's vision tower and projector: weights the engine loads.
+  if (auto v = doc.find("vision_config"); v != doc.end() && v->is_object()) {
+    const std::string family = wrapper == "llava" ? "llava" : wrapper == "llama4" ? "llama4" : wrapper == "gemma3" ? "gemma3"
+                               : t == "qwen2_5_vl" || t == "qwen2_vl" ? "qwen2_5_vl"
+                               : wrapper == "qwen3_5" || wrapper == "qwen3_5_moe" ? "qwen3_5" : "other";
+    const Vision vision = CountVision(*v, family, m.hidden);
+    m.vision_params = vision.params;
+    m.vision_what = vision.what;
   }
 
   if (r.failed()) return Error{r.error()};

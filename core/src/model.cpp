@@ -18,12 +18,14 @@ ParamCount CountParams(const Model& m) {
 
   ParamCount c;
   c.embedding = static_cast<double>(m.vocab) * h * (m.tie_embeddings ? 1 : 2) +
-                static_cast<double>(m.learned_positions) * h;
-  double shared = c.embedding + norm /* final norm */ + (m.embedding_norm ? 2 * h : 0);
-  double routed_total = 0, routed_active = 0;
+                static_cast<double>(m.learned_positions) * h + static_cast<double>(m.token_types) * h +
+                (m.lm_head_bias ? m.vocab : 0);
+  double shared = c.embedding + (m.final_norm ? norm : 0) + (m.embedding_norm ? 2 * h : 0) + m.head_params;
+  double routed_total = 0, routed_active = 0, last_layer = 0;
 
   for (int layer = 0; layer < m.layers; ++layer) {
-    double p = m.norms_per_layer * norm;
+    const double routed_before = routed_total;
+    double p = m.norms_per_layer * norm + m.layer_extra;
     if (m.IsAttentionLayer(layer)) {
       if (m.mla) {
         const MlaSpec& a = *m.mla;
@@ -32,11 +34,21 @@ ParamCount CountParams(const Model& m) {
         p += h * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank +
              a.kv_lora_rank * heads * (a.qk_nope_head_dim + a.v_head_dim);
         p += heads * a.v_head_dim * h;
+        if (a.indexer_heads > 0) {
+          // Indexer: wq_b from the q latent, wk, a LayerNorm on k, and per-head weights.
+          const double ih = a.indexer_heads, id = a.indexer_head_dim;
+          p += a.q_lora_rank * ih * id + h * id + 2 * id + h * ih;
+        }
       } else {
-        p += h * heads * d * (m.linear && m.linear->gated_attention ? 2 : 1) + 2 * h * kv * d + heads * d * h;
-        if (m.qkv_bias) p += heads * d + 2 * kv * d;
+        // Gemma 4's global layers: their own head size and KV heads, K shared as V (no v_proj).
+        const bool global = m.global_head_dim > 0 && !m.IsSlidingLayer(layer);
+        const double hd = global ? m.global_head_dim : d;
+        const double kvh = global && m.global_kv_heads > 0 ? m.global_kv_heads : kv;
+        const double kv_mats = global && m.global_k_eq_v ? 1 : 2;
+        p += h * heads * hd * (m.linear && m.linear->gated_attention ? 2 : 1) + kv_mats * h * kvh * hd + heads * hd * h;
+        if (m.qkv_bias) p += heads * hd + kv_mats * kvh * hd;
         if (m.out_bias) p += h;
-        if (m.qk_norm) p += 2 * d;
+        if (m.qk_norm) p += 2 * hd;
         if (m.attention_sinks) p += heads;
       }
     } else if (m.linear) {
@@ -63,27 +75,47 @@ ParamCount CountParams(const Model& m) {
       p += inner * h + (s.proj_bias ? h : 0);
       if (s.inner_norms) p += s.dt_rank + 2.0 * s.d_state;
     }
+    const double dense_mlp = m.intermediate > 0 ? (m.gated_mlp ? 3 : 2) * h * m.intermediate +
+                                                      (m.mlp_bias ? (m.gated_mlp ? 2 : 1) * m.intermediate + h : 0)
+                                                : 0;
     if (m.IsMoeLayer(layer)) {
       const MoeSpec& e = *m.moe;
       const double ie = e.expert_intermediate;
       const double expert = (m.gated_mlp ? 3 : 2) * h * ie + (e.expert_bias ? (m.gated_mlp ? 2 : 1) * ie + h : 0);
-      const double router = h * e.experts + (e.expert_bias ? e.experts : 0);
-      double always = router + e.shared_experts * 3 * h * ie;
+      const double router = h * e.experts + (e.expert_bias || m.router_bias ? e.experts : 0);
+      double always = router + e.shared_experts * 3 * h * ie + m.moe_layer_extra;
       if (e.shared_intermediate > 0) always += 3 * h * e.shared_intermediate + h;  // + shared-expert gate
+      if (m.moe_with_dense) always += dense_mlp;
       p += always;
       routed_total += e.experts * expert;
       routed_active += e.experts_per_token * expert;
-    } else if (m.intermediate > 0) {
-      const double i = m.intermediate;
-      p += (m.gated_mlp ? 3 : 2) * h * i + (m.mlp_bias ? (m.gated_mlp ? 2 : 1) * i + h : 0);
+    } else {
+      p += dense_mlp;
     }
     shared += p;
+    last_layer = p + routed_total - routed_before;
   }
-  c.total = shared + routed_total;
+  // DeepSeek-V3's MTP module (its inference/model.py; mlx-lm deepseek_v3.py): one more decoder
+  // layer like the last, eh_proj (2h × h), enorm, hnorm and the head's norm, plus the copies of the
+  // embedding and LM head the checkpoint stores with it.
+  c.mtp = m.mtp_layers * (last_layer + 2 * h * h + 3 * h + 2.0 * m.vocab * h);
+  c.total = shared + routed_total + m.vision_params;
   c.active = shared + routed_active;
   c.routed = routed_total;
-  c.input_embedding = static_cast<double>(m.vocab) * h + static_cast<double>(m.learned_positions) * h;
+  c.vision = m.vision_params;
+  c.input_embedding = static_cast<double>(m.vocab) * h + static_cast<double>(m.learned_positions) * h +
+                      static_cast<double>(m.token_types) * h;
   return c;
+}
+
+double PublishedConventionTotal(const Model& m, const ParamCount& c) {
+  return c.total - (m.published_excludes_vision ? c.vision : 0) + (m.published_includes_mtp ? c.mtp : 0);
+}
+
+double PublishedConventionActive(const Model& m, const ParamCount& c) {
+  if (m.active_excludes == "input_embedding") return c.active - c.input_embedding;
+  if (m.active_excludes == "embeddings") return c.active - c.embedding;
+  return c.active;
 }
 
 double ExpertsTouchedFraction(const Model& m, double batch) {
@@ -100,8 +132,18 @@ int KvHeadsPerGpu(const Model& m, int tp) {
 namespace {
 
 // Per-token bytes of one attention layer on one GPU.
-double LayerKvPerToken(const Model& m, double elem, int tp) {
-  if (m.mla) return (m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * elem;  // latent, not split by TP
+double LayerKvPerToken(const Model& m, double elem, int tp, int layer = 0) {
+  if (m.encoder_only) return 0;  // an encoder reads its input whole: nothing is cached
+  if (m.mla) {
+    double bytes = (m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * elem;  // latent, not split by TP
+    // DeepSeek-V3.2's indexer keys: FP8 values + an fp32 scale per 128, whatever the KV format.
+    if (m.mla->indexer_head_dim > 0) bytes += m.mla->indexer_head_dim + 4.0 * ((m.mla->indexer_head_dim + 127) / 128);
+    return bytes;
+  }
+  if (m.global_head_dim > 0 && !m.IsSlidingLayer(layer)) {
+    const int kvh = std::max(1, static_cast<int>(std::ceil(static_cast<double>(m.global_kv_heads > 0 ? m.global_kv_heads : m.kv_heads) / std::max(1, tp))));
+    return (m.global_k_eq_v ? 1.0 : 2.0) * kvh * m.global_head_dim * elem;
+  }
   return 2.0 * KvHeadsPerGpu(m, tp) * m.head_dim * elem;
 }
 
@@ -125,9 +167,9 @@ double LinearStateBytes(const Model& m, double elem, int tp) {
 
 double KvCacheBytes(const Model& m, long long tokens, double elem, int tp) {
   if (tokens < 0) tokens = 0;
-  const double per_token = LayerKvPerToken(m, elem, tp);
   double bytes = 0;
   for (int layer = 0; layer < m.layers; ++layer) {
+    const double per_token = LayerKvPerToken(m, elem, tp, layer);
     if (!m.IsAttentionLayer(layer)) {
       if (m.mamba) bytes += MambaStateBytes(m, elem, tp);
       if (m.linear) bytes += LinearStateBytes(m, elem, tp);
@@ -142,18 +184,22 @@ double KvCacheBytes(const Model& m, long long tokens, double elem, int tp) {
 double KvBytesPerToken(const Model& m, double elem) {
   double bytes = 0;
   for (int layer = 0; layer < m.layers; ++layer)
-    if (m.IsAttentionLayer(layer)) bytes += LayerKvPerToken(m, elem, 1);
+    if (m.IsAttentionLayer(layer)) bytes += LayerKvPerToken(m, elem, 1, layer);
   return bytes;
 }
 
 std::string DescribeAttention(const Model& m) {
   std::string s;
+  if (m.encoder_only) return "encoder-only: no KV cache (the input is read whole)";
   if (m.mla) {
     s = "MLA: latent " + std::to_string(m.mla->kv_lora_rank) + " + rope " + std::to_string(m.mla->qk_rope_head_dim) +
-        " per layer";
+        " per layer" + (m.mla->indexer_head_dim > 0 ? " + FP8 indexer key " + std::to_string(m.mla->indexer_head_dim) : "");
   } else {
     s = m.kv_heads == m.heads ? "MHA" : m.kv_heads == 1 ? "MQA" : "GQA";
     s += ": " + std::to_string(m.kv_heads) + " KV heads × " + std::to_string(m.head_dim);
+    if (m.global_head_dim > 0)
+      s += " (global layers: " + std::to_string(m.global_kv_heads) + " × " + std::to_string(m.global_head_dim) +
+           (m.global_k_eq_v ? ", K shared as V" : "") + ")";
   }
   int attention = 0, sliding = 0;
   for (int layer = 0; layer < m.layers; ++layer) {

@@ -198,7 +198,10 @@ int RunImportHf(const std::string& path, std::string id, const std::string& name
   fmt::print("  {:<22} {}\n", "vocab", FormatCount(m.vocab));
   fmt::print("  {:<22} {}\n", "max context", m.max_context > 0 ? FormatCount(m.max_context) : "not stated");
   fmt::print("  {:<22} {} ({} embedding)\n", "parameters", FormatParams(c.total), FormatParams(c.embedding));
-  if (m.moe) fmt::print("  {:<22} {}\n", "active per token", FormatParams(c.active));
+  if (c.vision > 0) fmt::print("  {:<22} {}: {}\n", "of which vision", FormatParams(c.vision), m.vision_what);
+  if (m.head_params > 0) fmt::print("  {:<22} {} ({})\n", "of which head", FormatParams(m.head_params), m.head_what);
+  if (m.moe || c.vision > 0) fmt::print("  {:<22} {}\n", "active per token", FormatParams(c.active));
+  if (m.encoder_only) fmt::print("  {:<22} {}\n", "encoder-only", "an embedding or reranker model: no KV cache, no decode");
   fmt::print("  {:<22} {} per token at 16 bits\n", "KV cache", FormatBytes(KvBytesPerToken(m, 2), ByteUnit::MiB, 3));
   fmt::print("\nSave it as a catalog entry: gpuplan import-hf {} --format json > my-models.json\n"
              "then: gpuplan --catalog my-models.json fit --model {} ...\n", path, m.id);

@@ -163,7 +163,20 @@ test('catalog list in csv and md, and validate reports every problem of a file',
   const good = join(dir, 'good.json');
   writeFileSync(good, run('import-hf', join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/phi-4.config.json'), '--id', 'my-phi', '--format', 'json').out);
   const ok = JSON.parse(run('catalog', 'validate', good, '--format', 'json').out);
-  assert.deepEqual(ok.find((r) => r.kind === 'models'), { kind: 'models', entries: 49, added: 1 });
+  assert.deepEqual(ok.find((r) => r.kind === 'models'), { kind: 'models', entries: 59, added: 1 });
+
+  // Suspicious but not wrong: a MiB figure typed as MB loads, and validate says why (exit 0).
+  const mb = join(dir, 'mb.json');
+  writeFileSync(mb, JSON.stringify({ schema: 1, gpus: [
+    { id: 'c', name: 'C', vendor: 'V', memory: { value: 11264, unit: 'MB', type: 'GDDR6' },
+      sources: [{ fields: ['memory'], title: 't', url: 'https://example.invalid', read: '2026-12-01' }] }] }));
+  const w = run('catalog', 'validate', mb);
+  assert.equal(w.code, 0, w.err);
+  assert.match(w.err, /gpuplan: warning: .*gpus\[0\] \(id 'c'\): field 'memory' 11264 MB of GDDR6: a multiple of 256, so the vendor means MiB/);
+  // The built-in catalog itself has nothing to warn about.
+  const builtin = run('catalog', 'validate');
+  assert.equal(builtin.code, 0);
+  assert.equal(builtin.err, '');
 });
 
 test('catalog show --quoted says what a guide\'s figure is: dense, sparse or FP16-accumulate', () => {

@@ -131,6 +131,9 @@ struct MlaSpec {
   int q_lora_rank = 0;             // 0: queries are projected directly
   int kv_lora_rank = 0;
   int qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
+  // DeepSeek-V3.2's sparse-attention indexer in every layer (DeepSeek-V3.2-Exp inference/model.py,
+  // class Indexer): its own FP8 key cache of index_head_dim values + an fp32 scale per 128.
+  int indexer_heads = 0, indexer_head_dim = 0;
 };
 
 // Mamba layers in a hybrid model (Jamba): constant state instead of a KV cache.
@@ -155,9 +158,6 @@ struct Model {
   std::string model_type;           // Hugging Face model_type ("llama", "deepseek_v3", ...)
   double params = 0;                // published total parameter count (0: not given)
   double active_params = 0;         // published active count for MoE (0: not given)
-  // The publisher's convention for the active count: gpt-oss's card leaves the input
-  // embedding out (a token only gathers one row of it).
-  bool active_excludes_input_embedding = false;
   int layers = 0, hidden = 0, heads = 0, kv_heads = 0, head_dim = 0;
   int intermediate = 0, vocab = 0;
   long long max_context = 0;
@@ -171,6 +171,35 @@ struct Model {
   bool embedding_norm = false;      // BLOOM: LayerNorm after the embeddings
   long long learned_positions = 0;  // OPT/GPT-2 style position table rows
   bool attention_sinks = false;     // gpt-oss: one learned sink logit per head and layer
+  bool final_norm = true;           // a norm after the last layer (BERT-style encoders have none)
+  bool lm_head_bias = false;        // Phi-1/2: the LM head has a bias
+  long long token_types = 0;        // BERT: token_type_embeddings rows
+  bool router_bias = false;         // DeepSeek-V3 / GLM-4.5: e_score_correction_bias per expert
+  bool moe_with_dense = false;      // Gemma 4: a dense MLP beside the MoE block in each MoE layer
+  double moe_layer_extra = 0;       // Gemma 4: router scales and the MoE block's own norms, per MoE layer
+  double layer_extra = 0;           // parameters per layer outside the usual anatomy (Gemma 4's layer scalar)
+  // Gemma 4: global (non-sliding) layers have their own head size and KV heads, and share K as V.
+  int global_head_dim = 0, global_kv_heads = 0;
+  bool global_k_eq_v = false;
+  // Encoder-only models (BERT, XLM-R: embedding and reranker models) read a whole input at once:
+  // no KV cache, no decode.
+  bool encoder_only = false;
+  double head_params = 0;           // an encoder's pooler or classifier head (total and active)
+  std::string head_what;
+  // A multimodal checkpoint's vision tower and projector: weights in memory, never read per
+  // generated token (in the total, not the active count).
+  double vision_params = 0;
+  std::string vision_what;          // how it was counted, from the config's vision_config
+  // Multi-token-prediction layers the checkpoint carries beyond num_hidden_layers (DeepSeek-V3,
+  // GLM-4.5: num_nextn_predict_layers). Engines load them only for speculative decoding; the
+  // publishers' headline counts leave them out, Hugging Face's page metadata counts them.
+  int mtp_layers = 0;
+  // Publishers' conventions for the published counts the loader checks (params, active_params).
+  bool published_excludes_vision = false;  // Gemma 4's "25.2B" is the language model alone
+  bool published_includes_mtp = false;     // DeepSeek-V3.2's "685B" counts the MTP module
+  // What the published active count leaves out: "" (nothing), "input_embedding" (gpt-oss: a token
+  // gathers one row of it), "embeddings" (input embedding and LM head: Qwen3-Next, GLM-4.5).
+  std::string active_excludes;
   // Attention span: layers with a sliding window hold at most `sliding_window` tokens.
   int sliding_window = 0;
   std::vector<bool> sliding_layers;  // per layer; empty with a window set: every layer slides

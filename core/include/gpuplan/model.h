@@ -15,6 +15,8 @@ struct ParamCount {
   double embedding = 0;  // input embeddings + lm_head + learned positions
   double routed = 0;     // MoE routed experts, all of them (0 for dense models)
   double input_embedding = 0;  // the input table alone (llama.cpp keeps it in host RAM)
+  double vision = 0;     // a multimodal checkpoint's vision tower + projector (in total, not active)
+  double mtp = 0;        // the checkpoint's MTP module with its embedding and head copies (not in total)
 };
 
 // Share of each MoE layer's routed experts a decode step reads when `batch` tokens each pick
@@ -24,6 +26,12 @@ struct ParamCount {
 double ExpertsTouchedFraction(const Model& m, double batch);
 
 ParamCount CountParams(const Model& m);
+
+// The count a publisher states, under the model's conventions (Model::published_excludes_vision,
+// published_includes_mtp, active_excludes): what the loader and the tests compare with `params`
+// and `active_params`.
+double PublishedConventionTotal(const Model& m, const ParamCount& c);
+double PublishedConventionActive(const Model& m, const ParamCount& c);
 
 // Bytes of cache one sequence of `tokens` holds on one of `tp` tensor-parallel GPUs:
 // K and V per attention layer (MHA/GQA/MQA), one latent per layer for MLA (replicated on
