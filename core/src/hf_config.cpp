@@ -193,6 +193,16 @@ Vision CountVision(const json& v, const std::string& family, double text_hidden)
     const double tower = channels * tp * patch * patch * h + h + get("num_position_embeddings", 0) * h + layers * vit_block;
     const double merger = (2 * h + (m * m + m) + (m * out_h + out_h)) * (1 + deepstack);
     out = {tower + merger, "Qwen3.5 vision tower (" + FormatParams(tower) + ") + merger (" + FormatParams(merger) + ")"};
+  } else if (family == "pixtral") {
+    // Pixtral (modeling_pixtral.py, Mistral Small 3.x): patch conv without bias, ln_pre, RMSNorm
+    // blocks with q, k, v, o and a gated MLP, no biases; Mistral3's projector: an RMSNorm, a
+    // patch merger Linear(4h, h) and two linears into the text width (no bias by default).
+    const double block = 4 * h * h + 3 * h * inter + 2 * h;
+    const double tower = channels * patch * patch * h + h + layers * block;
+    const double merge = 2;  // spatial_merge_size, read from the top-level config by the caller
+    const double projector = h + merge * merge * h * h + h * text_hidden + text_hidden * text_hidden;
+    out = {tower + projector, "Pixtral vision tower (" + FormatParams(tower) + ") + patch merger and projector (" +
+                                  FormatParams(projector) + ")"};
   } else {
     // Gemma 4's tower has no published layout gpuplan has read: a ViT of its width and depth
     // (RMSNorms, gated MLP, no biases), its position table and a projector; approximate.
@@ -293,9 +303,12 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
   const int llama4_expert = is_llama4 ? m.intermediate : 0;
   if (is_llama4) m.intermediate = static_cast<int>(r.Int({"intermediate_size_mlp"}, m.intermediate));
   m.max_context = r.Int({"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"}, 0);
-  // PretrainedConfig's default is tie_word_embeddings = true (Llama-style configs say false);
-  // Llama4TextConfig's default is false.
-  m.tie_embeddings = r.Bool({"tie_word_embeddings"}, top.Bool({"tie_word_embeddings"}, !is_llama4));
+  // When a config leaves tie_word_embeddings out, its config class's default applies: true for
+  // GPT-2, BLOOM, OPT, Falcon, Gemma and the BERT family (PretrainedConfig's), false for LlamaConfig,
+  // MistralConfig, Qwen2Config, Llama4TextConfig, GPTNeoXConfig, PhiConfig and the rest of the
+  // families read here (a Mistral3 wrapper's text_config leaves it out, say).
+  const bool tied_by_default = is_gemma || is_gpt2 || is_bloom || is_opt || is_falcon || is_encoder;
+  m.tie_embeddings = r.Bool({"tie_word_embeddings"}, top.Bool({"tie_word_embeddings"}, tied_by_default));
 
   // Layer anatomy by family.
   if (is_bloom || is_neox || is_falcon || is_opt || is_gpt2 || is_phi || is_encoder) {
@@ -504,7 +517,8 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
   if (auto v = doc.find("vision_config"); v != doc.end() && v->is_object()) {
     const std::string family = wrapper == "llava" ? "llava" : wrapper == "llama4" ? "llama4" : wrapper == "gemma3" ? "gemma3"
                                : t == "qwen2_5_vl" || t == "qwen2_vl" ? "qwen2_5_vl"
-                               : wrapper == "qwen3_5" || wrapper == "qwen3_5_moe" ? "qwen3_5" : "other";
+                               : wrapper == "qwen3_5" || wrapper == "qwen3_5_moe" ? "qwen3_5"
+                               : wrapper == "mistral3" ? "pixtral" : "other";
     const Vision vision = CountVision(*v, family, m.hidden);
     m.vision_params = vision.params;
     m.vision_what = vision.what;
