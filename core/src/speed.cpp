@@ -160,6 +160,9 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   if (no_peak)
     e.warnings.push_back(gpu->name + ": the catalog has no dense throughput figure, so compute time is left out"
                          " (decode is memory-bound; prefill cannot be estimated)");
+  if (model->encoder_only)
+    e.warnings.push_back(model->name + " is an encoder-only model (embeddings, reranking): it generates no tokens, so the "
+                         "decode figures do not apply; its work is the prefill, one forward pass over the input");
   if (!(e.eta_bw > 0) || !(e.eta_compute > 0))
     return Error{"engine: '" + engine->id + "' has no fitted efficiencies"};
 

@@ -109,9 +109,9 @@ void PrintFitTable(const Catalog& cat, const Scenario& s, const MemoryEstimate& 
              g.memory_quoted_unit, g.memory_type);
   fmt::print("  weights {}, KV cache {}, context {} tokens, batch {}\n\n", wf.name, kvf.name, FormatCount(s.context),
              s.batch);
-  fmt::print("  {:<20} {:>9} {:>9}  {}\n", "Term" + per, "GiB", "GB", "How");
+  fmt::print("  {:<26} {:>9} {:>9}  {}\n", "Term" + per, "GiB", "GB", "How");
   auto row = [](const std::string& name, double bytes, const std::string& how) {
-    fmt::print("  {:<20} {:>9} {:>9}  {}\n", name, FormatFixed(bytes / kGiB, 2), FormatFixed(bytes / kGB, 2), how);
+    fmt::print("  {:<26} {:>9} {:>9}  {}\n", name, FormatFixed(bytes / kGiB, 2), FormatFixed(bytes / kGB, 2), how);
   };
   for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
   row("Total", e.total_bytes, "sum of the terms above");
