@@ -20,6 +20,8 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     row.year = g.year;
     Scenario t = s;
     t.gpu = g.id;
+    // A MIG profile and the user's own memory figure describe the scenario's GPU, not the others.
+    if (g.id != s.gpu) t.mig = "none", t.gpu_mem_gib = 0;
     // Fewest GPUs that hold the scenario: powers of two up to a node of 8, then whole nodes.
     Result<MemoryEstimate> fit = Error{""};
     for (int count = 1; count <= kCompareMaxCount; count *= 2) {

@@ -202,7 +202,12 @@ Records CompareRecords(const std::vector<CompareRow>& rows) {
 Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstimate& e) {
   // One record per quantity: the memory terms per GPU, then time and cost.
   Records r{{{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}}, {}};
-  auto add = [&](const std::string& what, double v, int digits, const std::string& unit, const std::string& how) {
+  auto add = [&](const std::string& what, double v, int digits, const std::string& unit, const std::string& how,
+                 const char* key = "") {
+    if (auto it = e.unknown.find(key); it != e.unknown.end()) {
+      r.rows.push_back({Text(what), Unknown(), Text(unit), Text("unknown: " + it->second)});
+      return;
+    }
     r.rows.push_back({Text(what), Number(v, FormatFixed(v, digits)), Text(unit), Text(how)});
   };
   for (const Term& t : e.terms) add(t.name, t.bytes / kGiB, 2, "GiB", t.formula);
@@ -212,14 +217,17 @@ Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstim
   add("Largest micro-batch", static_cast<double>(e.max_micro_batch), 0, "sequences", "that fits in the capacity");
   add("Trainable parameters", e.trainable_params, 0, "parameters", s.method);
   add("FLOPs per token", e.flops_per_token, 0, "FLOP", e.flops_formula);
-  add("Throughput", e.tokens_per_s, 0, "tokens/s", FormatCount(e.gpus) + " GPUs at MFU " + FormatFixed(s.mfu, 2));
-  add("Scaling efficiency", e.scaling_efficiency * 100, 1, "%", "ideal compute / step (bubble, exposed communication)");
-  add("Time", e.seconds / 86400, 2, "days", FormatCount(static_cast<long long>(s.tokens)) + " tokens");
-  add("GPU-hours", e.gpu_hours, 0, "GPU-hours", "");
-  add("Cloud cost", e.cloud_usd, 0, "USD", e.price_basis);
-  add("Spot cost", e.spot_usd, 0, "USD", "cheapest spot offer + " + FormatFixed(s.spot_overhead * 100, 0) + "% restarts");
-  add("Energy", e.energy_kwh, 0, "kWh", "TDP × PUE " + FormatFixed(s.pue, 2));
-  add("Energy cost", e.energy_usd, 0, "USD", FormatFixed(s.kwh_usd, 2) + " $/kWh");
+  add("Throughput", e.tokens_per_s, 0, "tokens/s", FormatCount(e.gpus) + " GPUs at MFU " + FormatFixed(s.mfu, 2),
+      "tokens_per_s");
+  add("Scaling efficiency", e.scaling_efficiency * 100, 1, "%", "ideal compute / step (bubble, exposed communication)",
+      "step");
+  add("Time", e.seconds / 86400, 2, "days", FormatCount(static_cast<long long>(s.tokens)) + " tokens", "seconds");
+  add("GPU-hours", e.gpu_hours, 0, "GPU-hours", "", "gpu_hours");
+  add("Cloud cost", e.cloud_usd, 0, "USD", e.price_basis, "cloud_usd");
+  add("Spot cost", e.spot_usd, 0, "USD", "cheapest spot offer + " + FormatFixed(s.spot_overhead * 100, 0) + "% restarts",
+      "spot_usd");
+  add("Energy", e.energy_kwh, 0, "kWh", "TDP × PUE " + FormatFixed(s.pue, 2), "energy_kwh");
+  add("Energy cost", e.energy_usd, 0, "USD", FormatFixed(s.kwh_usd, 2) + " $/kWh", "energy_usd");
   return r;
 }
 

@@ -129,7 +129,16 @@ std::string FitReportJson(const Catalog& catalog, const Scenario& s, const Memor
                   {"params", Number(c.total)},
                   {"active_params", Number(c.active)},
                   {"params_published", m->params > 0 ? ordered_json(m->params) : ordered_json(nullptr)},
+                  {"active_params_published", m->active_params > 0 ? ordered_json(m->active_params) : ordered_json(nullptr)},
+                  {"vision_params", Number(c.vision)},
                   {"attention", DescribeAttention(*m)}};
+    // How the published counts compare with the computed ones (model.h conventions).
+    std::string convention;
+    if (m->published_excludes_vision && c.vision > 0) convention += "published total without the vision tower; ";
+    if (m->published_includes_mtp) convention += "published total with the MTP module; ";
+    if (m->active_excludes == "input_embedding") convention += "published active count without the input embedding; ";
+    if (m->active_excludes == "embeddings") convention += "published active count without the embedding and LM head; ";
+    if (!convention.empty()) j["model"]["published_convention"] = convention.substr(0, convention.size() - 2);
   }
   if (const Gpu* g = catalog.FindGpu(s.gpu))
     j["gpu"] = {{"name", g->name},
@@ -287,6 +296,8 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
   j["chinchilla_tokens"] = Number(e.chinchilla_tokens);
   j["cost"] = {{"cloud_usd", Number(e.cloud_usd)}, {"spot_usd", Number(e.spot_usd)}, {"price_basis", e.price_basis},
                {"energy_kwh", Number(e.energy_kwh)}, {"energy_usd", Number(e.energy_usd)}};
+  MarkUnknown(j, e.unknown);
+  MarkUnknown(j["cost"], e.unknown);
   ordered_json curve = ordered_json::array();
   for (const ScalingPoint& p : scaling)
     curve.push_back({{"gpus", p.gpus}, {"tokens_per_s", Number(p.tokens_per_s)}, {"efficiency", Number(p.efficiency)},

@@ -266,7 +266,14 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   const double peak = peak_it != gpu->dense_flops.end() ? peak_it->second
                       : gpu->dense_flops.count("fp16")  ? gpu->dense_flops.at("fp16")
                                                         : 0;
-  if (peak <= 0) return Error{"gpu: the catalog has no BF16/FP16 dense throughput for '" + gpu->id + "'"};
+  // Without a 16-bit compute figure the memory stands and the time cannot be estimated.
+  const bool no_peak = !(peak > 0);
+  if (no_peak) {
+    const std::string why = gpu->name + " has no BF16/FP16 dense throughput in the catalog, so training time cannot be estimated";
+    for (const char* k : {"tokens_per_s", "seconds", "days", "gpu_hours", "step", "cloud_usd", "spot_usd", "energy_kwh",
+                          "energy_usd", "scaling"})
+      e.unknown.emplace(k, why);
+  }
   // One optimizer step of the global batch: each data-parallel replica runs `accumulation`
   // micro-steps (global batch / (dp × micro-batch), rounded up). Collectives on a ring of n GPUs
   // send (n-1)/n of the buffer per GPU per reduce-scatter or all-gather (ZeRO paper §7):
@@ -294,7 +301,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.accumulation_steps = accumulation;
   e.global_batch_tokens = accumulation * micro_seqs * sq;
   const double replica_gpus = tp * pp;
-  const double ideal_s = e.global_batch_tokens * e.flops_per_token / (e.gpus * peak * s.mfu);
+  const double ideal_s = no_peak ? 0 : e.global_batch_tokens * e.flops_per_token / (e.gpus * peak * s.mfu);
   e.step_compute_s = ideal_s;
   // Pipeline bubble (1F1B): (p - 1) / m of the step idles with m micro-batches per step
   // (Narayanan et al. 2021, §2.2.1).
@@ -338,6 +345,10 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.spot_usd = spot * e.gpu_hours * (1 + s.spot_overhead);
   e.energy_kwh = gpu->tdp_w / 1000 * e.gpu_hours * s.pue;
   e.energy_usd = e.energy_kwh * s.kwh_usd;
+  if (!(hour > 0)) e.unknown.emplace("cloud_usd", "no cloud offer for this GPU in the catalog: set price-hour");
+  if (!(spot > 0)) e.unknown.emplace("spot_usd", "no spot offer for this GPU in the catalog");
+  if (!(gpu->tdp_w > 0))
+    for (const char* k : {"energy_kwh", "energy_usd"}) e.unknown.emplace(k, "no TDP for this GPU in the catalog");
 
   e.assumptions = {
       pure ? "pure BF16: weights, gradients and optimizer states in BF16, no FP32 master (8 bytes per parameter for "
@@ -387,7 +398,7 @@ std::vector<ScalingPoint> TrainingScaling(const Catalog& catalog, const Scenario
   // the global batch).
   std::vector<ScalingPoint> out;
   Result<TrainEstimate> base = EstimateTraining(catalog, s);
-  if (!base) return out;
+  if (!base || base->unknown.count("seconds")) return out;  // no time without a compute figure
   const double global = base->accumulation_steps * s.dp * static_cast<double>(s.micro_batch);
   for (int dp = 1; dp <= max_dp && dp * static_cast<double>(s.micro_batch) <= global; dp *= 2) {
     Scenario t = s;

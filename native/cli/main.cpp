@@ -742,6 +742,9 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
   if (e.host_bytes > 0) fmt::print("  CPU memory for offloaded states: {} per GPU\n", FormatBytes(e.host_bytes));
   fmt::print("\n  Trainable parameters: {} of {}\n", FormatParams(e.trainable_params), FormatParams(e.total_params));
   fmt::print("  FLOPs per token: {:.4g} = {}\n", e.flops_per_token, e.flops_formula);
+  if (auto it = e.unknown.find("seconds"); it != e.unknown.end()) {
+    fmt::print("  Throughput, time and cost: unknown ({})\n", it->second);
+  } else {
   fmt::print("  Throughput: {} tokens/s on {} GPUs (step: compute {}, exposed communication {}; scaling efficiency {}%)\n",
              FormatCount(static_cast<long long>(e.tokens_per_s)), e.gpus, FormatFixed(e.step_compute_s, 2) + " s",
              FormatFixed(e.step_comm_s, 2) + " s", FormatFixed(e.scaling_efficiency * 100, 1));
@@ -757,6 +760,7 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
                e.price_basis);
   fmt::print("  Energy: {} kWh, ${} at ${}/kWh and PUE {}\n", FormatCount(static_cast<long long>(e.energy_kwh)),
              FormatCount(static_cast<long long>(e.energy_usd)), FormatFixed(s.kwh_usd, 2), FormatFixed(s.pue, 2));
+  }
   if (explain) {
     fmt::print("\n  Scaling with data-parallel GPUs at a global batch of {} sequences:\n",
                FormatCount(static_cast<long long>(e.global_batch_tokens / static_cast<double>(s.context))));

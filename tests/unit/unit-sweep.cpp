@@ -244,7 +244,8 @@ const std::set<std::string> kSigned = {
 };
 // Keys whose value may be null in place of a number, and why.
 const std::set<std::string> kOptional = {
-    "params_published",  // the model card's parameter count; null when the catalog has none
+    "params_published",         // the model card's parameter count; null when the catalog has none
+    "active_params_published",  // the card's active count (MoE); null when the catalog has none
 };
 
 struct Walk {

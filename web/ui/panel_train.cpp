@@ -113,6 +113,10 @@ void App::DrawTrain() {
   ImGui::Text("%s trainable of %s; %.4g FLOPs per token = %s", FormatParams(e.trainable_params).c_str(),
               FormatParams(e.total_params).c_str(), e.flops_per_token, e.flops_formula.c_str());
   ItemTip("training FLOPs per token: " + e.flops_formula + " (Kaplan et al. 2020: 6N for a full forward+backward)");
+  if (auto it = e.unknown.find("seconds"); it != e.unknown.end()) {
+    ImGui::TextColored(Muted(), "Time and cost: unknown (%s)", it->second.c_str());
+    return;
+  }
   ImGui::Text("%s tokens/s on %d GPUs: %.4g tokens in %s days, %s GPU-hours (Chinchilla-optimal: %.3g tokens)",
               FormatCount(static_cast<long long>(e.tokens_per_s)).c_str(), e.gpus, scenario_.tokens,
               FormatFixed(e.seconds / 86400, 2).c_str(), FormatCount(static_cast<long long>(e.gpu_hours)).c_str(),

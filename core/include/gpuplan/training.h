@@ -5,6 +5,7 @@
 // communication over the real links; GPU-hours and cost.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct TrainEstimate {
   // Cost.
   double cloud_usd = 0, spot_usd = 0, energy_kwh = 0, energy_usd = 0;
   std::string price_basis;
+  // Figures the catalog cannot give (no compute figure: no time; no offer: no cloud cost): the
+  // report's key -> why. Reports leave them empty with the reason, never 0.
+  std::map<std::string, std::string> unknown;
   std::vector<std::string> assumptions, warnings;
 };
 
