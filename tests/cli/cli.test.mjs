@@ -194,6 +194,8 @@ test('catalog show --quoted says what a guide\'s figure is: dense, sparse or FP1
   // Blackwell Ultra's FP4 sparse figure is as quoted (20 PF), not twice the dense 15 PF.
   assert.match(run('catalog', 'show', 'gb300', '--quoted', 'fp4=20000').out, /sparse: fp4 as quoted \(20000; not 2 × dense 15000\)/);
   assert.match(run('catalog', 'show', 'gb300', '--quoted', 'fp4=30000').out, /no catalog figure within 2%/);
+  // Blackwell's FP4 headline is 2:4 sparse: 18 PF on a B200 is 2 × its dense 9 PF.
+  assert.match(run('catalog', 'show', 'b200', '--quoted', 'fp4=18000').out, /= sparse: 2 × dense fp4 \(2 × 9000\)$/m);
   const b200 = JSON.parse(run('catalog', 'show', 'b200', '--quoted', 'fp16=4500', '--format', 'json').out);
   assert.deepEqual(b200.quoted['fp16=4500'], ['sparse: 2 × dense fp16 (2 × 2250)']);
   assert.match(run('catalog', 'show', 'h100-sxm', '--quoted', 'fp16=3').out, /no catalog figure within 2%/);
