@@ -97,13 +97,20 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
                     " read as binary (no driver reading in the catalog)";
   d.total_basis += "; vendor quotes " + FormatShort(gpu.memory_quoted_value) + " " + gpu.memory_quoted_unit;
 
+  const bool ecc_matters = gpu.ecc.value_or(false) && gpu.ecc_reserved_fraction > 0 && !gpu.unified;
   // --- ECC. GDDR cards give up 1/16 of their memory to it when it is on ("On GPUs with GDDR memory
   //     with ECC enabled the available DRAM is reduced by 6.25%", CUDA C++ Best Practices Guide,
   //     "ECC"); HBM carries ECC beside the data at no cost in capacity. A reading taken in the other
   //     state is converted: A40 49,140 MiB off, 46,068 on = 49,140 × 15/16.
-  const bool ecc_matters = gpu.ecc.value_or(false) && gpu.ecc_reserved_fraction > 0 && !gpu.unified;
-  if (s.ecc != "default" && !gpu.ecc.value_or(false))
-    d.warnings.push_back("ecc: " + gpu.name + " has no ECC to switch; ecc=" + s.ecc + " has no effect");
+  if (s.ecc != "default" && !ecc_matters) {
+    if (gpu.memory_type.rfind("HBM", 0) == 0)
+      d.assumptions.push_back("ECC on HBM is carried beside the data: ecc=" + s.ecc + " does not change the capacity");
+    else if (!gpu.ecc.value_or(false))
+      d.warnings.push_back("ecc: " + gpu.name + " has no ECC to switch; ecc=" + s.ecc + " has no effect");
+    else
+      d.warnings.push_back("ecc: no ECC reservation in the catalog for " + gpu.name + " (" +
+                           (gpu.ecc_note.empty() ? gpu.memory_type : gpu.ecc_note) + "); ecc=" + s.ecc + " changes nothing");
+  }
   if (ecc_matters) {
     const double f = gpu.ecc_reserved_fraction;
     const bool want_on = s.ecc == "default" ? gpu.ecc_default_on : s.ecc == "on";
