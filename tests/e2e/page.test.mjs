@@ -411,6 +411,91 @@ test('a config.json dropped on the page joins the catalog and computes like the 
   await page.close();
 });
 
+// The GPU memory group (capacity.h): what other processes hold, ECC, a MIG slice, each through
+// the shared parser, so the page, its link and the CLI's flags give the same device rows.
+test('GPU memory: used-gib and ECC off on an L40S give what gpuplan fit --used-gib --ecc prints', async () => {
+  const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=l40s');
+  const before = await report(page);
+  assert.equal(before.scenario.ecc, 'default');
+  assert.ok(!before.per_gpu.device.steps.some((s) => s.key === 'other_processes'));
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  for (const k of ['ecc', 'mig', 'gpu-mem-gib', 'used-gib']) assert.ok(rects[k], `the ${k} input reports its rectangle`);
+  await typeInto(page, rects['used-gib'], '2');
+  await clickWidget(page, 'ecc');
+  await clickWidget(page, 'ecc:off');
+  const r = await report(page);
+  assert.equal(r.scenario['used-gib'], 2);
+  assert.equal(r.scenario.ecc, 'off');
+  assert.match(await page.evaluate(() => location.hash), /&ecc=off&.*&used-gib=2&/);
+  assert.deepEqual(r, cliReport(r.state));
+  const flags = spawnSync(cli, ['fit', '--model', 'llama-3.1-8b', '--gpu', 'l40s', '--ecc', 'off', '--used-gib', '2',
+    '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(flags.status, 0, flags.stderr);
+  assert.deepEqual(r, JSON.parse(flags.stdout));
+  const steps = r.per_gpu.device.steps;
+  const used = steps.find((s) => s.key === 'other_processes');
+  assert.ok(used, JSON.stringify(steps));
+  assert.equal(used.name, 'Used by other processes');
+  assert.equal(used.bytes, 2 * 2 ** 30);
+  // ECC off: no reservation, and the device total is the reading (ECC on) given back its 1/16.
+  assert.ok(!steps.some((s) => s.key === 'ecc'));
+  assert.ok(Math.abs(r.per_gpu.device.total_bytes / before.per_gpu.device.total_bytes - 16 / 15) < 1e-9);
+  assert.equal(r.per_gpu.device.free_bytes, r.per_gpu.device.runtime_bytes - 2 * 2 ** 30);
+  const shot = await page.screenshot({ path: join(artifacts, 'page-gpu-memory.png') });
+  assert.ok(imageStats(shot).colors > 50);
+  // At phone width the inputs stack above the result: the group is there, and scrolled down
+  // the Fit rows with "Used by other processes" follow.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await waitFrames(page, 4);
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects['used-gib'].x1 <= 390, JSON.stringify(rects['used-gib']));
+  assert.ok(imageStats(await page.screenshot({ path: join(artifacts, 'page-gpu-memory-phone.png') })).colors > 20);
+  await page.mouse.move(195, 600);
+  for (let i = 0; i < 12; ++i) {
+    await page.mouse.wheel(0, 120);
+    await waitFrames(page, 1);
+  }
+  await page.mouse.move(389, 843);  // no tooltip over the rows
+  await waitFrames(page, 3);
+  await page.screenshot({ path: join(artifacts, 'page-gpu-memory-phone-rows.png') });
+  assert.deepEqual(await report(page), r);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('GPU memory: MIG 1g.10gb on an H100 SXM plans against the slice; another GPU runs whole', async () => {
+  const { page, errors } = await openPage('v=1&model=llama-3.1-8b&weights=q4_k_m&gpu=h100-sxm');
+  const whole = await report(page);
+  await clickWidget(page, 'mig');
+  await page.screenshot({ path: join(artifacts, 'page-mig-open.png') });
+  await clickWidget(page, 'mig:1g.10gb');
+  const r = await report(page);
+  assert.equal(r.scenario.mig, '1g.10gb');
+  assert.deepEqual(r, cliReport(r.state));
+  const device = r.per_gpu.device;
+  const slice = 9984 * 2 ** 20;  // nvidia-smi mig -lgip: 9.75 GiB
+  assert.ok(device.steps.some((s) => s.key === 'mig'), JSON.stringify(device.steps));
+  assert.equal(device.free_bytes, slice);
+  assert.ok(r.usable_bytes <= slice && r.usable_bytes < whole.usable_bytes / 4, `${r.usable_bytes} of ${whole.usable_bytes}`);
+  await page.screenshot({ path: join(artifacts, 'page-mig.png') });
+  // The Catalog's "Use in Fit" picks an L40S, which has no MIG: the scenario goes back to the
+  // whole GPU rather than an estimate that errors.
+  await clickWidget(page, 'tab-catalog');
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await typeInto(page, rects['catalog-search'], 'L40S');
+  await clickWidget(page, 'row:l40s');
+  await clickWidget(page, 'use-in-fit');
+  const other = await report(page);
+  assert.equal(other.scenario.gpu, 'l40s');
+  assert.equal(other.scenario.mig, 'none');
+  assert.equal(other.error, undefined);
+  assert.deepEqual(other, cliReport(other.state));
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects.mig, 'the MIG combo is drawn (disabled) for a GPU without profiles');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a phone-width viewport still renders the panel', async () => {
   const page = await browser.newPage({ viewport: { width: 380, height: 700 } });
   await page.goto(url + '#v=1&model=qwen2.5-7b&gpu=l4');

@@ -28,13 +28,13 @@ bool ContainsNoCase(std::string_view hay, std::string_view needle) {
   return it != hay.end();
 }
 
-void HelpMarker(const char* text) {
+void HelpMarker(std::string_view text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
-    ImGui::TextUnformatted(text);
+    ImGui::TextUnformatted(text.data(), text.data() + text.size());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -290,6 +290,13 @@ void App::Edit(std::string_view key, const std::string& value) {
   field_errors_.erase(k);
   dirty_ = true;
   state_changed_ = true;
+  // A MIG profile belongs to a GPU: another GPU without it runs whole, so the scenario stays valid.
+  if (key == "gpu" && scenario_.mig != "none") {
+    const Gpu* g = catalog_->FindGpu(scenario_.gpu);
+    const bool has = g && std::any_of(g->mig_profiles.begin(), g->mig_profiles.end(),
+                                      [&](const MigProfile& p) { return p.name == scenario_.mig; });
+    if (!has) Edit("mig", "none");
+  }
 }
 
 void App::Track(const char* key) {
@@ -444,23 +451,88 @@ void App::DrawInputs() {
   HelpMarker("Prompt tokens per sequence (prefill); the rest of the context is output.");
   int_field("batch", "Batch (sequences)", scenario_.batch, 1);
 
-  double overhead = scenario_.overhead_gib;
-  double step = 0.25;
-  ImGui::InputScalar("Overhead (GiB)", ImGuiDataType_Double, &overhead, &step, &step, "%.2f");
-  Track("overhead-gib");
-  if (overhead != scenario_.overhead_gib) {
-    // Text through the shared parser; "%.6g" keeps it short and exact enough.
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", overhead);
-    Edit("overhead-gib", buf);
-  }
+  GibField("overhead-gib", "Overhead (GiB)", scenario_.overhead_gib, 0.25);
   HelpMarker("CUDA context and framework runtime per GPU. A stated assumption, not a measurement: "
              "CUDA contexts alone take a few hundred MiB; the engine's workspace is its own term.");
+  DrawDeviceMemoryInputs();
   ImGui::PopItemWidth();
 
   ImGui::PushStyleColor(ImGuiCol_Text, Bad());
   for (const auto& [key, message] : field_errors_) ImGui::TextWrapped("%s", message.c_str());
   ImGui::PopStyleColor();
+}
+
+// A GiB figure of the inputs column, with +/- steps; every change goes to the shared parser.
+void App::GibField(const char* key, const char* label, double current, double step) {
+  double v = current;
+  ImGui::InputScalar(label, ImGuiDataType_Double, &v, &step, &step, "%.2f");
+  Track(key);
+  if (v != current) {
+    // Text through the shared parser; "%.6g" keeps it short and exact enough.
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    Edit(key, buf);
+  }
+}
+
+// What stands between the GPU's total and what the workload may allocate (capacity.h), in the
+// order the Fit panel's rows take it: ECC, a MIG slice, the user's own limit, other processes.
+void App::DrawDeviceMemoryInputs() {
+  const Gpu* gpu = catalog_->FindGpu(scenario_.gpu);
+  ImGui::TextColored(Muted(), "GPU memory");
+
+  // ECC: the preview names the card's factory setting, which "default" stands for.
+  const bool has_ecc = gpu && gpu->ecc.value_or(false);
+  std::string preview = scenario_.ecc;
+  if (scenario_.ecc == "default" && has_ecc) preview += gpu->ecc_default_on ? " (on)" : " (off)";
+  if (ImGui::BeginCombo("ECC", preview.c_str())) {
+    for (const char* w : {"default", "on", "off"}) {
+      if (ImGui::Selectable(w, scenario_.ecc == w)) Edit("ecc", w);
+      Track((std::string("ecc:") + w).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  Track("ecc");
+  std::string tip = "ECC on GDDR cards takes 1/16 of their memory; HBM keeps it beside the data at no cost. "
+                    "default = the card's factory setting.";
+  if (gpu && !has_ecc) tip += "\n" + gpu->name + (gpu->ecc ? ": no ECC to switch." : ": the catalog has no ECC figure.");
+  else if (gpu && gpu->ecc_reserved_fraction > 0)
+    tip += "\n" + gpu->name + ": factory setting " + (gpu->ecc_default_on ? "on" : "off") +
+           (gpu->ecc_note.empty() ? "" : " (" + gpu->ecc_note + ")") + ".";
+  else if (gpu) tip += "\n" + gpu->name + ": ECC takes no memory here.";
+  HelpMarker(tip);
+
+  // MIG: the GPU's own profiles; without any the combo only offers a way back to none.
+  const std::vector<MigProfile> none;
+  const std::vector<MigProfile>& profiles = gpu ? gpu->mig_profiles : none;
+  auto mig_label = [](const MigProfile& p) { return p.name + "  (" + FormatBytes(p.bytes, ByteUnit::GiB) + ")"; };
+  std::string mig_preview = scenario_.mig;
+  for (const MigProfile& p : profiles)
+    if (p.name == scenario_.mig) mig_preview = mig_label(p);
+  ImGui::BeginDisabled(profiles.empty() && scenario_.mig == "none");
+  if (ImGui::BeginCombo("MIG slice", mig_preview.c_str())) {
+    if (ImGui::Selectable("none  (the whole GPU)", scenario_.mig == "none")) Edit("mig", "none");
+    Track("mig:none");
+    for (const MigProfile& p : profiles) {
+      if (ImGui::Selectable(mig_label(p).c_str(), scenario_.mig == p.name)) Edit("mig", p.name);
+      if (p.max_instances > 0 && ImGui::IsItemHovered())
+        ImGui::SetTooltip("up to %d per GPU (nvidia-smi mig -lgip)", p.max_instances);
+      Track(("mig:" + p.name).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::EndDisabled();
+  Track("mig");
+  HelpMarker(profiles.empty() ? (gpu ? gpu->name : scenario_.gpu) + ": no MIG profiles in the catalog."
+                              : std::string("Run in one MIG GPU instance: the estimate gets that slice's memory, "
+                                            "not the whole GPU's."));
+
+  GibField("gpu-mem-gib", "Limit (GiB)", scenario_.gpu_mem_gib, 1);
+  HelpMarker("What the GPU may use, in place of the catalog's total and the steps after it (ECC, MIG, the driver's "
+             "reserve, a unified machine's OS rule), e.g. after sudo sysctl iogpu.wired_limit_mb on a Mac. "
+             "0 = the catalog's.");
+  GibField("used-gib", "In use (GiB)", scenario_.used_gib, 0.5);
+  HelpMarker("Memory a desktop or another model already holds on each GPU (nvidia-smi's Memory-Usage before you start).");
 }
 
 void App::DrawResult() {

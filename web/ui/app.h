@@ -108,6 +108,8 @@ class App {
   void NumberField(const char* key, const char* label, double current, double step, const char* format);
 
   void DrawInputs();
+  void DrawDeviceMemoryInputs();
+  void GibField(const char* key, const char* label, double current, double step);
   void DrawResult();
   void DrawSpeedSummary();
   // Inputs on the left, `right` beside them (below them when the window is narrow).
