@@ -182,7 +182,7 @@ test('the Catalog panel: search, select a row, see its sources, use it in Fit', 
   await typeInto(page, rects['catalog-search'], 'H200');
   ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
   assert.equal(ui.search, 'H200');
-  assert.deepEqual([...ui.visible].sort(), ['gh200', 'h200-nvl', 'h200-sxm']);  // GH200 matches too
+  assert.deepEqual([...ui.visible].sort(), ['gh200', 'gh200-144gb', 'h200-nvl', 'h200-sxm']);  // GH200s match too
 
   rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
   await click(rects['row:h200-sxm']);
