@@ -411,6 +411,37 @@ test('a config.json dropped on the page joins the catalog and computes like the 
   await page.close();
 });
 
+// The page embeds the catalog without what only the Catalog panel and tooltips show, and
+// without fields the core never reads (cmake/catalog_lean.py); the CLI has every file whole.
+// Every built-in model must still give the CLI's fit and speed, byte for byte.
+test('every built-in model: the page\'s embedded catalog computes what the CLI does with the full one', async () => {
+  const { page, errors } = await openPage('v=1');
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).sources, 'elsewhere');
+  const catalog = JSON.parse(readFileSync(join(process.env.GPUPLAN_SOURCE_DIR, 'assets/catalog/models.json'), 'utf8'));
+  assert.ok(catalog.models.length >= 40);
+  for (const { id } of catalog.models) {
+    const hash = `v=1&model=${id}&gpu=h100-sxm&count=8&batch=4`;
+    await page.evaluate((h) => { location.hash = h; }, hash);
+    await waitFrames(page, 2);
+    const fit = await report(page);
+    assert.equal(fit.scenario.model, id);
+    assert.deepEqual(fit, cliReport(hash), id);
+    assert.deepEqual(await result(page, 'speed'), cliJson('speed', hash), id);
+  }
+  // Nothing above needed the files it left out; the Weights tooltip (a format's derivation) does.
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).sources, 'elsewhere');
+  const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await page.mouse.move((rects.weights.x0 + rects.weights.x1) / 2, (rects.weights.y0 + rects.weights.y1) / 2);
+  let ui;
+  for (let i = 0; i < 50 && (ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'))).sources !== 'loaded'; ++i)
+    await waitFrames(page, 2);
+  assert.equal(ui.sources, 'loaded');
+  await waitFrames(page, 30);  // ImGui's tooltip delay
+  await page.screenshot({ path: join(artifacts, 'page-weights-tooltip.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 // The GPU memory group (capacity.h): what other processes hold, ECC, a MIG slice, each through
 // the shared parser, so the page, its link and the CLI's flags give the same device rows.
 test('GPU memory: used-gib and ECC off on an L40S give what gpuplan fit --used-gib --ecc prints', async () => {

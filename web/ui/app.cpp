@@ -108,6 +108,14 @@ void App::RequestSources() {
   host_.load_sources();
 }
 
+// Words the page's embedded catalog leaves to catalog-sources.json (cmake/catalog_lean.py):
+// asked for once the mouse is on the item that shows them.
+std::string App::Words(const std::string& text) {
+  if (!text.empty() || (sources_state_ != "elsewhere" && sources_state_ != "loading")) return text;
+  if (ImGui::IsItemHovered()) RequestSources();
+  return "(its description is loading)";
+}
+
 std::string App::LoadSources(std::string_view bundle) {
   Result<std::vector<CatalogFile>> files = ParseCatalogBundle(bundle);
   if (!files.ok()) sources_state_ = files.error();
@@ -424,26 +432,26 @@ void App::DrawInputs() {
 
   if (auto id = Picker("Weights", cat.weight_formats, scenario_.weights, nullptr, 0,
                        [](const WeightFormat& f) { return f.name + "  (" + FormatFixed(f.bits_per_weight, 2) + " bits)"; },
-                       [](const WeightFormat& f) { return f.derivation + "\nSource: " + f.source.title; }))
+                       [this](const WeightFormat& f) { return Words(f.derivation) + "\nSource: " + f.source.title; }))
     Edit("weights", *id);
   if (const WeightFormat* f = cat.FindWeightFormat(scenario_.weights))
-    ItemTip(f->name + ": " + FormatFixed(f->bits_per_weight, 3) + " bits per weight\n" + f->derivation);
+    ItemTip(f->name + ": " + FormatFixed(f->bits_per_weight, 3) + " bits per weight\n" + Words(f->derivation));
   Track("weights");
 
   if (auto id = Picker("KV cache", cat.kv_formats, scenario_.kv, nullptr, 0,
                        [](const KvFormat& f) { return f.name + "  (" + FormatShort(f.bytes_per_element) + " B)"; },
-                       [](const KvFormat& f) { return f.derivation + "\nSource: " + f.source.title; }))
+                       [this](const KvFormat& f) { return Words(f.derivation) + "\nSource: " + f.source.title; }))
     Edit("kv", *id);
   if (const KvFormat* f = cat.FindKvFormat(scenario_.kv))
-    ItemTip(f->name + ": " + FormatShort(f->bytes_per_element) + " bytes per element\n" + f->derivation);
+    ItemTip(f->name + ": " + FormatShort(f->bytes_per_element) + " bytes per element\n" + Words(f->derivation));
   Track("kv");
 
   if (auto id = Picker("Engine", cat.engines, scenario_.engine, nullptr, 0,
                        [](const EngineProfile& e) { return e.name; },
-                       [](const EngineProfile& e) { return e.version + "\n" + e.activation_workspace; }))
+                       [this](const EngineProfile& e) { return e.version + "\n" + Words(e.activation_workspace); }))
     Edit("engine", *id);
   if (const EngineProfile* e = cat.FindEngine(scenario_.engine))
-    ItemTip(e->name + " " + e->version + "\n" + e->activation_workspace);
+    ItemTip(e->name + " " + e->version + "\n" + Words(e->activation_workspace));
   Track("engine");
 
   int_field("context", "Context (tokens)", scenario_.context, 1024);

@@ -138,6 +138,9 @@ class App {
   void DrawImportBody(bool select_model);
   // The page's built-in catalog comes without its sources: fetch them once, when shown.
   void RequestSources();
+  // `text`, or while the page's catalog has left such words out, a line saying they load (and
+  // a request for them when the item just drawn is hovered).
+  std::string Words(const std::string& text);
   // The built-in files with their sources arrived: reload, then the user's imports again.
   std::string LoadSources(std::string_view bundle);
   // Parameter counts by model id, computed once per catalog (the model lists draw every frame).
