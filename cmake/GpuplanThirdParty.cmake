@@ -50,6 +50,9 @@ target_compile_options(gpuplan_imgui PRIVATE -w)
 if(EMSCRIPTEN)
   # WebGL2: without this define ImGui 1.86's OpenGL3 backend falls back to WebGL1 (GLSL 100).
   target_compile_definitions(gpuplan_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
+  # The page saves no .ini and no log file (io.IniFilename = nullptr): without ImGui's file
+  # functions fopen/fread/fwrite and their stdio stay out of the wasm.
+  target_compile_definitions(gpuplan_imgui PUBLIC IMGUI_DISABLE_FILE_FUNCTIONS)
   target_compile_options(gpuplan_imgui PRIVATE -fno-exceptions ${GPUPLAN_WASM_LTO})
 else()
   target_link_libraries(gpuplan_imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})
