@@ -23,6 +23,12 @@
 //                               joystick subsystem off (cmake/sdl2/SDL_config_page.h) SDL
 //                               answers NULL too; the real one keeps the controller mapping
 //                               parser alive.
+//   Emscripten_CreateWindowFramebuffer  SDL's software window surface (SDL_GetWindowSurface,
+//   Emscripten_UpdateWindowFramebuffer  drawn with a 2D canvas and putImageData): the page
+//                               draws with WebGL 2 only and never asks for a window surface;
+//                               the video driver's function table keeps the real ones (~3 KB
+//                               of wasm and their JavaScript) alive. SDL's own answer for a
+//                               driver without them: unsupported.
 #include <GLES3/gl3.h>
 #include <SDL.h>
 
@@ -35,6 +41,11 @@ SDL_Surface* __wrap_SDL_ConvertSurfaceFormat(SDL_Surface* src, Uint32 pixel_form
 int __wrap_SDL_RLESurface(SDL_Surface* surface);
 SDL_GameController* __wrap_SDL_GameControllerOpen(int joystick_index);
 void __wrap_SDL_UnRLESurface(SDL_Surface* surface, int recode);
+// The first parameter is SDL's internal SDL_VideoDevice*: a pointer, as the function table
+// calls it.
+int __wrap_Emscripten_CreateWindowFramebuffer(void* device, SDL_Window* window, Uint32* format, void** pixels,
+                                              int* pitch);
+int __wrap_Emscripten_UpdateWindowFramebuffer(void* device, SDL_Window* window, const SDL_Rect* rects, int numrects);
 
 void* __wrap_eglGetProcAddress(const char* name) {
   struct Entry {
@@ -67,5 +78,9 @@ SDL_GameController* __wrap_SDL_GameControllerOpen(int joystick_index) {
   SDL_SetError("Couldn't find mapping for device (%d)", joystick_index);  // what SDL says here
   return nullptr;
 }
+
+int __wrap_Emscripten_CreateWindowFramebuffer(void*, SDL_Window*, Uint32*, void**, int*) { return SDL_Unsupported(); }
+
+int __wrap_Emscripten_UpdateWindowFramebuffer(void*, SDL_Window*, const SDL_Rect*, int) { return SDL_Unsupported(); }
 
 }  // extern "C"
