@@ -6,10 +6,11 @@
 //   GPUPLAN_ARTIFACTS where screenshots go
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/static_server.mjs';
 import { imageStats } from './png.mjs';
@@ -86,6 +87,7 @@ async function typeInto(page, rect, text) {
   await waitFrames(page, 3);
 }
 
+const execFileP = promisify(execFile);
 const readBack = (page, fn) => page.evaluate((name) => Module.UTF8ToString(Module['_' + name]()), fn);
 const report = async (page) => JSON.parse(await readBack(page, 'gpuplan_report_json'));
 
@@ -413,23 +415,37 @@ test('a config.json dropped on the page joins the catalog and computes like the 
 
 // The page embeds the catalog without what only the Catalog panel and tooltips show, and
 // without fields the core never reads (cmake/catalog_lean.py); the CLI has every file whole.
-// Every built-in model must still give the CLI's fit and speed, byte for byte.
-test('every built-in model: the page\'s embedded catalog computes what the CLI does with the full one', async () => {
+// Every built-in model, accelerator and engine must still give the CLI's fit and speed, byte
+// for byte (or the same error: a GPU without a bandwidth figure has no speed).
+test('every model, GPU and engine: the page\'s embedded catalog computes what the CLI does with the full one', async () => {
   const { page, errors } = await openPage('v=1');
+  await page.setViewportSize({ width: 320, height: 240 });  // cheaper frames: ~150 scenarios follow
   assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).sources, 'elsewhere');
-  const catalog = JSON.parse(readFileSync(join(process.env.GPUPLAN_SOURCE_DIR, 'assets/catalog/models.json'), 'utf8'));
-  assert.ok(catalog.models.length >= 40);
-  for (const { id } of catalog.models) {
-    const hash = `v=1&model=${id}&gpu=h100-sxm&count=8&batch=4`;
+  const entries = (file, key) =>
+    JSON.parse(readFileSync(join(process.env.GPUPLAN_SOURCE_DIR, 'assets/catalog', file), 'utf8'))[key].map((e) => e.id);
+  const gpuFiles = readdirSync(join(process.env.GPUPLAN_SOURCE_DIR, 'assets/catalog')).filter((f) => /^gpus.*\.json$/.test(f));
+  const hashes = [
+    ...entries('models.json', 'models').map((id) => `v=1&model=${id}&gpu=h100-sxm&count=8&batch=4`),
+    ...gpuFiles.flatMap((f) => entries(f, 'gpus')).map((id) => `v=1&model=llama-3.1-8b&weights=q4_k_m&gpu=${id}&batch=4`),
+    ...entries('engines.json', 'engines').map((id) => `v=1&model=qwen2.5-7b&gpu=l40s&engine=${id}&batch=8`),
+  ];
+  assert.ok(hashes.length >= 140, `${hashes.length} scenarios`);
+  const checks = [];  // the CLI runs beside the page, not after it
+  for (const hash of hashes) {
     await page.evaluate((h) => { location.hash = h; }, hash);
     await waitFrames(page, 2);
-    const fit = await report(page);
-    assert.equal(fit.scenario.model, id);
-    assert.deepEqual(fit, cliReport(hash), id);
-    assert.deepEqual(await result(page, 'speed'), cliJson('speed', hash), id);
+    for (const which of ['fit', 'speed']) {
+      const fromPage = await result(page, which);
+      checks.push(execFileP(cli, [which, '--state', hash, '--format', 'json']).then(
+        ({ stdout }) => assert.deepEqual(fromPage, JSON.parse(stdout), `${which}: ${hash}`),
+        (e) => assert.equal(`gpuplan: error: ${fromPage.error}\n`, e.stderr, `${which}: ${hash}`)));
+    }
   }
+  await Promise.all(checks);
   // Nothing above needed the files it left out; the Weights tooltip (a format's derivation) does.
   assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).sources, 'elsewhere');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitFrames(page, 3);
   const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
   await page.mouse.move((rects.weights.x0 + rects.weights.x1) / 2, (rects.weights.y0 + rects.weights.y1) / 2);
   let ui;
