@@ -503,11 +503,15 @@ void App::DrawDeviceMemoryInputs() {
   Track("ecc");
   std::string tip = "ECC on GDDR cards takes 1/16 of their memory; HBM keeps it beside the data at no cost. "
                     "default = the card's factory setting.";
-  if (gpu && !has_ecc) tip += "\n" + gpu->name + (gpu->ecc ? ": no ECC to switch." : ": the catalog has no ECC figure.");
-  else if (gpu && gpu->ecc_reserved_fraction > 0)
-    tip += "\n" + gpu->name + ": factory setting " + (gpu->ecc_default_on ? "on" : "off") +
-           (gpu->ecc_note.empty() ? "" : " (" + gpu->ecc_note + ")") + ".";
-  else if (gpu) tip += "\n" + gpu->name + ": ECC takes no memory here.";
+  if (gpu) {
+    tip += "\n" + gpu->name + [&]() -> std::string {
+      if (gpu->memory_type.rfind("HBM", 0) == 0) return " (" + gpu->memory_type + "): ECC takes no memory.";
+      if (!has_ecc) return gpu->ecc ? ": no ECC to switch." : ": the catalog has no ECC figure.";
+      if (gpu->ecc_reserved_fraction <= 0) return ": ECC takes no memory here.";
+      return std::string(": factory setting ") + (gpu->ecc_default_on ? "on" : "off") +
+             (gpu->ecc_note.empty() ? "" : " (" + gpu->ecc_note + ")") + ".";
+    }();
+  }
   HelpMarker(tip);
 
   // MIG: the GPU's own profiles; without any the combo only offers a way back to none.
@@ -540,7 +544,8 @@ void App::DrawDeviceMemoryInputs() {
              "reserve, a unified machine's OS rule), e.g. after sudo sysctl iogpu.wired_limit_mb on a Mac. "
              "0 = the catalog's.");
   GibField("used-gib", "In use (GiB)", scenario_.used_gib, 0.5);
-  HelpMarker("Memory a desktop or another model already holds on each GPU (nvidia-smi's Memory-Usage before you start).");
+  HelpMarker("Memory a desktop or another model already holds on each GPU (nvidia-smi's Memory-Usage before you "
+             "start).");
 }
 
 void App::DrawResult() {
