@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "gpuplan/units.h"
 
@@ -149,6 +150,22 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
                        "GPU instance " + p->name + " gets " + Mib(p->bytes) + " (nvidia-smi mig -lgip)" +
                            (p->max_instances > 0 ? ", up to " + std::to_string(p->max_instances) + " per GPU" : ""),
                        std::max(0.0, left - p->bytes)});
+    // Its compute: Ng of the largest profile's slices (7 on A100/H100/H200/B200, 4 on A30 and the
+    // RTX PRO 6000); its bandwidth: the share of the memory it holds (its memory slices).
+    auto slices = [](const std::string& name) {
+      const size_t g = name.find('g');
+      return g == std::string::npos ? 0.0 : std::atof(name.substr(0, g).c_str());
+    };
+    double most = 0;
+    for (const MigProfile& m : gpu.mig_profiles) most = std::max(most, slices(m.name));
+    if (most > 0 && slices(p->name) > 0) d.compute_share = slices(p->name) / most;
+    d.bandwidth_share = std::min(1.0, p->bytes / std::max(1.0, left));
+    d.assumptions.push_back("MIG " + p->name + ": " + FormatFixed(d.compute_share * 100, 0) + "% of the SMs and " +
+                            FormatFixed(d.bandwidth_share * 100, 0) + "% of the memory bandwidth (its memory slices); "
+                            "cost counts the whole GPU's price");
+    if (s.count > 1 || s.pp > 1)
+      d.warnings.push_back("mig: MIG instances have no NVLink or peer-to-peer path between them; tensor or pipeline "
+                           "parallelism over slices runs through host memory, if an engine allows it at all");
     left = std::min(left, p->bytes);
   }
 

@@ -408,6 +408,15 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
     }
     if (auto err = SetField(result.scenario, key, value, catalog)) result.dropped.push_back(err->message);
   }
+  // A MIG profile belongs to one GPU: a link whose GPU lacks it keeps the whole GPU, and says so.
+  if (const Gpu* g = catalog.FindGpu(result.scenario.gpu); g && result.scenario.mig != "none") {
+    const bool has = std::any_of(g->mig_profiles.begin(), g->mig_profiles.end(),
+                                 [&](const MigProfile& p) { return p.name == result.scenario.mig; });
+    if (!has) {
+      result.dropped.push_back("mig: " + g->name + " has no MIG profile '" + result.scenario.mig + "'; read as none");
+      result.scenario.mig = "none";
+    }
+  }
   return result;
 }
 

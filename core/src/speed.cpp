@@ -154,8 +154,9 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   e.decode_band = cal.decode;
   e.prefill_band = cal.prefill;
   e.compute_precision = ComputePrecision(*gpu, *wf, *engine);
-  e.peak_flops = Peak(*gpu, e.compute_precision);
-  e.bandwidth = gpu->bandwidth_bytes_per_s;
+  // A MIG slice runs on its share of the SMs and of the memory bandwidth (capacity.h).
+  e.peak_flops = Peak(*gpu, e.compute_precision) * memory.device.compute_share;
+  e.bandwidth = gpu->bandwidth_bytes_per_s * memory.device.bandwidth_share;
   const bool no_peak = e.peak_flops <= 0;
   if (no_peak)
     e.warnings.push_back(gpu->name + ": the catalog has no dense throughput figure, so compute time is left out"

@@ -120,6 +120,19 @@ TEST_CASE("what stands between the driver's total and the workload", "[capacity]
     const DeviceMemory slice = Device("h100-sxm", s);
     CHECK(slice.free_bytes == 9.75 * kGiB);
     CHECK(StepBytes(slice, "mig") == (81559 - 9984) * kMiB);  // nvidia-smi total less the 9.75 GiB slice
+    // It runs on 1 of 7 compute slices and its memory slices' share of the bandwidth.
+    CHECK(slice.compute_share == Approx(1.0 / 7));
+    CHECK(slice.bandwidth_share == Approx(9984.0 / (81559 - (300 + 0.0024 * 81559))).epsilon(0.01));
+    // Tensor parallelism over slices gets a warning: MIG instances have no NVLink between them.
+    Scenario tp = s;
+    tp.count = 2;
+    CHECK_THAT(Device("h100-sxm", tp).warnings.back(), Contains("no NVLink or peer-to-peer"));
+    // A link whose GPU lacks the profile keeps the whole GPU and says why.
+    const DecodedState link = DecodeState("v=1&mig=1g.10gb&gpu=rtx-4090", Cat());
+    CHECK(link.scenario.mig == "none");
+    REQUIRE_FALSE(link.dropped.empty());
+    CHECK_THAT(link.dropped.back(), Contains("has no MIG profile '1g.10gb'; read as none"));
+    CHECK(DecodeState("v=1&mig=1g.10gb&gpu=h100-sxm", Cat()).scenario.mig == "1g.10gb");
     s.gpu = "rtx-4090";
     Result<DeviceMemory> none = EstimateDeviceMemory(*Cat().FindGpu("rtx-4090"), s);
     REQUIRE_FALSE(none.ok());

@@ -31,6 +31,10 @@ struct DeviceMemory {
   double runtime_bytes = 0;            // the total the runtime sees (cudaMemGetInfo's): engine caps apply to it
   double free_bytes = 0;               // runtime less other processes: what this workload can allocate
   std::string basis;                   // one line: how free_bytes was reached
+  // A MIG slice runs on its share of the GPU: compute slices (1g of 7) and memory slices, which
+  // carry their share of the bandwidth (NVIDIA MIG User Guide: "each GPU instance has dedicated
+  // ... SMs ... memory controllers and DRAM address busses").
+  double compute_share = 1, bandwidth_share = 1;
   std::vector<std::string> assumptions;
   std::vector<std::string> warnings;
 };
