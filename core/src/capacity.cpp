@@ -8,13 +8,18 @@
 
 namespace gpuplan {
 
+double Gpu::QuotedBinaryBytes() const {
+  const std::string& u = memory_quoted_unit;
+  const double per = u == "GB" || u == "GiB" ? kGiB : u == "MB" || u == "MiB" ? kMiB : u == "TB" ? kTiB : 0;
+  return memory_quoted_value * per;
+}
+
 double Gpu::TotalBytes() const {
   if (memory_reported) return memory_reported->bytes;
   if (memory_derived) return memory_derived->bytes;
   // A user file with neither (the loader warns): DRAM is binary, so "24 GB" is read as 24 GiB.
-  const std::string& u = memory_quoted_unit;
-  const double per = u == "GB" || u == "GiB" ? kGiB : u == "MB" || u == "MiB" ? kMiB : u == "TB" ? kTiB : 0;
-  return per > 0 ? memory_quoted_value * per : memory_quoted_bytes;
+  const double binary = QuotedBinaryBytes();
+  return binary > 0 ? binary : memory_quoted_bytes;
 }
 
 namespace {

@@ -209,12 +209,10 @@ void CheckGpuMemory(Reader& r, const Gpu& g) {
                          " (use unit MiB or GB)");
   }
   if (dram && unit == "TB") r.Warn("memory", FormatShort(v) + " TB for one device: is it a whole system's figure?");
-  if (g.memory_derived && (g.memory_derived->bytes / kGiB) != std::floor(g.memory_derived->bytes / kGiB * 64) / 64 &&
-      std::fmod(g.memory_derived->bytes, kMiB) != 0)
+  if (g.memory_derived && std::fmod(g.memory_derived->bytes, kMiB) != 0)
     r.Warn("memory_derived", "is not a whole number of MiB: a figure derived from chips and stacks is binary (use GiB)");
   // The quoted figure read as binary: what the DRAM holds before anything is reserved.
-  const double binary = v * (unit == "GB" || unit == "GiB" ? kGiB : unit == "MB" || unit == "MiB" ? kMiB
-                                                                  : unit == "TB" ? kTiB : 0);
+  const double binary = g.QuotedBinaryBytes();
   auto check_total = [&](const char* field, const MemoryFigure& f) {
     if (!(binary > 0) || g.unified) return;
     const double ecc_share = f.ecc.value_or(false) ? g.ecc_reserved_fraction : 0;

@@ -199,7 +199,7 @@ Vision CountVision(const json& v, const std::string& family, double text_hidden)
     // patch merger Linear(4h, h) and two linears into the text width (no bias by default).
     const double block = 4 * h * h + 3 * h * inter + 2 * h;
     const double tower = channels * patch * patch * h + h + layers * block;
-    const double merge = 2;  // spatial_merge_size, read from the top-level config by the caller
+    const double merge = 2;  // Mistral3Config's spatial_merge_size: 2 in every published config
     const double projector = h + merge * merge * h * h + h * text_hidden + text_hidden * text_hidden;
     out = {tower + projector, "Pixtral vision tower (" + FormatParams(tower) + ") + patch merger and projector (" +
                                   FormatParams(projector) + ")"};

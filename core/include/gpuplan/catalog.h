@@ -110,6 +110,8 @@ struct Gpu {
   // figure read as binary (a user file without either; the loader warns). Device memory (ECC,
   // MIG, the driver's reserve, other processes, a unified machine's OS rule) is capacity.h's.
   double TotalBytes() const;
+  // The quoted figure read as binary ("24 GB" as 24 GiB): what DRAM of that label holds.
+  double QuotedBinaryBytes() const;
   bool IsUnified() const { return unified.has_value(); }
 };
 
