@@ -66,7 +66,7 @@ Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) 
     c.unit = detail::JsonString(j, "unit");
     c.gap = detail::JsonString(j, "catalog_gap");
     if (auto src = j.find("source"); src != j.end() && src->is_object()) c.source_url = detail::JsonString(*src, "url");
-    c.count = static_cast<int>(std::max(IntField(j, "tp", 0), IntField(j, "count", 1)));
+    c.tp = static_cast<int>(std::max(IntField(j, "tp", 0), IntField(j, "count", 1)));
     c.batch = IntField(j, "batch", 0);  // 0: not stated (a throughput run at full load)
     c.prompt = IntField(j, "prompt_tokens", 0);
     c.output = IntField(j, "output_tokens", 0);
@@ -79,14 +79,14 @@ Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) 
     // Units as the sources print them, normalised: per-GPU throughput to the whole setup,
     // milliseconds per token to tokens per second.
     if (c.unit.rfind("tokens/s", 0) == 0) {
-      if (c.unit.find("per GPU") != std::string::npos) c.measured *= std::max(1, c.count);
+      if (c.unit.find("per GPU") != std::string::npos) c.measured *= std::max(1, c.tp);
       c.unit = "tokens/s";
     } else if (c.unit.rfind("ms/token", 0) == 0) {
       c.measured = 1000 / c.measured;
       c.unit = "tokens/s";
     }
     if (UnitScale(c.unit) == 0 && c.kind != "kv_bytes_per_token") return Error{where + ": unknown unit '" + c.unit + "'"};
-    if (c.count < 1) c.count = 1;
+    if (c.tp < 1) c.tp = 1;
     out.push_back(c);
   }
   return out;
@@ -105,7 +105,7 @@ CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
   s.weights = c.weights.empty() ? "bf16" : c.weights;
   s.kv = c.kv.empty() ? "fp16" : c.kv;
   s.gpu = c.gpu;
-  s.count = c.count;
+  s.tp = c.tp;
   s.engine = c.engine.empty() ? "vllm" : c.engine;
   s.batch = std::max<long long>(1, c.batch);
   if (!catalog.FindGpu(s.gpu) && c.kind != "kv_bytes_per_token" && c.kind != "weights_gib")

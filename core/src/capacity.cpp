@@ -168,7 +168,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
     d.assumptions.push_back("MIG " + p->name + ": " + FormatFixed(d.compute_share * 100, 0) + "% of the SMs and " +
                             FormatFixed(d.bandwidth_share * 100, 0) + "% of the memory bandwidth (its memory slices); "
                             "cost counts the whole GPU's price");
-    if (s.count > 1 || s.pp > 1)
+    if (s.tp > 1 || s.pp > 1)
       d.warnings.push_back("mig: MIG instances have no NVLink or peer-to-peer path between them; tensor or pipeline "
                            "parallelism over slices runs through host memory, if an engine allows it at all");
     left = std::min(left, p->bytes);

@@ -25,7 +25,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     // Fewest GPUs that hold the scenario: powers of two up to a node of 8, then whole nodes.
     Result<MemoryEstimate> fit = Error{""};
     for (int count = 1; count <= kCompareMaxCount; count *= 2) {
-      t.count = count;
+      t.tp = count;
       fit = EstimateMemory(catalog, t, /*limits=*/false);
       if (!fit) break;
       if (fit->fits) break;
@@ -36,7 +36,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
       rows.push_back(row);
       continue;
     }
-    row.count = fit->fits ? t.count * std::max(1, t.pp) : 0;
+    row.gpus = fit->fits ? static_cast<int>(t.Gpus()) : 0;
     row.fits = fit->fits;
     row.memory_per_gpu = fit->total_bytes;
     row.capacity = fit->usable_bytes;
@@ -47,7 +47,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     const Price* price = nullptr;
     for (const Price& p : g.prices)
       if (!price || p.date > price->date) price = &p;
-    const int gpus = t.count * std::max(1, t.pp);
+    const int gpus = static_cast<int>(t.Gpus());
     row.watts = g.tdp_w * gpus;
     if (!fit->fits) {
       row.note = "does not fit on " + std::to_string(kCompareMaxCount) + " GPUs";
@@ -108,7 +108,7 @@ void SortCompareRows(std::vector<CompareRow>& rows, const std::string& key) {
     if (key == "upfront_usd") return r.upfront_usd;
     if (key == "watts") return r.watts;
     if (key == "max_context") return static_cast<double>(r.max_context);
-    if (key == "count") return r.count;
+    if (key == "gpus" || key == "count") return r.gpus;  // count: the key before the rename
     return r.tokens_per_s_total;
   };
   const bool descending = key == "tokens_per_s_total" || key == "tokens_per_s_user" || key == "max_context";

@@ -42,7 +42,7 @@ double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool s
 CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const SpeedEstimate& speed) {
   CostEstimate c;
   const Gpu* gpu = catalog.FindGpu(s.gpu);
-  const double n = static_cast<double>(s.count) * std::max(1, s.pp);  // GPUs in all
+  const double n = static_cast<double>(s.Gpus());  // GPUs in all
   const long long gpus = static_cast<long long>(n);
 
   // Cloud.

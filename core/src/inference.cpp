@@ -54,7 +54,7 @@ struct Workspace {
 
 // Activation / workspace peak per GPU the engine holds besides weights and KV cache.
 Workspace EngineWorkspace(const EngineProfile& engine, const Model& m, const Scenario& s, double capacity) {
-  const double tp = s.count;
+  const double tp = s.tp;
   const double h = m.hidden, vocab = m.vocab;
   const double qkv = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim;
   const double ffn = TokenFfnWidth(m);
@@ -70,14 +70,14 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Model& m, const Sce
     w.bytes = t * 2 * (3 * ffn / tp + qkv / tp + 4 * h) + rows * vocab * 8;
     w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × ((3 × " +
                 FormatCount(static_cast<long long>(ffn)) + " FFN + " + FormatCount(static_cast<long long>(qkv)) +
-                " QKV) / " + Plural(s.count, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) + " hidden) + " +
+                " QKV) / " + Plural(s.tp, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) + " hidden) + " +
                 FormatCount(static_cast<long long>(rows)) + " rows × vocab " + FormatCount(m.vocab) + " × 8 B logits";
   } else if (engine.id == "sglang" && s.mem_util > 0) {
     // An explicit --mem-fraction-static replaces the reserve rule: weights + KV <= fraction × total.
     w.bytes = capacity * (1 - s.mem_util);
     w.formula = "memory outside mem-fraction-static " + FormatFixed(s.mem_util, 2);
   } else if (engine.id == "sglang") {
-    w.bytes = SglangReserveBytes(capacity, s.count);
+    w.bytes = SglangReserveBytes(capacity, s.tp);
     w.formula = "SGLang reserve: 512 MiB + 1.5 MiB × chunked-prefill tokens + 2 MiB × CUDA-graph batch sizes"
                 " + 1 GiB per 8 GPUs (10 GiB floor above 60 GiB)";
   } else if (engine.id == "llama.cpp") {
@@ -117,12 +117,12 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   if (!wf) return Error{"weights: unknown weight format '" + s.weights + "'"};
   if (!kvf) return Error{"kv: unknown KV format '" + s.kv + "'"};
   if (!engine) return Error{"engine: unknown engine '" + s.engine + "'"};
-  if (s.count < 1 || s.pp < 1 || s.context < 1 || s.batch < 1 || !(s.overhead_gib >= 0))
-    return Error{"scenario: count, pp, context and batch must be >= 1 and overhead-gib >= 0"};
+  if (s.tp < 1 || s.pp < 1 || s.context < 1 || s.batch < 1 || !(s.overhead_gib >= 0))
+    return Error{"scenario: tp, pp, context and batch must be >= 1 and overhead-gib >= 0"};
   if (model->layers < 1) return Error{"model: '" + s.model + "' has no layers"};
 
   MemoryEstimate e;
-  const double n = s.count;
+  const double tp = s.tp;
   const bool llama_cpp = engine->id == "llama.cpp";
 
   // Weights: params × effective bits per weight / 8, split evenly by tensor parallelism.
@@ -146,32 +146,32 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   double stage_params = layer_params * stage_layers + stage_embedding;
   // Expert parallelism places whole experts: each GPU holds ceil(E / n) of every MoE layer's
   // routed experts instead of 1/n of each (the same when n divides E).
-  const bool ep = s.ep == 1 && model->moe && model->moe->experts > 0 && s.count > 1;
+  const bool ep = s.ep == 1 && model->moe && model->moe->experts > 0 && s.tp > 1;
   double ep_extra = 0;  // params per GPU beyond the even split
   if (ep) {
     const double experts = model->moe->experts;
     const double routed_stage = params.routed * stage_layers / model->layers;
-    ep_extra = routed_stage * (std::ceil(experts / n) / experts - 1 / n) * n;  // scaled back by /n below
+    ep_extra = routed_stage * (std::ceil(experts / tp) / experts - 1 / tp) * tp;  // scaled back by /tp below
     stage_params += ep_extra;
   }
   const bool offload = e.layers_on_gpu < model->layers;
   std::string weights_formula = FormatParams(params.total) + " params × " + FormatFixed(wf->bits_per_weight, 3) +
-                                " bits (" + wf->name + ") / 8 / " + Plural(s.count, "GPU", "GPUs");
+                                " bits (" + wf->name + ") / 8 / " + Plural(s.tp, "GPU", "GPUs");
   if (offload || host_embedding > 0)
     weights_formula = FormatParams(gpu_params) + " of " + FormatParams(params.total) + " params on the GPUs (" +
                       std::to_string(e.layers_on_gpu) + " of " + std::to_string(model->layers) + " layers" +
                       (host_embedding > 0 ? "; input embedding in host RAM" : "") + ") × " +
                       FormatFixed(wf->bits_per_weight, 3) + " bits (" + wf->name + ") / 8 / " +
-                      Plural(s.count, "GPU", "GPUs");
+                      Plural(s.tp, "GPU", "GPUs");
   if (pp > 1)
     weights_formula = FormatParams(stage_params) + " params on the largest of " + std::to_string(pp) + " pipeline stages (" +
                       std::to_string(stage_layers) + " layers + " + (lm_head > params.input_embedding ? "LM head" : "embedding") +
                       ") × " + FormatFixed(wf->bits_per_weight, 3) + " bits (" + wf->name + ") / 8 / " +
-                      Plural(s.count, "GPU", "GPUs") + " per stage";
+                      Plural(s.tp, "GPU", "GPUs") + " per stage";
   if (ep)
-    weights_formula += "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model->moe->experts / n))) +
+    weights_formula += "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model->moe->experts / tp))) +
                        " of " + std::to_string(model->moe->experts) + " experts per GPU, whole";
-  Term weights{"weights", "Weights", weights_formula, stage_params * bytes_per_param / n};
+  Term weights{"weights", "Weights", weights_formula, stage_params * bytes_per_param / tp};
 
   // KV cache per token = 2 (K and V) × layers × kv_heads × head_dim × bytes per element
   // (vLLM paper, Kwon et al. 2023, §3: OPT-13B ≈ 800 KB per token); GQA/MQA models have fewer
@@ -179,10 +179,10 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   // most the window and Mamba layers a constant state (model.h, KvCacheBytes). Offloaded
   // layers keep their cache in host RAM (llama.cpp's default with -ngl).
   const double gpu_layer_share = static_cast<double>(e.layers_on_gpu) / model->layers;
-  e.kv_heads_per_gpu = model->mla ? 0 : KvHeadsPerGpu(*model, s.count);
+  e.kv_heads_per_gpu = model->mla ? 0 : KvHeadsPerGpu(*model, s.tp);
   e.kv_bytes_per_token = KvBytesPerToken(*model, kvf->bytes_per_element);
   const double kv_share = static_cast<double>(stage_layers) / model->layers;  // per GPU: its stage's layers
-  const double kv_per_sequence = KvCacheBytes(*model, s.context, kvf->bytes_per_element, s.count) * kv_share;
+  const double kv_per_sequence = KvCacheBytes(*model, s.context, kvf->bytes_per_element, s.tp) * kv_share;
   std::string kv_formula;
   if (!model->mla && !model->mamba && !model->linear && model->sliding_window == 0) {
     kv_formula = "2 × " + std::to_string(stage_layers) + " layers × " + std::to_string(e.kv_heads_per_gpu) +
@@ -254,7 +254,7 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   // recurrent states make it non-linear), so the context limit is found by bisection.
   const double batch = static_cast<double>(s.batch);
   auto fits_tokens = [&](long long tokens) {
-    return KvCacheBytes(*model, tokens, kvf->bytes_per_element, s.count) * kv_share * batch <= free_for_kv;
+    return KvCacheBytes(*model, tokens, kvf->bytes_per_element, s.tp) * kv_share * batch <= free_for_kv;
   };
   constexpr long long kContextCap = 16777216;
   if (limits && free_for_kv > 0 && fits_tokens(1)) {
@@ -291,11 +291,11 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
                          FormatCount(model->max_context) + " tokens");
   if (pp > 1)
     e.assumptions.push_back(std::to_string(pp) + " pipeline stages of up to " + std::to_string(stage_layers) +
-                            " layers, " + Plural(s.count, "GPU", "GPUs") + " each: " +
-                            std::to_string(s.count * pp) + " GPUs in all");
+                            " layers, " + Plural(s.tp, "GPU", "GPUs") + " each: " +
+                            std::to_string(s.tp * pp) + " GPUs in all");
   if (s.ep == 1 && !model->moe) e.warnings.push_back("ep: " + model->name + " has no experts; ep has no effect");
-  if (ep && s.count > model->moe->experts)
-    e.warnings.push_back("ep: " + Plural(s.count, "GPU", "GPUs") + " for " + std::to_string(model->moe->experts) +
+  if (ep && s.tp > model->moe->experts)
+    e.warnings.push_back("ep: " + Plural(s.tp, "GPU", "GPUs") + " for " + std::to_string(model->moe->experts) +
                          " experts: some GPUs hold none");
   if (pp > model->layers)
     e.warnings.push_back("pp: " + std::to_string(pp) + " stages for " + std::to_string(model->layers) +
@@ -303,14 +303,14 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   if (offload && !llama_cpp)
     e.warnings.push_back("partial offload is modelled the llama.cpp way (-ngl); " + engine->name +
                          " offloads differently, if at all");
-  if (model->mla && s.count > 1)
+  if (model->mla && s.tp > 1)
     e.warnings.push_back("MLA's latent KV cache cannot be split by heads: every GPU holds all of it");
-  else if (model->kv_heads < s.count)
-    e.warnings.push_back(Plural(s.count, "GPU", "GPUs") + " > " + std::to_string(model->kv_heads) +
+  else if (model->kv_heads < s.tp)
+    e.warnings.push_back(Plural(s.tp, "GPU", "GPUs") + " > " + std::to_string(model->kv_heads) +
                          " KV heads: KV heads are replicated, one per GPU");
-  else if (model->kv_heads % s.count != 0)
+  else if (model->kv_heads % s.tp != 0)
     e.warnings.push_back(std::to_string(model->kv_heads) + " KV heads do not divide evenly over " +
-                         Plural(s.count, "GPU", "GPUs") + "; engines such as vLLM refuse this");
+                         Plural(s.tp, "GPU", "GPUs") + "; engines such as vLLM refuse this");
   return e;
 }
 

@@ -156,7 +156,7 @@ Records CostRecords(const Scenario& s, const CostEstimate& c) {
             {}};
   auto usd = [](double v, int digits) { return v > 0 ? Number(v, FormatUsd(v, digits)) : Unknown(); };
   auto months = [](double m) { return m > 0 ? Number(m, FormatFixed(m, 1)) : Unknown(); };
-  const double n = static_cast<double>(s.count) * std::max(1, s.pp);
+  const double n = static_cast<double>(s.Gpus());
   const double owned_gpu_hour = c.owned_hour > 0 ? c.owned_hour / n : 0;
   r.rows.push_back({Text("cloud on demand"), usd(c.cloud_gpu_hour, 2), usd(c.cloud_hour, 2), usd(c.cloud_month, 0),
                     usd(c.cloud_per_m_output, 3), usd(c.cloud_per_m_input, 3), Unknown(), Text(c.cloud_basis)});
@@ -175,7 +175,7 @@ Records CostRecords(const Scenario& s, const CostEstimate& c) {
 
 Records CompareRecords(const std::vector<CompareRow>& rows) {
   Records r{{{"gpu", "GPU"},
-             {"count", "GPUs", true},
+             {"gpus", "GPUs", true},
              {"fits", "fits"},
              {"max_context", "max ctx", true},
              {"tokens_per_s_user", "tok/s/user", true},
@@ -189,7 +189,7 @@ Records CompareRecords(const std::vector<CompareRow>& rows) {
   auto num = [](double v, int digits) { return v > 0 ? Number(v, FormatFixed(v, digits)) : Unknown(); };
   for (const CompareRow& x : rows)
     r.rows.push_back(
-        {Text(x.gpu), Number(x.count, x.count ? std::to_string(x.count) : "-"), Text(x.fits ? "yes" : "no"),
+        {Text(x.gpu), Number(x.gpus, x.gpus ? std::to_string(x.gpus) : "-"), Text(x.fits ? "yes" : "no"),
          x.fits ? Number(static_cast<double>(x.max_context), FormatCount(x.max_context)) : Unknown(),
          num(x.tokens_per_s_user, 1), num(x.tokens_per_s_total, 1),
          x.ttft_s > 0 ? Number(x.ttft_s, Seconds(x.ttft_s)) : Unknown(),

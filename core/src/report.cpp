@@ -210,7 +210,7 @@ std::string CostReportJson(const Scenario& s, const SpeedEstimate& speed, const 
   j["schema"] = "gpuplan.cost/1";
   j["scenario"] = ScenarioJson(s);
   j["state"] = EncodeState(s);
-  j["gpus"] = static_cast<long long>(s.count) * std::max(1, s.pp);
+  j["gpus"] = s.Gpus();
   j["tokens_per_s_total"] = Number(speed.tokens_per_s_total);
   j["prefill_tokens_per_s"] = Number(speed.prefill_tokens_per_s);
   MarkUnknown(j, speed.unknown);
@@ -233,7 +233,7 @@ std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& 
     ordered_json row = {{"gpu", r.gpu},
                     {"name", r.name},
                     {"vendor", r.vendor},
-                    {"count", r.count},
+                    {"gpus", r.gpus},
                     {"fits", r.fits},
                     {"memory_per_gpu", Number(r.memory_per_gpu)},
                     {"usable_per_gpu", Number(r.capacity)},
@@ -250,7 +250,7 @@ std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& 
                     {"note", r.note}};
     std::map<std::string, std::string> unknown = r.unknown;
     if (!r.fits)
-      for (const char* k : {"count", "tokens_per_s_user", "tokens_per_s_total", "ttft_s", "usd_per_m_output", "upfront_usd",
+      for (const char* k : {"gpus", "tokens_per_s_user", "tokens_per_s_total", "ttft_s", "usd_per_m_output", "upfront_usd",
                             "max_context", "max_batch"})
         unknown.emplace(k, r.note.empty() ? "does not fit" : r.note);
     MarkUnknown(row, unknown);

@@ -125,7 +125,7 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
   if (!wf) return Error{"weights: unknown weight format '" + s.weights + "'"};
   if (!kvf) return Error{"kv: unknown KV-cache format '" + s.kv + "'"};
   if (gpu->bandwidth_bytes_per_s <= 0) return Error{"gpu: the catalog has no memory bandwidth for '" + gpu->id + "'"};
-  if (s.count < 1 || s.batch < 1 || s.context < 1) return Error{"scenario: count, batch and context must be >= 1"};
+  if (s.tp < 1 || s.batch < 1 || s.context < 1) return Error{"scenario: tp, batch and context must be >= 1"};
 
   Roofline out;
   out.roof = GpuRoof(catalog, *gpu);
@@ -140,12 +140,12 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
   if (gemm_peak <= 0) return Error{"gpu: the catalog has no dense throughput for '" + gpu->id + "'"};
   const double bw = gpu->bandwidth_bytes_per_s;
   std::vector<std::string> link_warnings;
-  const Link link = CollectiveLink(catalog, *gpu, s.count, link_warnings);
+  const Link link = CollectiveLink(catalog, *gpu, s.tp, link_warnings);
 
   const Model& m = *model;
-  const double t = s.count, wb = wf->bits_per_weight / 8, ab = 2;
+  const double tp = s.tp, wb = wf->bits_per_weight / 8, ab = 2;
   const double h = m.hidden, d = m.head_dim;
-  const double heads = m.heads / t, kv_heads = KvHeadsPerGpu(m, s.count);
+  const double heads = m.heads / tp, kv_heads = KvHeadsPerGpu(m, s.tp);
   const double batch = static_cast<double>(s.batch);
   const double prompt = static_cast<double>(std::min(s.prompt, s.context));
   const double decode_context = prompt + (static_cast<double>(s.context) - prompt) / 2;
@@ -182,7 +182,7 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
     add(op, gemm_peak, bw, out.precision);
   };
   const double q = heads * d, kv = kv_heads * d;
-  const double ffn = m.intermediate / t;
+  const double ffn = m.intermediate / tp;
 
   // Inference: one layer's matmuls at prefill (batch × prompt rows) and decode (batch rows).
   for (const char* phase : {"prefill", "decode"}) {
@@ -198,15 +198,15 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
       // Routed experts: each token runs k of E experts; the weights read are those of the
       // experts some token picked (ExpertsTouchedFraction: 1-(1-k/E)^rows).
       const MoeSpec& e = *m.moe;
-      const double width = static_cast<double>(e.expert_intermediate) / (s.ep ? 1 : t);
-      const double touched = ExpertsTouchedFraction(m, rows) * e.experts / (s.ep ? t : 1);
+      const double width = static_cast<double>(e.expert_intermediate) / (s.ep ? 1 : tp);
+      const double touched = ExpertsTouchedFraction(m, rows) * e.experts / (s.ep ? tp : 1);
       RoofOp op;
       op.key = ph + "_experts";
       op.name = "MoE expert GEMMs";
       op.phase = ph;
       op.count = moe_layers;
-      op.flops = 2 * rows * e.experts_per_token * mats * h * width / (s.ep ? t : 1);
-      op.bytes = touched * mats * h * width * wb + rows * e.experts_per_token * (2 * h + width) * ab / (s.ep ? t : 1);
+      op.flops = 2 * rows * e.experts_per_token * mats * h * width / (s.ep ? tp : 1);
+      op.bytes = touched * mats * h * width * wb + rows * e.experts_per_token * (2 * h + width) * ab / (s.ep ? tp : 1);
       op.formula = Num(rows) + " tokens × top-" + std::to_string(e.experts_per_token) + " of " +
                    std::to_string(e.experts) + " experts (" + FormatFixed(touched, 1) +
                    " experts' weights read per GPU), each " + Num(mats) + " matrices of " + Num(h) + " × " + Num(width);
@@ -242,15 +242,15 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
       op.name = "attention over the KV cache";
       op.phase = ph;
       op.count = attention_layers;
-      const double cache = KvCacheBytes(m, static_cast<long long>(decode_context), kvf->bytes_per_element, s.count) *
+      const double cache = KvCacheBytes(m, static_cast<long long>(decode_context), kvf->bytes_per_element, s.tp) *
                            batch / std::max(1.0, attention_layers);
-      op.flops = batch * AttentionFlopsPerToken(m, decode_context) / std::max(1.0, attention_layers) / t;
+      op.flops = batch * AttentionFlopsPerToken(m, decode_context) / std::max(1.0, attention_layers) / tp;
       op.bytes = cache + batch * 2 * q * ab;
       op.formula = "one query per sequence against " + Num(decode_context) + " cached tokens: the cache is read once";
       add(op, half_peak, bw, "bf16");
     }
-    gemm(ph + "_lm_head", "LM head (last token)", ph, batch, static_cast<double>(m.vocab) / t, h, 1, wb);
-    if (s.count > 1) {
+    gemm(ph + "_lm_head", "LM head (last token)", ph, batch, static_cast<double>(m.vocab) / tp, h, 1, wb);
+    if (s.tp > 1) {
       // Ring all-reduce of the layer output, twice per layer (attention and MLP): each GPU
       // moves 2(t-1)/t of it and adds (t-1)/t of its elements.
       RoofOp op;
@@ -258,9 +258,9 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
       op.name = "tensor-parallel all-reduce";
       op.phase = ph;
       op.count = 2.0 * m.layers;
-      op.bytes = 2 * (t - 1) / t * rows * m.hidden * ab;
-      op.flops = (t - 1) / t * rows * m.hidden;
-      op.formula = "2(t-1)/t × " + Num(rows) + " × " + Num(h) + " × 2 B over " + link.name;
+      op.bytes = 2 * (tp - 1) / tp * rows * m.hidden * ab;
+      op.flops = (tp - 1) / tp * rows * m.hidden;
+      op.formula = "2(tp-1)/tp × " + Num(rows) + " × " + Num(h) + " × 2 B over " + link.name;
       add(op, half_peak, link.bytes_per_s, "link");
     }
   }
@@ -294,7 +294,7 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
     add(attn, half_peak, bw, "bf16");
     // AdamW on the local shard: reads FP32 master, BF16 gradient, two FP32 moments; writes the
     // master, the moments and the BF16 weights: 28 B and ~13 FLOPs per parameter.
-    const double local = train->trainable_params / (t * std::max(1, s.pp)) / (s.zero >= 1 ? s.dp : 1);
+    const double local = train->trainable_params / (tp * std::max(1, s.pp)) / (s.zero >= 1 ? s.dp : 1);
     RoofOp adam;
     adam.key = "train_adamw";
     adam.name = "AdamW update";
@@ -313,7 +313,7 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
       ar.name = "gradient all-reduce";
       ar.phase = "train";
       ar.count = 1;
-      const double grads = train->trainable_params * 2 / (t * std::max(1, s.pp));
+      const double grads = train->trainable_params * 2 / (tp * std::max(1, s.pp));
       ar.bytes = 2.0 * (s.dp - 1) / s.dp * grads;
       ar.flops = (s.dp - 1.0) / s.dp * grads / 2;
       ar.formula = "ring all-reduce of " + FormatBytes(grads) + " BF16 gradients over " + ring.name;

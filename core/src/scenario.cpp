@@ -178,11 +178,12 @@ const std::vector<FieldDef>& Table() {
             &Scenario::batch);
     id("gpu", "GPU", "accelerator id from the catalog (gpuplan catalog gpus)", Kind::kGpu, &Scenario::gpu);
     {
-      FieldDef f{{"count", "GPUs", "GPUs per pipeline stage, tensor-parallel (1 to 4096)"}, Kind::kInteger, 1,
-                 static_cast<double>(kMaxCount)};
-      f.small = &Scenario::count;
+      // Links and commands from before the rename say count=; they still read (FieldInfo::old_key).
+      FieldDef f{{"tp", "Tensor parallel", "tensor-parallel degree: GPUs per pipeline stage, each holding 1/tp of every layer (1 to 4096)", "count"},
+                 Kind::kInteger, 1, static_cast<double>(kMaxCount)};
+      f.small = &Scenario::tp;
       t.push_back(f);
-      FieldDef p{{"pp", "Pipeline stages", "pipeline-parallel stages, layers split between them (1 to 64); GPUs = count × pp"},
+      FieldDef p{{"pp", "Pipeline stages", "pipeline-parallel stages, layers split between them (1 to 64); GPUs in all = tp × pp"},
                  Kind::kInteger, 1, 64};
       p.small = &Scenario::pp;
       t.push_back(p);
@@ -246,7 +247,7 @@ const std::vector<FieldDef>& Table() {
            {"adamw", "adamw-8bit", "adafactor", "sgd", "lion"}, &Scenario::optimizer);
     small("zero", "ZeRO stage", "ZeRO stage over the data-parallel GPUs: 0 none, 1 optimizer, 2 + gradients, 3 + parameters (FSDP)",
           0, 3, &Scenario::zero);
-    small("dp", "Data parallel", "data-parallel replicas (1 to 65536); GPUs in all = count × pp × dp", 1, 65536,
+    small("dp", "Data parallel", "data-parallel replicas (1 to 65536); GPUs in all = tp × pp × dp", 1, 65536,
           &Scenario::dp);
     integer("micro-batch", "Micro-batch", "sequences per GPU per micro-step (1 to 65536)", 1, 65536, &Scenario::micro_batch);
     choice("recompute", "Recompute", "activation recomputation: none, selective (attention), full (every layer)",
@@ -278,7 +279,7 @@ const std::vector<FieldDef>& Table() {
 
 const FieldDef* FindDef(std::string_view key) {
   for (const FieldDef& f : Table())
-    if (key == f.info.key) return &f;
+    if (key == f.info.key || (f.info.old_key && key == f.info.old_key)) return &f;
   return nullptr;
 }
 

@@ -167,8 +167,8 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   if (!(e.eta_bw > 0) || !(e.eta_compute > 0))
     return Error{"engine: '" + engine->id + "' has no fitted efficiencies"};
 
-  const int n = s.count;
-  const Link link = n > 1 ? CollectiveLink(catalog, *gpu, n, e.warnings) : Link{};
+  const int tp = s.tp;
+  const Link link = tp > 1 ? CollectiveLink(catalog, *gpu, tp, e.warnings) : Link{};
   e.link_bytes_per_s = link.bytes_per_s;
   e.link_name = link.name;
 
@@ -199,11 +199,11 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   const double step_params = params.active - routed_active + params.routed * e.experts_touched;
   // The input embedding is only gathered (one row per token): it is not streamed.
   const double streamed_params = step_params - params.input_embedding;
-  const double weights_gpu = streamed_params * bpp * gpu_share / n;
+  const double weights_gpu = streamed_params * bpp * gpu_share / tp;
   const double weights_host = streamed_params * bpp * (1 - gpu_share);
-  const double kv_read = KvCacheBytes(*model, static_cast<long long>(e.decode_context), kvf->bytes_per_element, n) * mb;
-  const double kv_gpu = kv_read * gpu_share, kv_host = kv_read * (1 - gpu_share) * n;
-  const double decode_flops = (2 * params.active * mb + AttentionFlopsPerToken(*model, e.decode_context) * mb) / n;
+  const double kv_read = KvCacheBytes(*model, static_cast<long long>(e.decode_context), kvf->bytes_per_element, tp) * mb;
+  const double kv_gpu = kv_read * gpu_share, kv_host = kv_read * (1 - gpu_share) * tp;
+  const double decode_flops = (2 * params.active * mb + AttentionFlopsPerToken(*model, e.decode_context) * mb) / tp;
 
   StepTime& d = e.decode;
   d.bytes = weights_gpu + kv_gpu;
@@ -222,7 +222,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
                      kv_gpu / bw_gpu});
   d.terms.push_back({"compute", "Compute",
                      "2 × " + FormatParams(params.active) + " active params × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) +
-                         " tokens + attention, / " + std::to_string(n) + " GPU(s) / (" + Tflops(e.peak_flops) + " " +
+                         " tokens + attention, / " + std::to_string(tp) + " GPU(s) / (" + Tflops(e.peak_flops) + " " +
                          e.compute_precision + " × " + FormatFixed(e.eta_compute, 2) + ")",
                      d.compute_s});
   const double launch = layers * cal.layer_overhead_s;
@@ -234,18 +234,18 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   // Expert parallelism: MoE layers dispatch each token to its top-k experts' GPUs and combine
   // the results (two all-to-alls, each GPU sending (n-1)/n of mb × k hidden vectors; GShard,
   // Lepikhin et al. 2020) instead of all-reducing the MLP output.
-  const bool ep = s.ep == 1 && model->moe && n > 1;
+  const bool ep = s.ep == 1 && model->moe && tp > 1;
   int moe_layers = 0;
   for (int layer = 0; layer < model->layers; ++layer) moe_layers += model->IsMoeLayer(layer);
   const double all_reduces_per_step = ep ? 2 * layers - moe_layers : 2 * layers;
   auto all_to_all = [&](double tokens) {
-    const double bytes = tokens * model->moe->experts_per_token * hidden_bytes * (n - 1) / n;
+    const double bytes = tokens * model->moe->experts_per_token * hidden_bytes * (tp - 1) / tp;
     return bytes / link.bytes_per_s + link.latency_s;
   };
-  if (n > 1) {
+  if (tp > 1) {
     // Megatron-style tensor parallelism: two all-reduces of the hidden state per layer
     // (after attention and after the MLP; Shoeybi et al. 2019, §3).
-    const double ar = all_reduces_per_step * AllReduceSeconds(mb * hidden_bytes, n, link);
+    const double ar = all_reduces_per_step * AllReduceSeconds(mb * hidden_bytes, tp, link);
     d.serial_s += ar;
     d.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
                        FormatFixed(all_reduces_per_step, 0) + " all-reduces (2 per layer" +
@@ -265,7 +265,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   }
   if (pp > 1) {
     std::vector<std::string> expected;  // crossing nodes between stages is the intended layout
-    const Link hop = CollectiveLink(catalog, *gpu, n * pp, expected);
+    const Link hop = CollectiveLink(catalog, *gpu, tp * pp, expected);
     const double handoff = (pp - 1) * (mb * hidden_bytes / hop.bytes_per_s + hop.latency_s);
     d.serial_s += handoff;
     d.terms.push_back({"pipeline", "Pipeline hand-offs",
@@ -293,15 +293,15 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
     const double tokens = sequences * prompt;
     const double chunk = engine->max_batched_tokens > 0 ? engine->max_batched_tokens : 8192;
     const double passes = std::max(1.0, std::ceil(tokens / chunk));
-    const double flops = (2 * params.active * tokens + AttentionFlopsPerToken(*model, prompt / 2) * tokens) / n;
-    const double wbytes = (params.total - params.input_embedding) * bpp * gpu_share / n * passes;
+    const double flops = (2 * params.active * tokens + AttentionFlopsPerToken(*model, prompt / 2) * tokens) / tp;
+    const double wbytes = (params.total - params.input_embedding) * bpp * gpu_share / tp * passes;
     p.bytes = wbytes;
     p.flops = flops;
     p.compute_s = no_peak ? 0 : flops / flops_gpu;
     p.memory_s = wbytes / bw_gpu;
     p.terms.push_back({"compute", "Compute",
                        "(2 × " + FormatParams(params.active) + " params + attention) × " +
-                           FormatCount(static_cast<long long>(tokens)) + " tokens / " + std::to_string(n) +
+                           FormatCount(static_cast<long long>(tokens)) + " tokens / " + std::to_string(tp) +
                            " GPU(s) / (" + Tflops(e.peak_flops) + " " + e.compute_precision + " × " +
                            FormatFixed(e.eta_compute, 2) + ")",
                        p.compute_s});
@@ -314,7 +314,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
     // Work outside the matmuls (norms, rotary, softmax, activation quantisation) grows with
     // tokens × layers; fitted per engine, it is what makes llama.cpp's prefill scale less
     // than the tensor peak across GPUs.
-    const double per_token = tokens * layers * cal.prefill_token_layer_s / n;
+    const double per_token = tokens * layers * cal.prefill_token_layer_s / tp;
     p.serial_s += per_token;
     if (per_token > 0)
       p.terms.push_back({"token_work", "Non-matmul work",
@@ -329,8 +329,8 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
                              " pass(es) × all-to-all of the chunk's top-k hidden vectors over " + link.name,
                          a2a});
     }
-    if (n > 1) {
-      const double ar = all_reduces_per_step * passes * AllReduceSeconds(tokens / passes * hidden_bytes, n, link);
+    if (tp > 1) {
+      const double ar = all_reduces_per_step * passes * AllReduceSeconds(tokens / passes * hidden_bytes, tp, link);
       p.serial_s += ar;
       p.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
                          "2 × " + FormatCount(model->layers) + " layers × " + FormatFixed(passes, 0) +
@@ -385,7 +385,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   if (model->moe)
     e.assumptions.push_back("MoE routing uniform and independent per token: " +
                             FormatFixed(e.experts_touched * 100, 0) + "% of routed experts read per step");
-  if (n > 1)
+  if (tp > 1)
     e.assumptions.push_back("all-reduce latency " + Seconds(link.latency_s) + " per call (stated assumption)");
   if (memory.layers_on_gpu < model->layers)
     e.assumptions.push_back("offloaded layers run on the CPU at host RAM bandwidth " + FormatFixed(s.ram_gbs, 1) + " GB/s");

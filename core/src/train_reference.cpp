@@ -49,7 +49,7 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
   s.optimizer = opt.empty() || opt == "adam" ? "adamw" : opt;
   s.zero = static_cast<int>(Num(c, "zero_stage", 0));
   s.dp = static_cast<int>(Num(c, "dp", 1));
-  s.count = static_cast<int>(Num(c, "tp", 1));
+  s.tp = static_cast<int>(Num(c, "tp", 1));
   s.micro_batch = static_cast<long long>(Num(c, "micro_batch", 1));
   s.context = static_cast<long long>(Num(c, "seq_len", 2048));
   s.lora_rank = static_cast<int>(Num(c, "lora_rank", 16));

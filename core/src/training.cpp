@@ -70,17 +70,17 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   const Gpu* gpu = catalog.FindGpu(s.gpu);
   if (!model) return Error{"model: unknown model '" + s.model + "'"};
   if (!gpu) return Error{"gpu: unknown GPU '" + s.gpu + "'"};
-  if (s.count < 1 || s.pp < 1 || s.dp < 1 || s.micro_batch < 1 || s.context < 1 || model->layers < 1)
-    return Error{"scenario: count, pp, dp, micro-batch and context must be >= 1"};
+  if (s.tp < 1 || s.pp < 1 || s.dp < 1 || s.micro_batch < 1 || s.context < 1 || model->layers < 1)
+    return Error{"scenario: tp, pp, dp, micro-batch and context must be >= 1"};
 
   TrainEstimate e;
-  const double tp = s.count, pp = std::max(1, s.pp), dp = s.dp;
+  const double tp = s.tp, pp = std::max(1, s.pp), dp = s.dp;
   // Each field's limit is wide, but their product is not bounded by them (4096 × 64 × 65536 =
   // 2^34): past int's range the cast below is undefined and made the GPU count, every time and
   // every cost negative. 2^24 GPUs is far beyond any cluster built.
   constexpr double kMaxGpus = 16777216;
   if (tp * pp * dp > kMaxGpus)
-    return Error{"scenario: count × pp × dp = " + Per(tp * pp * dp) + " GPUs; at most " + Per(kMaxGpus)};
+    return Error{"scenario: tp × pp × dp = " + Per(tp * pp * dp) + " GPUs; at most " + Per(kMaxGpus)};
   e.gpus = static_cast<int>(tp * pp * dp);
   const ParamCount params = CountParams(*model);
   e.total_params = params.total;
@@ -240,7 +240,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
     if (s.offload == 0) e.suggestions.push_back("offload the optimizer to CPU (offload=1)");
     if (!lora) e.suggestions.push_back("fine-tune with LoRA or QLoRA instead of all weights");
     if (s.method == "lora") e.suggestions.push_back("QLoRA: the frozen base in NF4");
-    e.suggestions.push_back("more tensor or pipeline parallelism (count, pp)");
+    e.suggestions.push_back("more tensor or pipeline parallelism (tp, pp)");
   }
 
   // --- Time. Training FLOPs per token: 6N (2N forward, 4N backward; Kaplan et al. 2020) plus

@@ -104,8 +104,8 @@ void PrintFitTable(const Catalog& cat, const Scenario& s, const MemoryEstimate& 
   const Gpu& g = *cat.FindGpu(s.gpu);
   const WeightFormat& wf = *cat.FindWeightFormat(s.weights);
   const KvFormat& kvf = *cat.FindKvFormat(s.kv);
-  const std::string per = s.count > 1 ? " per GPU" : "";
-  fmt::print("gpuplan fit: {} on {} × {} ({} {} {})\n", m.name, s.count, g.name, FormatFixed(g.memory_quoted_value, 0),
+  const std::string per = s.tp > 1 ? " per GPU" : "";
+  fmt::print("gpuplan fit: {} on {} × {} ({} {} {})\n", m.name, s.tp, g.name, FormatFixed(g.memory_quoted_value, 0),
              g.memory_quoted_unit, g.memory_type);
   fmt::print("  weights {}, KV cache {}, context {} tokens, batch {}\n\n", wf.name, kvf.name, FormatCount(s.context),
              s.batch);
@@ -434,7 +434,7 @@ int RunSpeed(const Catalog& cat, const Scenario& s, const std::string& format, b
   }
   const Model& model = *cat.FindModel(s.model);
   const Gpu& g = *cat.FindGpu(s.gpu);
-  fmt::print("gpuplan speed: {} on {} × {}, {} weights, {}\n", model.name, s.count, g.name,
+  fmt::print("gpuplan speed: {} on {} × {}, {} weights, {}\n", model.name, s.tp, g.name,
              cat.FindWeightFormat(s.weights)->name, cat.FindEngine(s.engine)->name);
   fmt::print("  prompt {} tokens, context {} tokens, batch {}{}\n\n", FormatCount(s.prompt), FormatCount(s.context),
              s.batch, m.fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)");
@@ -488,7 +488,7 @@ int RunCost(const Catalog& cat, const Scenario& s, const std::string& format, bo
     PrintRecords(CostRecords(s, c), format);
     return 0;
   }
-  const long long gpus = static_cast<long long>(s.count) * std::max(1, s.pp);
+  const long long gpus = s.Gpus();
   fmt::print("gpuplan cost: {} × {} serving {}; {} busy hours a month ({}%)\n", gpus, cat.FindGpu(s.gpu)->name,
              cat.FindModel(s.model)->name, FormatCount(static_cast<long long>(std::llround(c.busy_hours_month))),
              FormatFixed(s.utilization * 100, 0));
@@ -725,7 +725,7 @@ int RunTrain(const Catalog& cat, const Scenario& s, const std::string& format, b
   }
   const Model& m = *cat.FindModel(s.model);
   const Gpu& g = *cat.FindGpu(s.gpu);
-  fmt::print("gpuplan train: {} ({}), {} GPUs = {} TP × {} PP × {} DP of {}\n", m.name, s.method, e.gpus, s.count, s.pp,
+  fmt::print("gpuplan train: {} ({}), {} GPUs = {} TP × {} PP × {} DP of {}\n", m.name, s.method, e.gpus, s.tp, s.pp,
              s.dp, g.name);
   fmt::print("  optimizer {}, ZeRO-{}, sequence {} tokens, micro-batch {}, recompute {}, {} attention\n\n", s.optimizer,
              s.zero, FormatCount(s.context), s.micro_batch, s.recompute, s.flash ? "flash/SDPA" : "eager");
@@ -884,7 +884,9 @@ int main(int argc, char** argv) {
   CLI::App* roofline = app.add_subcommand("roofline", "the scenario's operations (prefill and decode GEMMs, attention naive vs flash, MoE experts, collectives, a training step) under the GPU's roofline; --svg writes the chart");
   for (CLI::App* cmd : {fit, speed, cost, compare, train, roofline}) {
     for (const FieldInfo& f : ScenarioFields())
-      cmd->add_option(std::string("--") + f.key, field_values[f.key], f.help)->default_str(GetField(defaults, f.key));
+      cmd->add_option(std::string("--") + f.key + (f.old_key ? std::string(",--") + f.old_key : std::string()),
+                      field_values[f.key], f.help)
+          ->default_str(GetField(defaults, f.key));
     cmd->add_option("--state", state, "a page link's hash (v=1&model=...); flags given as well override it")
         ->type_name("HASH");
     cmd->add_option("--preset", preset_id, "start from a preset scenario (gpuplan catalog presets lists them); flags override it")
@@ -945,7 +947,7 @@ int main(int argc, char** argv) {
   compare->add_flag("--explain", explain, "accepted for symmetry; rows carry their bound in the note column");
   compare->add_option("--sort", sort_key, "column to sort by (descending for speeds, ascending for costs)")
       ->check(CLI::IsMember({"tokens_per_s_total", "tokens_per_s_user", "ttft_s", "usd_per_m_output", "upfront_usd",
-                             "watts", "max_context", "count", "gpu"}))
+                             "watts", "max_context", "gpus", "count", "gpu"}))
       ->capture_default_str();
   compare->add_flag("--fits", compare_filter.fits_only, "only the GPUs that fit (at up to 64 GPUs)");
   const CLI::Validator non_negative(

@@ -41,7 +41,7 @@ test('fit --format json: breakdown sums, GQA-aware KV, verdict', () => {
 });
 
 test('the seeds\' example: 70B at 4-bit on 2x RTX 4090 fits one 8k sequence, not four', () => {
-  const one = fitJson('--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--gpu', 'rtx-4090', '--count', '2',
+  const one = fitJson('--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--gpu', 'rtx-4090', '--tp', '2',
     '--engine', 'llama.cpp');
   assert.equal(one.fits, true);
   assert.equal(one.kv_heads_per_gpu, 4);
@@ -57,7 +57,7 @@ test('--state (a page link) gives the same report as the flags, and flags overri
   const byState = fitJson('--state', '#' + byFlags.state);
   assert.deepEqual(byState, byFlags);
   const overridden = fitJson('--state', byFlags.state, '--count', '2');
-  assert.equal(overridden.scenario.count, 2);
+  assert.equal(overridden.scenario.tp, 2);
   assert.equal(overridden.scenario.model, 'qwen2.5-7b');
 });
 
@@ -76,7 +76,8 @@ test('bad input: clear message naming the flag, exit 2, nothing on stdout', () =
     [['fit', '--gpu', 'h1000'], /--gpu: unknown GPU 'h1000'/],
     [['fit', '--context', '-5'], /--context: '-5' must be a whole number from 1 to 16777216/],
     [['fit', '--batch', '1e9'], /--batch: '1e9' must be a whole number/],
-    [['fit', '--count', '0'], /--count: '0' must be a whole number from 1/],
+    [['fit', '--tp', '0'], /--tp: '0' must be a whole number from 1/],
+    [['fit', '--count', '0'], /--tp: '0' must be a whole number from 1/],  // the old name of --tp
     [['fit', '--overhead-gib', 'nan'], /--overhead-gib: 'nan' must be a number from 0 to 1024/],
     [['fit', '--weights', 'q3'], /--weights: unknown weight format 'q3'/],
     [['fit', '--format', 'xml'], /--format/],
@@ -289,7 +290,7 @@ test('compare: the whole catalog, sortable, every format; csv rows match json', 
   const fitting = j.rows.filter((r) => r.fits);
   for (let i = 1; i < fitting.length; ++i)
     if (fitting[i].tokens_per_s_total > 0) assert.ok(fitting[i - 1].tokens_per_s_total >= fitting[i].tokens_per_s_total);
-  assert.equal(j.rows.find((r) => r.gpu === 'h100-sxm').count, 1);
+  assert.equal(j.rows.find((r) => r.gpu === 'h100-sxm').gpus, 1);
   const csv = run(...base, '--format', 'csv', '--sort', 'watts', '--fits').out.trim().split('\n');
   assert.equal(csv[0].split(',')[0], 'gpu');
   assert.equal(csv.length - 1, fitting.length);

@@ -103,7 +103,7 @@ test('a link sets the scenario; the page computes exactly what the CLI prints', 
   assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).catalog_error, '');
   const fromPage = await report(page);
   assert.equal(fromPage.scenario.model, 'llama-3.1-70b');
-  assert.equal(fromPage.scenario.count, 2);
+  assert.equal(fromPage.scenario.tp, 2);
   assert.deepEqual(fromPage, cliReport(hash));
   // The page rewrites the hash into the complete, versioned form.
   assert.equal(await page.evaluate(() => location.hash), '#' + fromPage.state);
@@ -114,12 +114,12 @@ test('a link sets the scenario; the page computes exactly what the CLI prints', 
 test('clicking and typing into the panel changes the scenario, the URL, and survives reload', async () => {
   const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=h100-sxm&count=1');
   const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
-  assert.ok(rects.count, 'the GPU-count input reports its rectangle');
-  await typeInto(page, rects.count, '4');
+  assert.ok(rects.tp, 'the GPU-count input reports its rectangle');
+  await typeInto(page, rects.tp, '4');
   const after = await report(page);
-  assert.equal(after.scenario.count, 4);
+  assert.equal(after.scenario.tp, 4);
   assert.equal(after.scenario.model, 'llama-3.1-8b');
-  assert.match(await page.evaluate(() => location.hash), /&count=4&/);
+  assert.match(await page.evaluate(() => location.hash), /&tp=4&/);
   assert.deepEqual(after, cliReport(after.state));
 
   // Typing an out-of-range value is refused with a message naming the field, and changes nothing.
@@ -136,7 +136,7 @@ test('clicking and typing into the panel changes the scenario, the URL, and surv
   await page.reload();
   await waitFrames(page, 3);
   const reloaded = await report(page);
-  assert.equal(reloaded.scenario.count, 4);
+  assert.equal(reloaded.scenario.tp, 4);
   assert.deepEqual(reloaded, after);
   assert.deepEqual(errors, []);
   await page.close();

@@ -125,7 +125,7 @@ TEST_CASE("what stands between the driver's total and the workload", "[capacity]
     CHECK(slice.bandwidth_share == Approx(9984.0 / (81559 - (300 + 0.0024 * 81559))).epsilon(0.01));
     // Tensor parallelism over slices gets a warning: MIG instances have no NVLink between them.
     Scenario tp = s;
-    tp.count = 2;
+    tp.tp = 2;
     CHECK_THAT(Device("h100-sxm", tp).warnings.back(), Contains("no NVLink or peer-to-peer"));
     // A link whose GPU lacks the profile keeps the whole GPU and says why.
     const DecodedState link = DecodeState("v=1&mig=1g.10gb&gpu=rtx-4090", Cat());

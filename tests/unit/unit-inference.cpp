@@ -64,10 +64,10 @@ TEST_CASE("weights use effective bits per weight and split over GPUs", "[inferen
   s.model = "llama-3.1-70b";
   s.weights = "bf16";
   s.gpu = "h100-sxm";
-  s.count = 1;
+  s.tp = 1;
   double one = TermBytes(Estimate(s), "weights");
   CHECK(one == Approx(70553706496.0 * 2));
-  s.count = 4;
+  s.tp = 4;
   CHECK(TermBytes(Estimate(s), "weights") == Approx(one / 4));
   s.weights = "q8_0";
   CHECK(TermBytes(Estimate(s), "weights") == Approx(70553706496.0 * 8.5 / 8 / 4));
@@ -77,17 +77,17 @@ TEST_CASE("KV heads split under tensor parallelism and are replicated past kv_he
   Scenario s;
   s.model = "llama-3.1-70b";  // 8 KV heads
   s.gpu = "h100-sxm";
-  s.count = 2;
+  s.tp = 2;
   CHECK(Estimate(s).kv_heads_per_gpu == 4);
-  s.count = 8;
+  s.tp = 8;
   CHECK(Estimate(s).kv_heads_per_gpu == 1);
   CHECK(Estimate(s).warnings.empty());
-  s.count = 16;
+  s.tp = 16;
   MemoryEstimate e = Estimate(s);
   CHECK(e.kv_heads_per_gpu == 1);
   REQUIRE(e.warnings.size() == 1);
   CHECK_THAT(e.warnings[0], Catch::Matchers::Contains("replicated"));
-  s.count = 3;
+  s.tp = 3;
   CHECK_THAT(Estimate(s).warnings.at(0), Catch::Matchers::Contains("do not divide evenly"));
 }
 
@@ -150,7 +150,7 @@ TEST_CASE("extreme scenarios stay finite and non-negative where sizes are", "[in
             s.gpu = g.id;
             s.context = context;
             s.batch = batch;
-            s.count = count;
+            s.tp = count;
             s.weights = "nf4-dq";
             MemoryEstimate e = Estimate(s);
             for (const Term& t : e.terms) {
@@ -170,7 +170,7 @@ TEST_CASE("invalid scenarios come back as errors naming the field", "[inference]
   REQUIRE_FALSE(r.ok());
   CHECK_THAT(r.error(), Catch::Matchers::StartsWith("model:"));
   s = Scenario{};
-  s.count = 0;
+  s.tp = 0;
   CHECK_FALSE(EstimateMemory(Cat(), s).ok());
   s = Scenario{};
   s.overhead_gib = std::nan("");
@@ -202,7 +202,7 @@ TEST_CASE("the seeds' VRAM table: what each figure implies, and the recommended 
       s.prompt = 1024;
       int fewest = 0;
       for (int count = 1; count <= 64 && fewest == 0; count *= 2) {
-        s.count = count;
+        s.tp = count;
         Result<MemoryEstimate> e = EstimateMemory(Cat(), s);
         REQUIRE(e.ok());
         if (e->fits) fewest = count;

@@ -89,7 +89,7 @@ TEST_CASE("MoE, tensor parallelism and the training all-reduce add their operati
   Scenario s;
   s.model = "mixtral-8x7b";
   s.gpu = "a100-sxm-80gb";
-  s.count = 2;
+  s.tp = 2;
   s.dp = 4;
   const Roofline r = Build(s);
   CHECK(Op(r, "decode_experts").flops > 0);

@@ -73,7 +73,7 @@ TEST_CASE("speed responds to batch, context, MoE, tensor parallelism and offload
   Scenario moe;
   moe.model = "mixtral-8x7b";
   moe.gpu = "h100-sxm";
-  moe.count = 2;
+  moe.tp = 2;
   const SpeedEstimate m1 = Speed(moe);
   CHECK(m1.experts_touched == Approx(2.0 / 8));
   moe.batch = 64;
@@ -83,9 +83,9 @@ TEST_CASE("speed responds to batch, context, MoE, tensor parallelism and offload
   tp.model = "llama-3.1-70b";
   tp.weights = "fp8";
   tp.gpu = "h100-sxm";
-  tp.count = 2;
+  tp.tp = 2;
   const SpeedEstimate two = Speed(tp);
-  tp.count = 4;
+  tp.tp = 4;
   const SpeedEstimate four = Speed(tp);
   CHECK(four.tokens_per_s_user > two.tokens_per_s_user);
   bool has_all_reduce = false;
@@ -116,7 +116,7 @@ TEST_CASE("pipeline parallelism splits the layers: less memory per GPU, the same
   s.model = "llama-3.1-70b";
   s.weights = "fp8";
   s.gpu = "h100-sxm";
-  s.count = 2;
+  s.tp = 2;
   Result<MemoryEstimate> one = EstimateMemory(Cat(), s);
   s.pp = 2;
   Result<MemoryEstimate> two = EstimateMemory(Cat(), s);
@@ -141,19 +141,19 @@ TEST_CASE("expert parallelism places whole experts and trades MLP all-reduces fo
   Scenario s;
   s.model = "mixtral-8x7b";
   s.gpu = "h100-sxm";
-  s.count = 4;
+  s.tp = 4;
   Result<MemoryEstimate> tp = EstimateMemory(Cat(), s);
   s.ep = 1;
   Result<MemoryEstimate> ep = EstimateMemory(Cat(), s);
   REQUIRE((tp.ok() && ep.ok()));
   CHECK(ep->terms[0].bytes == Approx(tp->terms[0].bytes));  // 8 experts over 4 GPUs: 2 each either way
-  s.count = 3;
+  s.tp = 3;
   Result<MemoryEstimate> uneven = EstimateMemory(Cat(), s);
   s.ep = 0;
   Result<MemoryEstimate> split = EstimateMemory(Cat(), s);
   REQUIRE((uneven.ok() && split.ok()));
   CHECK(uneven->terms[0].bytes > split->terms[0].bytes);  // ceil(8/3) = 3 experts on the fullest GPU
-  s.count = 4;
+  s.tp = 4;
   s.ep = 1;
   s.batch = 16;
   const SpeedEstimate e = Speed(s);
@@ -162,7 +162,7 @@ TEST_CASE("expert parallelism places whole experts and trades MLP all-reduces fo
   CHECK(a2a);
   Scenario dense;
   dense.ep = 1;
-  dense.count = 2;
+  dense.tp = 2;
   Result<MemoryEstimate> d = EstimateMemory(Cat(), dense);
   REQUIRE(d.ok());
   CHECK(d->warnings.back().find("no experts") != std::string::npos);
@@ -210,7 +210,7 @@ TEST_CASE("cost: spot with its overhead, a month of busy hours, break-even where
   Scenario s;
   s.model = "llama-3.1-8b";
   s.gpu = "rtx-4090";
-  s.count = 2;
+  s.tp = 2;
   s.price_hour = 0.74;   // $ per GPU-hour
   s.buy_usd = 1599;      // $ per GPU
   s.utilization = 0.25;  // 182.5 busy hours a month
@@ -252,7 +252,7 @@ TEST_CASE("cost: spot with its overhead, a month of busy hours, break-even where
   // No price: no series, a warning naming the field.
   Scenario none = s;
   none.gpu = "h100-sxm";
-  none.count = 1;
+  none.tp = 1;
   none.buy_usd = 0;
   const CostEstimate n = EstimateCost(Cat(), none, Speed(none));
   if (n.purchase_gpu == 0) {
@@ -275,11 +275,11 @@ TEST_CASE("compare ranks the whole catalog; every number is finite") {
     CHECK(std::isfinite(r.tokens_per_s_total));
     CHECK(std::isfinite(r.usd_per_m_output));
     CHECK(r.tokens_per_s_total >= 0);
-    if (r.fits) CHECK((r.count >= 1 && r.count <= kCompareMaxCount));
+    if (r.fits) CHECK((r.gpus >= 1 && r.gpus <= kCompareMaxCount));
   }
   const auto h100 = std::find_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.gpu == "h100-sxm"; });
   REQUIRE(h100 != rows.end());
-  CHECK(h100->count == 1);  // 70 GB of FP8 weights fit one 80 GB H100
+  CHECK(h100->gpus == 1);  // 70 GB of FP8 weights fit one 80 GB H100
 }
 
 // The reference set: published measurements with citations. Thresholds are the errors

@@ -23,11 +23,11 @@ TEST_CASE("encode then decode gives the same scenario", "[state]") {
   s.context = 32768;
   s.batch = 4;
   s.gpu = "rtx-4090";
-  s.count = 2;
+  s.tp = 2;
   s.overhead_gib = 0.75;
   std::string hash = EncodeState(s);
   CHECK(hash ==
-        "v=1&model=llama-3.1-70b&weights=q4_k_m&kv=fp8&context=32768&prompt=1024&batch=4&gpu=rtx-4090&count=2&pp=1&ep=0"
+        "v=1&model=llama-3.1-70b&weights=q4_k_m&kv=fp8&context=32768&prompt=1024&batch=4&gpu=rtx-4090&tp=2&pp=1&ep=0"
         "&engine=vllm&mem-util=0&overhead-gib=0.75&ecc=default&mig=none&gpu-mem-gib=0&used-gib=0&gpu-layers=all&ram-gbs=89.6&price-hour=0&buy-usd=0&years=3"
         "&kwh-usd=0.15&pue=1.3&utilization=0.5&spot-overhead=0.1&method=full&optimizer=adamw&zero=0&dp=1&micro-batch=1"
         "&recompute=none&flash=1&lora-rank=16&lora-targets=all-linear&lora-layers=0&sp=1&shard-group=0&global-batch=0"
@@ -48,10 +48,25 @@ TEST_CASE("every field of the table can be read and written", "[state]") {
   CHECK(s == Scenario{});
 }
 
+TEST_CASE("links from before the tensor-parallel field was named tp still read: count= is tp=", "[state]") {
+  const DecodedState old = DecodeState("v=1&gpu=h100-sxm&count=4", Cat());
+  CHECK(old.dropped.empty());
+  CHECK(old.scenario.tp == 4);
+  CHECK(old.scenario.Gpus() == 4);
+  CHECK(EncodeState(old.scenario).find("&tp=4&") != std::string::npos);
+  Scenario s;
+  CHECK_FALSE(SetField(s, "count", "2", Cat()).has_value());
+  CHECK(s.tp == 2);
+  s.pp = 3;
+  s.dp = 5;
+  CHECK(s.Gpus() == 6);
+  CHECK(s.TrainingGpus() == 30);
+}
+
 TEST_CASE("a broken link keeps its valid fields and says which were dropped and why", "[state]") {
   DecodedState d = DecodeState("#v=1&model=nope&gpu=h100-sxm&context=-5&batch=abc&count=2&foo=bar&junk", Cat());
   CHECK(d.scenario.gpu == "h100-sxm");
-  CHECK(d.scenario.count == 2);
+  CHECK(d.scenario.tp == 2);
   CHECK(d.scenario.model == Scenario{}.model);
   CHECK(d.scenario.context == Scenario{}.context);
   REQUIRE(d.dropped.size() == 5);
@@ -105,16 +120,16 @@ TEST_CASE("random garbage never crashes and never leaves an invalid scenario", "
     CHECK(Cat().FindModel(d.scenario.model));
     CHECK(Cat().FindGpu(d.scenario.gpu));
     CHECK(d.scenario.context >= 1);
-    CHECK(d.scenario.count >= 1);
+    CHECK(d.scenario.tp >= 1);
   }
 }
 
 TEST_CASE("the CLI twin command carries every field", "[state]") {
   Scenario s;
-  s.count = 2;
+  s.tp = 2;
   CHECK(CliCommand("fit", s) ==
         "gpuplan fit --model llama-3.1-8b --weights bf16 --kv fp16 --context 8192 --prompt 1024 --batch 1 "
-        "--gpu rtx-4090 --count 2 --pp 1 --ep 0 --engine vllm --mem-util 0 --overhead-gib 1 --ecc default --mig none --gpu-mem-gib 0 --used-gib 0 --gpu-layers all --ram-gbs 89.6 "
+        "--gpu rtx-4090 --tp 2 --pp 1 --ep 0 --engine vllm --mem-util 0 --overhead-gib 1 --ecc default --mig none --gpu-mem-gib 0 --used-gib 0 --gpu-layers all --ram-gbs 89.6 "
         "--price-hour 0 --buy-usd 0 --years 3 --kwh-usd 0.15 --pue 1.3 --utilization 0.5 --spot-overhead 0.1 --method full "
         "--optimizer adamw --zero 0 --dp 1 --micro-batch 1 --recompute none --flash 1 --lora-rank 16 "
         "--lora-targets all-linear --lora-layers 0 --sp 1 --shard-group 0 --global-batch 0 "
@@ -125,7 +140,7 @@ TEST_CASE("the page's own keys are set aside, not dropped, and never change the 
   DecodedState d = DecodeState("#embed=cost&v=1&model=llama-3.1-70b&theme=light&tab=train&count=2", Cat());
   CHECK(d.dropped.empty());
   CHECK(d.scenario.model == "llama-3.1-70b");
-  CHECK(d.scenario.count == 2);
+  CHECK(d.scenario.tp == 2);
   REQUIRE(d.page.size() == 3);
   CHECK(d.page["embed"] == "cost");
   CHECK(d.page["theme"] == "light");

@@ -125,17 +125,17 @@ TEST_CASE("hybrid sharding shards inside a group and replicates across groups", 
   CHECK(hybrid.step_comm_s <= Train(s).step_comm_s);
 }
 
-TEST_CASE("more GPUs than count × pp × dp can mean is an error, not a negative GPU count", "[training]") {
+TEST_CASE("more GPUs than tp × pp × dp can mean is an error, not a negative GPU count", "[training]") {
   // Found by unit-sweep: each field is inside its limits, the product (2^34) is not an int, and
   // the estimate came back with -2147483648 GPUs and negative times and costs.
   Scenario s;
   s.gpu = "h100-sxm";
-  s.count = 4096;
+  s.tp = 4096;
   s.pp = 64;
   s.dp = 65536;
   const Result<TrainEstimate> e = EstimateTraining(Cat(), s);
   REQUIRE_FALSE(e.ok());
-  CHECK_THAT(e.error(), Catch::Matchers::StartsWith("scenario: count × pp × dp"));
+  CHECK_THAT(e.error(), Catch::Matchers::StartsWith("scenario: tp × pp × dp"));
   s.dp = 64;  // 2^24 GPUs: still an estimate
   const TrainEstimate big = Train(s);
   CHECK(big.gpus == 16777216);
@@ -269,7 +269,7 @@ TEST_CASE("the seeds' training table, recomputed with the real terms", "[trainin
     s.zero = 3;
     s.recompute = "full";
     auto fewest = [&](int tp) {
-      s.count = tp;
+      s.tp = tp;
       for (int dp = 1; dp <= 1024; dp *= 2) {
         s.dp = dp;
         if (Train(s).fits) return tp * dp;
@@ -279,7 +279,7 @@ TEST_CASE("the seeds' training table, recomputed with the real terms", "[trainin
     CHECK(fewest(1) == row["fewest_gpus"].get<int>());
     if (row.contains("fewest_gpus_tp8")) CHECK(fewest(8) == row["fewest_gpus_tp8"].get<int>());
     // Mixed-precision AdamW model states: 16 bytes per counted parameter, twice the seed's 8.
-    s.count = 1;
+    s.tp = 1;
     s.dp = 1;
     s.zero = 0;
     CHECK(ModelStates(Train(s)) / CountParams(*Cat().FindModel(model)).total == Approx(16));

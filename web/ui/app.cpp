@@ -415,13 +415,13 @@ void App::DrawInputs() {
     Track(key);
     if (v != current) Edit(key, std::to_string(v));
   };
-  int_field("count", "GPU count", scenario_.count, 1);
+  int_field("tp", "Tensor parallel", scenario_.tp, 1);
   HelpMarker("Tensor parallel: weights and KV heads are split across the GPUs (per pipeline stage).");
   {
     long long pp = scenario_.pp;
     int_field("pp", "Pipeline stages", pp, 1);
   }
-  HelpMarker("Pipeline parallel: the layers are split into stages of 'GPU count' GPUs each; GPUs in all = count x stages.");
+  HelpMarker("Pipeline parallel: the layers are split into stages of 'Tensor parallel' GPUs each; GPUs in all = tp x stages.");
   {
     bool ep = scenario_.ep == 1;
     if (ImGui::Checkbox("Expert parallel", &ep)) Edit("ep", ep ? "1" : "0");
@@ -555,7 +555,7 @@ void App::DrawResult() {
     return;
   }
   const MemoryEstimate& e = estimate_->value();
-  const std::string per = scenario_.count > 1 ? " per GPU" : "";
+  const std::string per = scenario_.tp > 1 ? " per GPU" : "";
 
   if (e.fits)
     ImGui::TextColored(Good(), "FITS%s: %s of %s usable, %s free", per.c_str(), FormatBytes(e.total_bytes).c_str(),
@@ -751,8 +751,7 @@ void App::DrawEmbedded() {
   ImGui::SameLine();
   const Model* m = catalog_->FindModel(scenario_.model);
   const Gpu* g = catalog_->FindGpu(scenario_.gpu);
-  const long long gpus = static_cast<long long>(scenario_.count) * std::max(1, scenario_.pp) *
-                         (embed_ == Tab::kTrain ? std::max(1, scenario_.dp) : 1);
+  const long long gpus = embed_ == Tab::kTrain ? scenario_.TrainingGpus() : scenario_.Gpus();
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
   ImGui::TextWrapped("%s: %s on %lld x %s", TabName(embed_), m ? m->name.c_str() : scenario_.model.c_str(), gpus,
                      g ? g->name.c_str() : scenario_.gpu.c_str());

@@ -65,7 +65,7 @@ void App::DrawCost() {
   }
   const CostEstimate& c = cost_;
   const SpeedEstimate& e = speed_->value();
-  const long long gpus = static_cast<long long>(scenario_.count) * std::max(1, scenario_.pp);
+  const long long gpus = scenario_.Gpus();
   if (embed_ == Tab::kNone) {
     DrawCostInputs();
     ImGui::Separator();

@@ -192,7 +192,7 @@ void App::DrawCompare() {
                      compare_last_ms_, kCompareMaxCount);
 
   static const struct { const char* title; const char* key; } kCols[] = {
-      {"GPU", "gpu"},           {"GPUs", "count"},        {"max ctx", "max_context"}, {"tok/s/user", "tokens_per_s_user"},
+      {"GPU", "gpu"},           {"GPUs", "gpus"},        {"max ctx", "max_context"}, {"tok/s/user", "tokens_per_s_user"},
       {"tok/s total", "tokens_per_s_total"}, {"TTFT", "ttft_s"}, {"$/1M out", "usd_per_m_output"},
       {"upfront $", "upfront_usd"}, {"W", "watts"},
   };
@@ -231,13 +231,13 @@ void App::DrawCompare() {
     if (ImGui::Selectable((r.name + "##" + r.gpu).c_str(), r.gpu == scenario_.gpu, ImGuiSelectableFlags_SpanAllColumns) &&
         r.fits) {
       Edit("gpu", r.gpu);
-      Edit("count", std::to_string(r.count / std::max(1, scenario_.pp)));
+      Edit("tp", std::to_string(r.gpus / std::max(1, scenario_.pp)));
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s\n%s%s", r.name.c_str(), r.note.c_str(),
-                        r.fits ? ("\nClick: use " + std::to_string(r.count) + " x " + r.gpu + " in the scenario").c_str() : "");
+                        r.fits ? ("\nClick: use " + std::to_string(r.gpus) + " x " + r.gpu + " in the scenario").c_str() : "");
     ImGui::TableNextColumn();
-    ImGui::Text("%d", r.count);
+    ImGui::Text("%d", r.gpus);
     ItemTip("the fewest GPUs (tensor parallel x pipeline stages) that hold the weights, the KV cache of the batch and "
             "the fixed terms within the engine's cap");
     ImGui::TableNextColumn();

@@ -85,7 +85,7 @@ void App::DrawTrainInputs() {
   bool sp = scenario_.sp == 1;
   if (ImGui::Checkbox("Sequence parallel", &sp)) Edit("sp", sp ? "1" : "0");
   Track("sp");
-  ImGui::TextColored(Muted(), "Sequence length = Context; GPUs = count x pp x dp");
+  ImGui::TextColored(Muted(), "Sequence length = Context; GPUs = tp x pp x dp");
 }
 
 void App::DrawTrain() {

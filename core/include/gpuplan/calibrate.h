@@ -14,7 +14,7 @@ namespace gpuplan {
 
 struct ReferenceCase {
   std::string id, kind, engine, model, weights, kv, gpu, unit, source_url, gap;
-  int count = 1;
+  int tp = 1;
   long long batch = 1, prompt = 0, output = 0, context = 0;
   double measured = 0;
 };

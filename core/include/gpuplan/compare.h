@@ -15,7 +15,7 @@ namespace gpuplan {
 
 struct CompareRow {
   std::string gpu, name, vendor;
-  int count = 0;                   // GPUs used in all, count × pp (0: does not fit at any count tried)
+  int gpus = 0;                    // GPUs used in all, tp × pp (0: does not fit at any count tried)
   bool fits = false;
   double memory_per_gpu = 0;       // bytes the scenario needs per GPU
   double capacity = 0;             // usable bytes per GPU under the engine's cap

@@ -29,7 +29,7 @@ struct Scenario {
   long long prompt = 1024;           // prompt tokens per sequence (prefill); output = context - prompt
   long long batch = 1;               // concurrent sequences
   std::string gpu = "rtx-4090";
-  int count = 1;                     // GPUs per pipeline stage, tensor-parallel
+  int tp = 1;                        // tensor-parallel degree: GPUs per pipeline stage
   int pp = 1;                        // pipeline-parallel stages (GPUs in all: count × pp)
   int ep = 0;                        // 1: MoE experts placed whole on the GPUs (expert parallel)
   std::string engine = "vllm";       // engine profile id (memory terms, efficiencies)
@@ -68,6 +68,11 @@ struct Scenario {
   int master = 1;                    // 1: mixed precision with FP32 master weights; 0: pure BF16 (states in BF16)
   int opt_in_bwd = 0;                // 1: optimizer step fused into the backward pass (no full gradient buffer)
 
+  // GPUs in all serving one copy of the model: tp × pp.
+  long long Gpus() const { return static_cast<long long>(tp) * (pp > 1 ? pp : 1); }
+  // GPUs in all for training: tp × pp × dp.
+  long long TrainingGpus() const { return Gpus() * (dp > 1 ? dp : 1); }
+
   bool operator==(const Scenario&) const = default;
 };
 
@@ -76,6 +81,7 @@ struct FieldInfo {
   const char* key;    // hash key and CLI flag name (--key)
   const char* label;  // short label for the page
   const char* help;   // one line, with limits
+  const char* old_key = nullptr;  // the key's name in older links and commands, still read
 };
 
 const std::vector<FieldInfo>& ScenarioFields();
