@@ -26,10 +26,14 @@ namespace {
 // `where` names file and entry, e.g. "gpus.json: gpus[2] (id 'l4')".
 class Reader {
  public:
-  Reader(const json& obj, std::string where) : obj_(obj), where_(std::move(where)) {}
+  // `sources_elsewhere`: the entry comes from the page's lean built-in catalog, without its
+  // "sources" lists (the full files were checked at build time; the page loads them later).
+  Reader(const json& obj, std::string where, bool sources_elsewhere = false)
+      : obj_(obj), where_(std::move(where)), sources_elsewhere_(sources_elsewhere) {}
 
   bool Has(const char* key) const { return obj_.is_object() && obj_.contains(key); }
   const std::string& where() const { return where_; }
+  bool sources_elsewhere() const { return sources_elsewhere_; }
   // Every problem found in the entry, one per line: the loader reports them all at once.
   std::string error() const {
     std::string all;
@@ -62,8 +66,8 @@ class Reader {
     if (d != std::floor(d) || d > 9.0e15) return Fail(key, "must be a whole number"), 0;
     return static_cast<long long>(d);
   }
-  bool Bool(const char* key, bool fallback) {
-    const json* v = Find(key, false);
+  bool Bool(const char* key, bool fallback, bool required = false) {
+    const json* v = Find(key, required);
     if (!v) return fallback;
     if (!v->is_boolean()) return Fail(key, "must be true or false"), fallback;
     return v->get<bool>();
@@ -113,6 +117,7 @@ class Reader {
 
   const json& obj_;
   std::string where_;
+  bool sources_elsewhere_ = false;
   std::vector<std::string> errors_;
   std::vector<std::string> warnings_;
 };
@@ -137,13 +142,9 @@ Source ReadSource(const json& j, const std::string& where, Reader& parent) {
   return s;
 }
 
-// Set only while the page's lean built-in catalog loads (EmbeddedCatalog): entries come without
-// their "sources" lists, which the full files checked at build time and the page loads later.
-bool g_sources_elsewhere = false;
-
 std::vector<Source> ReadSources(Reader& r) {
   std::vector<Source> out;
-  if (g_sources_elsewhere && !r.Has("sources")) return out;
+  if (r.sources_elsewhere() && !r.Has("sources")) return out;
   const json* list = r.Array("sources");
   if (!list) return out;
   if (list->empty()) r.Fail("sources", "must name at least one source");
@@ -155,7 +156,7 @@ std::vector<Source> ReadSources(Reader& r) {
 // Every numeric field present must be backed by a source that lists it.
 void RequireSourced(Reader& r, const std::vector<Source>& sources,
                     std::initializer_list<const char*> numeric_fields) {
-  if (g_sources_elsewhere) return;  // checked on the full files, at build time and on arrival
+  if (r.sources_elsewhere()) return;  // checked on the full files, at build time and on arrival
   for (const char* field : numeric_fields) {
     if (!r.Has(field)) continue;
     bool backed = std::any_of(sources.begin(), sources.end(), [&](const Source& s) {
@@ -305,7 +306,7 @@ Gpu ReadGpu(Reader& r) {
     f.bytes = m.Positive("value") * per;
     f.how = m.String("how");
     if (m.Has("ecc")) f.ecc = m.Bool("ecc", false);
-    if (const json* src = m.Object("source", !g_sources_elsewhere)) {
+    if (const json* src = m.Object("source", !r.sources_elsewhere())) {
       Source s = ReadSource(*src, m.where() + ": source", m);
       s.fields = {key};
       g.sources.push_back(s);
@@ -329,7 +330,7 @@ Gpu ReadGpu(Reader& r) {
     um.note = u.String("note", false);
     um.gpu_fraction = u.Positive("gpu_fraction", um.rule == "fraction");
     if (um.gpu_fraction > 1) u.Fail("gpu_fraction", "must be a fraction from 0 to 1");
-    if (const json* src = u.Object("source", !g_sources_elsewhere)) {
+    if (const json* src = u.Object("source", !r.sources_elsewhere())) {
       Source s = ReadSource(*src, u.where() + ": source", u);
       s.fields = {"unified_memory"};
       g.sources.push_back(s);
@@ -422,7 +423,7 @@ Gpu ReadGpu(Reader& r) {
       }
     }
     mp.String("how");
-    if (const json* src = mp.Object("source", !g_sources_elsewhere)) {
+    if (const json* src = mp.Object("source", !r.sources_elsewhere())) {
       Source s = ReadSource(*src, mp.where() + ": source", mp);
       s.fields = {"mig_profiles"};
       g.sources.push_back(s);
@@ -627,7 +628,7 @@ EngineProfile ReadEngine(Reader& r) {
       ex.gpu = x.String("gpu");
       ex.workspace_bytes = x.Positive("gib") * kGiB;
       ex.source = static_cast<int>(x.Integer("source_index", true, /*allow_zero=*/true));
-      if (!g_sources_elsewhere && (ex.source < 0 || ex.source >= static_cast<int>(e.sources.size())))
+      if (!r.sources_elsewhere() && (ex.source < 0 || ex.source >= static_cast<int>(e.sources.size())))
         x.Fail("source_index", "must index the engine's sources (0 to " + std::to_string(e.sources.size()) + " - 1)");
       r.Adopt(x);
       e.examples.push_back(ex);
@@ -664,9 +665,16 @@ bool Upsert(std::vector<T>& list, T entry, OnExistingId on_existing) {
   return true;
 }
 
+// How a set of files is loaded: what an existing id may do, and whether the entries come
+// without their sources (the page's lean built-in catalog).
+struct LoadOptions {
+  OnExistingId on_existing = OnExistingId::kReplace;
+  bool sources_elsewhere = false;
+};
+
 template <typename T, typename ReadFn>
 bool ReadList(const json& doc, const std::string& file, const char* key, std::vector<T>& into,
-              std::vector<std::string>& errors, std::vector<std::string>& warnings, OnExistingId on_existing,
+              std::vector<std::string>& errors, std::vector<std::string>& warnings, const LoadOptions& options,
               ReadFn read) {
   auto it = doc.find(key);
   if (it == doc.end()) return true;
@@ -677,15 +685,59 @@ bool ReadList(const json& doc, const std::string& file, const char* key, std::ve
   const size_t before = errors.size();
   std::set<std::string> seen;
   for (size_t i = 0; i < it->size(); ++i) {
-    Reader r((*it)[i], EntryWhere(file, key, i, (*it)[i]));
+    Reader r((*it)[i], EntryWhere(file, key, i, (*it)[i]), options.sources_elsewhere);
     T entry = read(r);
     if (!entry.id.empty() && !seen.insert(entry.id).second) r.Fail("id", "repeats an id used earlier in this file");
-    if (!r.failed() && !Upsert(into, std::move(entry), on_existing))
+    if (!r.failed() && !Upsert(into, std::move(entry), options.on_existing))
       r.Fail("id", "is already defined by another built-in file");
     errors.insert(errors.end(), r.errors().begin(), r.errors().end());
     warnings.insert(warnings.end(), r.warnings().begin(), r.warnings().end());
   }
   return errors.size() == before;
+}
+
+Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, const LoadOptions& options) {
+  std::vector<std::string> errors;
+  for (const CatalogFile& file : files) {
+    json doc = detail::ParseJson(file.text);
+    if (doc.is_discarded()) {
+      errors.push_back(file.name + ": not valid JSON");
+      continue;
+    }
+    if (!doc.is_object()) {
+      errors.push_back(file.name + ": must be a JSON object");
+      continue;
+    }
+    auto schema = doc.find("schema");
+    if (schema == doc.end() || !schema->is_number_integer() || schema->get<int>() != 1) {
+      errors.push_back(file.name + ": field 'schema' must be 1");
+      continue;
+    }
+    // Every list is read and every problem collected; a file with any error adds nothing.
+    Catalog next = base;
+    bool ok = ReadList(doc, file.name, "gpus", next.gpus, errors, next.warnings, options, ReadGpu);
+    ok = ReadList(doc, file.name, "models", next.models, errors, next.warnings, options, ReadModel) && ok;
+    ok = ReadList(doc, file.name, "weight_formats", next.weight_formats, errors, next.warnings, options,
+                  [](Reader& r) { return ReadFormat<WeightFormat>(r, "bits_per_weight"); }) && ok;
+    ok = ReadList(doc, file.name, "kv_formats", next.kv_formats, errors, next.warnings, options,
+                  [](Reader& r) { return ReadFormat<KvFormat>(r, "bytes_per_element"); }) && ok;
+    ok = ReadList(doc, file.name, "interconnects", next.interconnects, errors, next.warnings, options, ReadInterconnect) && ok;
+    ok = ReadList(doc, file.name, "cloud_offers", next.cloud_offers, errors, next.warnings, options, ReadCloudOffer) && ok;
+    ok = ReadList(doc, file.name, "engines", next.engines, errors, next.warnings, options, ReadEngine) && ok;
+    if (ok) base = std::move(next);
+  }
+  // References across files, checked once everything is merged.
+  for (size_t i = 0; i < base.cloud_offers.size(); ++i) {
+    const CloudOffer& o = base.cloud_offers[i];
+    if (!base.FindGpu(o.gpu))
+      errors.push_back("cloud offer '" + o.id + "': field 'gpu' names an unknown GPU '" + o.gpu + "'");
+  }
+  if (!errors.empty()) {
+    std::string all;
+    for (const std::string& e : errors) all += (all.empty() ? "" : "\n") + e;
+    return Error{all};
+  }
+  return base;
 }
 
 }  // namespace
@@ -705,48 +757,9 @@ const KvFormat* Catalog::FindKvFormat(std::string_view id) const { return FindBy
 const EngineProfile* Catalog::FindEngine(std::string_view id) const { return FindById(engines, id); }
 
 Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base, OnExistingId on_existing) {
-  std::vector<std::string> errors;
-  for (const CatalogFile& file : files) {
-    json doc = detail::ParseJson(file.text);
-    if (doc.is_discarded()) {
-      errors.push_back(file.name + ": not valid JSON");
-      continue;
-    }
-    if (!doc.is_object()) {
-      errors.push_back(file.name + ": must be a JSON object");
-      continue;
-    }
-    auto schema = doc.find("schema");
-    if (schema == doc.end() || !schema->is_number_integer() || schema->get<int>() != 1) {
-      errors.push_back(file.name + ": field 'schema' must be 1");
-      continue;
-    }
-    // Every list is read and every problem collected; a file with any error adds nothing.
-    Catalog next = base;
-    bool ok = ReadList(doc, file.name, "gpus", next.gpus, errors, next.warnings, on_existing, ReadGpu);
-    ok = ReadList(doc, file.name, "models", next.models, errors, next.warnings, on_existing, ReadModel) && ok;
-    ok = ReadList(doc, file.name, "weight_formats", next.weight_formats, errors, next.warnings, on_existing,
-                  [](Reader& r) { return ReadFormat<WeightFormat>(r, "bits_per_weight"); }) && ok;
-    ok = ReadList(doc, file.name, "kv_formats", next.kv_formats, errors, next.warnings, on_existing,
-                  [](Reader& r) { return ReadFormat<KvFormat>(r, "bytes_per_element"); }) && ok;
-    ok = ReadList(doc, file.name, "interconnects", next.interconnects, errors, next.warnings, on_existing, ReadInterconnect) && ok;
-    ok = ReadList(doc, file.name, "cloud_offers", next.cloud_offers, errors, next.warnings, on_existing, ReadCloudOffer) && ok;
-    ok = ReadList(doc, file.name, "engines", next.engines, errors, next.warnings, on_existing, ReadEngine) && ok;
-    if (ok) base = std::move(next);
-  }
-  // References across files, checked once everything is merged.
-  for (size_t i = 0; i < base.cloud_offers.size(); ++i) {
-    const CloudOffer& o = base.cloud_offers[i];
-    if (!base.FindGpu(o.gpu))
-      errors.push_back("cloud offer '" + o.id + "': field 'gpu' names an unknown GPU '" + o.gpu + "'");
-  }
-  if (!errors.empty()) {
-    std::string all;
-    for (const std::string& e : errors) all += (all.empty() ? "" : "\n") + e;
-    return Error{all};
-  }
-  return base;
+  return LoadFiles(files, std::move(base), LoadOptions{on_existing, false});
 }
+
 
 Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, const std::string& name_hint) {
   json doc = detail::ParseJson(text);
@@ -796,9 +809,8 @@ std::vector<CatalogFile> EmbeddedCatalogFiles() {
 
 const Result<Catalog>& EmbeddedCatalog() {
   static const Result<Catalog> catalog = [] {
-    g_sources_elsewhere = embedded::kSourcesElsewhere;
-    Result<Catalog> c = LoadCatalog(EmbeddedCatalogFiles(), {}, OnExistingId::kReject);
-    g_sources_elsewhere = false;
+    Result<Catalog> c =
+        LoadFiles(EmbeddedCatalogFiles(), {}, LoadOptions{OnExistingId::kReject, embedded::kSourcesElsewhere});
     if (c.ok()) c.value().sources_elsewhere = embedded::kSourcesElsewhere;
     return c;
   }();
