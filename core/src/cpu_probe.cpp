@@ -1,7 +1,7 @@
 // cpu_probe.cpp — see gpuplan/cpu_probe.h.
 //
 // Index:
-//   [SECTION] Platform: clock, threads, aligned memory, a spin barrier
+//   [SECTION] Platform: clock, thread count, a spin barrier (the rest is cpu_platform.h)
 //   [SECTION] Kernels: one portable body each, compiled once per ISA and chosen at run time
 //   [SECTION] DetectCpu, ReportedCacheLevels
 //   [SECTION] STREAM
@@ -11,8 +11,9 @@
 //   [SECTION] JSON: gpuplan.cpu-probe/1
 //
 // Built without -march=native: the loops a machine can run faster are compiled a second and
-// third time with GCC's target attribute (AVX2+FMA, AVX-512F) and picked with
-// __builtin_cpu_supports, so one binary is right on every x86-64 and fast on the one it runs on.
+// third time with GCC's target attribute (AVX2+FMA, AVX-512) and picked with
+// __builtin_cpu_supports (cpu_platform.h: the same tests and feature sets as the GEMM), so one
+// binary is right on every x86-64 and fast on the one it runs on.
 #include "gpuplan/cpu_probe.h"
 
 #include <algorithm>
@@ -27,21 +28,18 @@
 #include <ctime>
 #include <fstream>
 #include <sstream>
-#include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "cpu_platform.h"
 #include "json_fields.h"
 
 #if defined(__linux__) || defined(__EMSCRIPTEN__) || defined(__APPLE__)
 #include <unistd.h>
 #endif
-#if defined(__linux__)
-#include <sched.h>
-#endif
 
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__EMSCRIPTEN__)
-#define GPUPLAN_X86_DISPATCH 1
+#if GPUPLAN_CPU_X86
 #include <immintrin.h>
 #endif
 
@@ -50,47 +48,19 @@ namespace gpuplan {
 // [SECTION] Platform ------------------------------------------------------------------------
 namespace {
 
-// A wasm build without pthreads has std::thread in its headers but cannot start one.
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-constexpr bool kThreadsAvailable = false;
-#else
-constexpr bool kThreadsAvailable = true;
-#endif
+using platform::AlignedBuffer;
+using platform::kThreadsAvailable;
 
 constexpr double kMiB = 1024.0 * 1024.0;
-constexpr size_t kLineDoubles = 8;  // 64-byte cache line; chunk edges fall on lines
+// Chunk edges fall on cache lines.
+constexpr size_t kLineDoubles = platform::kCacheLineBytes / sizeof(double);
 
 double Now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-int AvailableCpus() {
-  if (!kThreadsAvailable) return 1;
-#if defined(__linux__)
-  // The affinity mask, not the machine: a container or taskset may allow fewer.
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
-#endif
-  const unsigned n = std::thread::hardware_concurrency();
-  return n > 0 ? static_cast<int>(n) : 1;
-}
-
 int ResolveThreads(int requested) {
   if (!kThreadsAvailable) return 1;
-  return requested > 0 ? std::min(requested, 1024) : AvailableCpus();
+  return requested > 0 ? std::min(requested, 1024) : platform::AvailableCpus();
 }
-
-// 64-byte aligned, untouched: the first write decides where each page lives (first touch).
-struct AlignedBuffer {
-  double* data = nullptr;
-  AlignedBuffer() = default;
-  AlignedBuffer(const AlignedBuffer&) = delete;
-  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
-  ~AlignedBuffer() { std::free(data); }
-  bool Allocate(size_t doubles) {
-    const size_t bytes = (doubles * sizeof(double) + 63) / 64 * 64;
-    data = static_cast<double*>(std::aligned_alloc(64, bytes > 0 ? bytes : 64));
-    return data != nullptr;
-  }
-};
 
 // Sense-free generation barrier. Spinning (not a condition variable) so that the timer that
 // thread 0 reads right after it is not a scheduler wake-up; the probe never runs more
@@ -106,7 +76,7 @@ class SpinBarrier {
       return;
     }
     while (generation_.load(std::memory_order_acquire) == gen) {
-#if defined(GPUPLAN_X86_DISPATCH)
+#if GPUPLAN_CPU_X86
       _mm_pause();
 #endif
     }
@@ -117,20 +87,6 @@ class SpinBarrier {
   std::atomic<int> arrived_{0};
   std::atomic<unsigned> generation_{0};
 };
-
-// Runs body(t) for t in [0, threads): t = 0 on the calling thread, the rest on new threads.
-template <typename Body>
-void RunTeam(int threads, const Body& body) {
-  if constexpr (kThreadsAvailable) {
-    std::vector<std::thread> team;
-    team.reserve(static_cast<size_t>(threads > 1 ? threads - 1 : 0));
-    for (int t = 1; t < threads; ++t) team.emplace_back([&body, t] { body(t); });
-    body(0);
-    for (std::thread& th : team) th.join();
-  } else {
-    body(0);
-  }
-}
 
 // Thread t's contiguous share of n elements; edges on cache lines so no line is written by two.
 void Chunk(size_t n, int threads, int t, size_t& lo, size_t& hi) {
@@ -265,9 +221,11 @@ double MulAdd64Generic(int64_t n, float seed) {
   return MulAddBody<V2d, 12>(n, seed);
 }
 
-#if defined(GPUPLAN_X86_DISPATCH)
-#define GPUPLAN_AVX2 __attribute__((target("avx2,fma")))
-#define GPUPLAN_AVX512 __attribute__((target("avx512f,prefer-vector-width=512")))
+#if GPUPLAN_CPU_X86
+// The sets platform::HasAvx2Fma and HasAvx512 test. These loops need only AVX-512F; the wider
+// set is the project's one definition of AVX-512 (g++ 12 emits the same code under either).
+#define GPUPLAN_AVX2 __attribute__((target(GPUPLAN_CPU_AVX2_FEATURES)))
+#define GPUPLAN_AVX512 __attribute__((target(GPUPLAN_CPU_AVX512_FEATURES ",prefer-vector-width=512")))
 GPUPLAN_STREAM_SET(Avx2, GPUPLAN_AVX2, 4)    // 4 x 2 ymm accumulators
 GPUPLAN_STREAM_SET(Avx512, GPUPLAN_AVX512, 8)  // 8 zmm: 2 loads/cycle x add latency
 
@@ -340,12 +298,11 @@ GPUPLAN_AVX512 double Fma64Avx512(int64_t n, float seed) {
 
 const Kernels& ActiveKernels() {
   static const Kernels kernels = [] {
-#if defined(GPUPLAN_X86_DISPATCH)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
+#if GPUPLAN_CPU_X86
+    if (platform::HasAvx512())
       return Kernels{"avx512f", 512, 2, CopyAvx512, ScaleAvx512, AddAvx512, TriadAvx512, SumAvx512,
                      Fma32Avx512, Fma64Avx512, 16 * 16 * 2, 16 * 8 * 2};
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    if (platform::HasAvx2Fma())
       return Kernels{"avx2+fma", 256, 2, CopyAvx2, ScaleAvx2, AddAvx2, TriadAvx2, SumAvx2,
                      Fma32Avx2, Fma64Avx2, 12 * 8 * 2, 12 * 4 * 2};
 #endif
@@ -448,7 +405,7 @@ CpuInfo DetectCpu() {
   const Kernels& k = ActiveKernels();
   info.isa = k.isa;
   info.simd_bits = k.simd_bits;
-  info.logical_cpus = AvailableCpus();
+  info.logical_cpus = platform::AvailableCpus();
   info.physical_cores = info.logical_cpus;
 #if defined(__EMSCRIPTEN__)
   info.model_name = "WebAssembly (browser/node)";
@@ -535,18 +492,18 @@ Result<std::vector<StreamResult>> MeasureStream(const StreamOptions& options) {
                                     kLineDoubles * static_cast<size_t>(threads));
   const size_t stride = ArrayStride(n);
   AlignedBuffer block;
-  if (!block.Allocate(3 * stride))
+  if (!block.Allocate(3 * stride * sizeof(double)))
     return Error{"stream: cannot allocate 3 arrays of " + std::to_string(n * sizeof(double) / 1048576) + " MiB"};
-  double* const a = block.data;
-  double* const b = block.data + stride;
-  double* const c = block.data + 2 * stride;
+  double* const a = block.As<double>();
+  double* const b = a + stride;
+  double* const c = a + 2 * stride;
   const double scalar = 3.0;
   const Kernels& k = ActiveKernels();
 
   // seconds[kernel][rep], written by thread 0 between barriers.
   std::vector<std::vector<double>> seconds(4, std::vector<double>(static_cast<size_t>(reps), 0.0));
   SpinBarrier barrier(threads);
-  RunTeam(threads, [&](int t) {
+  platform::RunTeam(threads, platform::Shares::kLockstep, [&](int t) {
     size_t lo = 0, hi = 0;
     Chunk(n, threads, t, lo, hi);
     for (size_t j = lo; j < hi; ++j) {  // first touch, STREAM's initial values
@@ -645,10 +602,11 @@ Result<std::vector<SweepPoint>> MeasureReadSweep(const SweepOptions& options, co
   int64_t passes = 1;
   bool sample_done = false;
 
-  RunTeam(threads, [&](int t) {
-    AlignedBuffer& buf = buffers[static_cast<size_t>(t)];
-    if (buf.Allocate(max_doubles)) {
-      for (size_t j = 0; j < max_doubles; ++j) buf.data[j] = 1.0 + static_cast<double>(j & 7);  // first touch
+  platform::RunTeam(threads, platform::Shares::kLockstep, [&](int t) {
+    AlignedBuffer& buffer = buffers[static_cast<size_t>(t)];
+    double* const buf = buffer.Allocate(max_doubles * sizeof(double)) ? buffer.As<double>() : nullptr;
+    if (buf != nullptr) {
+      for (size_t j = 0; j < max_doubles; ++j) buf[j] = 1.0 + static_cast<double>(j & 7);  // first touch
     } else {
       alloc_failed = true;
     }
@@ -663,7 +621,7 @@ Result<std::vector<SweepPoint>> MeasureReadSweep(const SweepOptions& options, co
       for (;;) {
         barrier.Wait();
         const double start = t == 0 ? Now() : 0;
-        for (int64_t p = 0; p < passes; ++p) sink += k.sum(buf.data, m);
+        for (int64_t p = 0; p < passes; ++p) sink += k.sum(buf, m);
         barrier.Wait();
         if (t == 0) {
           const double dt = Now() - start;
@@ -828,7 +786,7 @@ std::vector<FlopsPoint> MeasureFmaPeak(int max_threads, double min_sample_s, int
       SpinBarrier barrier(threads);
       double best = 1e300;
       std::vector<double> sinks(static_cast<size_t>(threads), 0.0);
-      RunTeam(threads, [&](int t) {
+      platform::RunTeam(threads, platform::Shares::kLockstep, [&](int t) {
         for (int s = 0; s < samples; ++s) {
           barrier.Wait();
           const double start = t == 0 ? Now() : 0;

@@ -11,31 +11,17 @@
 // ACM TOMS 41(3) 2015); the loops and the micro-kernel are in gemm_kernel.h, written once with
 // vector extensions. The library is compiled for baseline x86-64, so the AVX2 and AVX-512
 // instantiations are wrapped in functions with a target attribute and chosen at run time with
-// __builtin_cpu_supports: one binary runs everywhere and still reaches the FMA peak where the
-// wide units exist. (Per-file -mavx512f flags would risk the linker keeping an AVX-512 copy of a
-// shared inline function for callers on CPUs without it.)
+// __builtin_cpu_supports (cpu_platform.h): one binary runs everywhere and still reaches the FMA
+// peak where the wide units exist. (Per-file -mavx512f flags would risk the linker keeping an
+// AVX-512 copy of a shared inline function for callers on CPUs without it.)
 #include "gpuplan/gemm.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 
+#include "cpu_platform.h"
 #include "gemm_kernel.h"
-
-#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
-#define GPUPLAN_GEMM_THREADS 1
-#include <thread>
-#include <vector>
-#else
-#define GPUPLAN_GEMM_THREADS 0
-#endif
-
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define GPUPLAN_GEMM_X86 1
-#else
-#define GPUPLAN_GEMM_X86 0
-#endif
 
 namespace gpuplan {
 namespace {
@@ -71,20 +57,22 @@ void DgemmBlockedGeneric(const Problem<double>& p, double* a_pack, double* b_pac
   gemm_detail::GemmBlocked<DgemmGeneric>(p, a_pack, b_pack);
 }
 
-#if GPUPLAN_GEMM_X86
-__attribute__((target("avx2,fma"))) void SgemmBlockedAvx2(const Problem<float>& p, float* a_pack, float* b_pack) {
+#if GPUPLAN_CPU_X86
+// The feature sets are the ones platform::HasAvx2Fma and HasAvx512 test at run time.
+__attribute__((target(GPUPLAN_CPU_AVX2_FEATURES))) void SgemmBlockedAvx2(const Problem<float>& p, float* a_pack,
+                                                                         float* b_pack) {
   gemm_detail::GemmBlocked<SgemmAvx2>(p, a_pack, b_pack);
 }
-__attribute__((target("avx2,fma"))) void DgemmBlockedAvx2(const Problem<double>& p, double* a_pack,
-                                                          double* b_pack) {
+__attribute__((target(GPUPLAN_CPU_AVX2_FEATURES))) void DgemmBlockedAvx2(const Problem<double>& p, double* a_pack,
+                                                                         double* b_pack) {
   gemm_detail::GemmBlocked<DgemmAvx2>(p, a_pack, b_pack);
 }
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) void SgemmBlockedAvx512(
-    const Problem<float>& p, float* a_pack, float* b_pack) {
+__attribute__((target(GPUPLAN_CPU_AVX512_FEATURES))) void SgemmBlockedAvx512(const Problem<float>& p, float* a_pack,
+                                                                             float* b_pack) {
   gemm_detail::GemmBlocked<SgemmAvx512>(p, a_pack, b_pack);
 }
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"))) void DgemmBlockedAvx512(
-    const Problem<double>& p, double* a_pack, double* b_pack) {
+__attribute__((target(GPUPLAN_CPU_AVX512_FEATURES))) void DgemmBlockedAvx512(const Problem<double>& p, double* a_pack,
+                                                                             double* b_pack) {
   gemm_detail::GemmBlocked<DgemmAvx512>(p, a_pack, b_pack);
 }
 #endif
@@ -125,7 +113,7 @@ static_assert(SgemmGeneric::kMr == 4 && SgemmGeneric::kNr == 8 && DgemmGeneric::
 
 const Kernels kGenericKernels = {kGenericName, MakeFamily<SgemmGeneric>(&SgemmBlockedGeneric),
                                  MakeFamily<DgemmGeneric>(&DgemmBlockedGeneric)};
-#if GPUPLAN_GEMM_X86
+#if GPUPLAN_CPU_X86
 static_assert(SgemmAvx2::kMr == 6 && SgemmAvx2::kNr == 16 && DgemmAvx2::kNr == 8, "names below");
 static_assert(SgemmAvx512::kMr == 6 && SgemmAvx512::kNr == 64 && DgemmAvx512::kNr == 32, "names below");
 const Kernels kAvx2Kernels = {"avx2+fma: sgemm 6x16, dgemm 6x8", MakeFamily<SgemmAvx2>(&SgemmBlockedAvx2),
@@ -136,15 +124,8 @@ const Kernels kAvx512Kernels = {"avx512: sgemm 6x64, dgemm 6x32", MakeFamily<Sge
 
 // [SECTION] Dispatch ---------------------------------------------------------------------
 GemmIsa DetectBestIsa() {
-#if GPUPLAN_GEMM_X86
-  // libgcc / compiler-rt also check (XGETBV) that the OS saves the wide registers.
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma")) {
-    return GemmIsa::kAvx512;
-  }
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return GemmIsa::kAvx2;
-#endif
+  if (platform::HasAvx512()) return GemmIsa::kAvx512;
+  if (platform::HasAvx2Fma()) return GemmIsa::kAvx2;
   return GemmIsa::kGeneric;
 }
 
@@ -160,7 +141,7 @@ const Kernels* Resolve(GemmIsa isa) {
   switch (isa) {
     case GemmIsa::kGeneric:
       return &kGenericKernels;
-#if GPUPLAN_GEMM_X86
+#if GPUPLAN_CPU_X86
     case GemmIsa::kAvx2:
       return best == GemmIsa::kAvx2 || best == GemmIsa::kAvx512 ? &kAvx2Kernels : nullptr;
     case GemmIsa::kAvx512:
@@ -183,25 +164,6 @@ const Family<double>& FamilyOf<double>(const Kernels& kernels) {
 }
 
 // [SECTION] Threads and packing buffers --------------------------------------------------
-// Owns one 64-byte-aligned packing buffer (cache-line and zmm aligned); empty on failure.
-class PackBuffer {
- public:
-  explicit PackBuffer(std::size_t bytes) {
-    const std::size_t rounded = (bytes + 63) / 64 * 64;
-    data_ = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
-  }
-  ~PackBuffer() { std::free(data_); }
-  PackBuffer(const PackBuffer&) = delete;
-  PackBuffer& operator=(const PackBuffer&) = delete;
-  template <typename T>
-  T* As() const {
-    return static_cast<T*>(data_);
-  }
-
- private:
-  void* data_ = nullptr;
-};
-
 template <typename Acc, typename T>
 void NaiveLoop(const Problem<T>& p) {
   for (int i = 0; i < p.m; ++i) {
@@ -215,17 +177,17 @@ void NaiveLoop(const Problem<T>& p) {
   }
 }
 
-// One thread's share: its own packing buffers (per call, so nothing is shared between threads
-// or kept between calls), then the blocked loops.
+// One thread's share: its own 64-byte-aligned packing buffers (per call, so nothing is shared
+// between threads or kept between calls), then the blocked loops.
 template <typename T>
-void RunPart(const Family<T>* family, Problem<T> p) {
-  PackBuffer a_pack(family->pack_a_size(p.m, p.k) * sizeof(T));
-  PackBuffer b_pack(family->pack_b_size(p.n, p.k) * sizeof(T));
+void RunPart(const Family<T>& family, const Problem<T>& p) {
+  const platform::AlignedBuffer a_pack(family.pack_a_size(p.m, p.k) * sizeof(T));
+  const platform::AlignedBuffer b_pack(family.pack_b_size(p.n, p.k) * sizeof(T));
   if (a_pack.As<T>() == nullptr || b_pack.As<T>() == nullptr) {
     NaiveLoop<T>(p);  // out of memory for packing: slower, but still the right answer
     return;
   }
-  family->run(p, a_pack.As<T>(), b_pack.As<T>());
+  family.run(p, a_pack.As<T>(), b_pack.As<T>());
 }
 
 // Below this many flops per thread, starting a thread (tens of microseconds) costs more than
@@ -243,9 +205,12 @@ void RunThreaded(const Family<T>& family, const Problem<T>& p, int threads) {
   const int units_m = (p.m + family.mr - 1) / family.mr;
   const bool split_n = units_n >= units_m;
   const int units = split_n ? units_n : units_m;
-  int parts = std::min({threads, kMaxThreads, units});
+  int parts = platform::kThreadsAvailable ? std::min({threads, kMaxThreads, units}) : 1;
   parts = std::max(1, static_cast<int>(std::min(static_cast<double>(parts), flops / kMinFlopsPerThread)));
-#if GPUPLAN_GEMM_THREADS
+  if (parts == 1) {
+    RunPart<T>(family, p);
+    return;
+  }
   auto part = [&](int t) {
     const int u0 = static_cast<int>(static_cast<int64_t>(units) * t / parts);
     const int u1 = static_cast<int>(static_cast<int64_t>(units) * (t + 1) / parts);
@@ -263,28 +228,8 @@ void RunThreaded(const Family<T>& family, const Problem<T>& p, int threads) {
     }
     return q;
   };
-  if (parts > 1) {
-    std::vector<std::thread> workers;
-    for (int t = 1; t < parts; ++t) {
-#if defined(__cpp_exceptions)
-      // No thread (or no memory for its handle): do that share here instead of failing.
-      try {
-        workers.emplace_back(RunPart<T>, &family, part(t));
-      } catch (...) {
-        RunPart<T>(&family, part(t));
-      }
-#else
-      workers.emplace_back(RunPart<T>, &family, part(t));
-#endif
-    }
-    RunPart<T>(&family, part(0));
-    for (std::thread& w : workers) w.join();
-    return;
-  }
-#else
-  (void)parts;
-#endif
-  RunPart<T>(&family, p);
+  // Independent slabs: a share whose thread cannot be started is done here instead of failing.
+  platform::RunTeam(parts, platform::Shares::kIndependent, [&](int t) { RunPart<T>(family, part(t)); });
 }
 
 // [SECTION] Public API -------------------------------------------------------------------

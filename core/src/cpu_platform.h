@@ -1,0 +1,171 @@
+// core/src/cpu_platform.h — the CPU platform layer shared by the reference GEMM (gemm.cpp) and
+// the CPU probe (cpu_probe.cpp): which wide units this CPU has, how many threads a run may
+// start, aligned buffers, and a team of threads. Private to the core (and the page's probe
+// modules, which compile those two files).
+//
+// Index:
+//   [SECTION] Target: x86 dispatch or not
+//   [SECTION] CPU features
+//   [SECTION] Threads
+//   [SECTION] Aligned buffers
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+// [SECTION] Target -----------------------------------------------------------------------
+// GPUPLAN_CPU_X86: an x86 build by GCC or clang, where code for wider units than the
+// baseline is compiled into functions with a target attribute and chosen at run time with
+// __builtin_cpu_supports (so one binary runs on every x86-64). Never in Emscripten.
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && !defined(__EMSCRIPTEN__)
+#define GPUPLAN_CPU_X86 1
+#else
+#define GPUPLAN_CPU_X86 0
+#endif
+
+// The features a target attribute may assume once the matching Has...() below said yes:
+// __attribute__((target(GPUPLAN_CPU_AVX512_FEATURES))). The test and the attribute name the
+// same set, so the compiler never emits an instruction the test did not check.
+#define GPUPLAN_CPU_AVX2_FEATURES "avx2,fma"
+#define GPUPLAN_CPU_AVX512_FEATURES "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma"
+
+namespace gpuplan::platform {
+
+// [SECTION] CPU features -----------------------------------------------------------------
+// libgcc / compiler-rt also check (XGETBV) that the OS saves the wide registers, so a yes
+// here means the code runs, not only that the CPU has the unit.
+
+// AVX2 and FMA3 (Haswell, Zen 1 and later).
+inline bool HasAvx2Fma() {
+#if GPUPLAN_CPU_X86
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+
+// What the project counts as AVX-512: F + VL + BW + DQ (with AVX2 and FMA). That is the set
+// the GEMM's AVX-512 kernels are compiled for (VL lets the compiler use EVEX forms on 128- and
+// 256-bit vectors, BW and DQ the byte/word and dword/qword forms), so the test must cover all
+// of it, and the probe uses the same test so both report the same machine. Every AVX-512 core
+// but Xeon Phi's has the set (Skylake-SP/X from 2017, Ice Lake, Sapphire Rapids, Zen 4, Zen 5);
+// Knights Landing/Mill have F without VL/BW/DQ and run the AVX2 code.
+inline bool HasAvx512() {
+#if GPUPLAN_CPU_X86
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx2") &&
+         __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+
+// [SECTION] Threads ----------------------------------------------------------------------
+// A wasm build without pthreads has std::thread in its headers but cannot start one.
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+inline constexpr bool kThreadsAvailable = false;
+#else
+inline constexpr bool kThreadsAvailable = true;
+#endif
+
+// How many CPUs this process may run on: 1 where no thread can be started.
+inline int AvailableCpus() {
+  if (!kThreadsAvailable) return 1;
+#if defined(__linux__)
+  // The affinity mask, not the machine: a container or taskset may allow fewer.
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+#endif
+  const unsigned n = std::thread::hardware_concurrency();
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+// What a team's shares ask of one another, which decides what happens when a thread cannot
+// be started (std::system_error, or no memory for its handle). Without exceptions that aborts
+// the program either way.
+enum class Shares {
+  kIndependent,  // any order will do: the share runs on the calling thread instead
+  kLockstep,     // they wait on one another (a barrier), so no share can wait its turn: the
+                 // error is not caught (and ends the program once any of the team runs)
+};
+
+// Runs body(t) for t in [0, threads): t = 0 on the calling thread, the rest on new threads,
+// then joins them. Without threads (kThreadsAvailable false) every share runs in turn on the
+// calling thread, so a lockstep team there must be of one.
+template <typename Body>
+void RunTeam(int threads, Shares shares, const Body& body) {
+  if constexpr (kThreadsAvailable) {
+    std::vector<std::thread> team;
+    for (int t = 1; t < threads; ++t) {
+#if defined(__cpp_exceptions)
+      if (shares == Shares::kIndependent) {
+        try {
+          team.emplace_back([&body, t] { body(t); });
+        } catch (...) {
+          body(t);
+        }
+        continue;
+      }
+#endif
+      team.emplace_back([&body, t] { body(t); });
+    }
+    body(0);
+    for (std::thread& th : team) th.join();
+  } else {
+    (void)shares;
+    for (int t = 0; t < threads; ++t) body(t);
+  }
+}
+
+// [SECTION] Aligned buffers --------------------------------------------------------------
+inline constexpr std::size_t kCacheLineBytes = 64;  // x86 and most Arm cores; one zmm
+
+// Owns one block aligned to a cache line (and a zmm), empty when allocation failed. The
+// memory is left untouched, so the first write decides where each page lives (first touch).
+class AlignedBuffer {
+ public:
+  AlignedBuffer() = default;
+  explicit AlignedBuffer(std::size_t bytes) { Allocate(bytes); }
+  ~AlignedBuffer() { std::free(data_); }
+  AlignedBuffer(const AlignedBuffer&) = delete;
+  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
+  AlignedBuffer(AlignedBuffer&& other) noexcept : data_(std::exchange(other.data_, nullptr)) {}
+  AlignedBuffer& operator=(AlignedBuffer&& other) noexcept {
+    if (this != &other) {
+      std::free(data_);
+      data_ = std::exchange(other.data_, nullptr);
+    }
+    return *this;
+  }
+
+  // Frees what it held and allocates `bytes` (rounded up to whole lines, as aligned_alloc
+  // requires; one line for 0). False when out of memory.
+  bool Allocate(std::size_t bytes) {
+    std::free(data_);
+    data_ = nullptr;
+    if (bytes > SIZE_MAX - kCacheLineBytes) return false;  // the rounding would wrap
+    const std::size_t rounded = (bytes + kCacheLineBytes - 1) / kCacheLineBytes * kCacheLineBytes;
+    data_ = std::aligned_alloc(kCacheLineBytes, rounded == 0 ? kCacheLineBytes : rounded);
+    return data_ != nullptr;
+  }
+
+  template <typename T>
+  T* As() const {
+    return static_cast<T*>(data_);
+  }
+
+ private:
+  void* data_ = nullptr;
+};
+
+}  // namespace gpuplan::platform
