@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/describe.h"
+#include "gpuplan/model.h"
+#include "gpuplan/presets.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan {
@@ -32,12 +35,6 @@ std::string Plain(double d) {
 }
 
 }  // namespace
-
-std::string Seconds(double s) {
-  if (!(s > 0)) return "-";
-  if (s >= 1) return FormatFixed(s, 2) + " s";
-  return FormatFixed(s * 1e3, s >= 0.01 ? 1 : 2) + " ms";
-}
 
 std::string FormatRecords(const Records& r, std::string_view format) {
   const std::vector<Column>& cols = r.cols;
@@ -110,6 +107,43 @@ std::string FormatRecords(const Records& r, std::string_view format) {
   return out;
 }
 
+std::string FormatReport(const Report& r, std::string_view format) {
+  if (format == "csv") return r.sections.empty() ? std::string() : FormatRecords(r.sections[std::min(r.main, r.sections.size() - 1)].records, "csv");
+  const bool md = format == "md";
+  std::string out;
+  auto bullets = [&](const std::vector<std::string>& items, const char* prefix) {
+    for (const std::string& x : items) out += (md ? "- " : "  ") + std::string(md ? "" : prefix) + x + "\n";
+  };
+  if (!r.title.empty()) out += (md ? "### " : "") + r.title + "\n";
+  for (const std::string& l : r.lines) out += (md ? "" : "  ") + l + (md ? "  \n" : "\n");
+  for (const Section& sec : r.sections) {
+    out += "\n";
+    if (!sec.heading.empty()) out += (md ? "**" + sec.heading + "**\n\n" : "  " + sec.heading + ":\n");
+    const std::string table = FormatRecords(sec.records, md ? "md" : "table");
+    if (md) {
+      out += table;
+      continue;
+    }
+    size_t start = 0;  // indented under the title
+    while (start < table.size()) {
+      const size_t end = table.find('\n', start);
+      out += "  " + table.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+  }
+  if (!r.after.empty()) out += "\n";
+  for (const std::string& l : r.after) out += (md ? "" : "  ") + l + (md ? "  \n" : "\n");
+  if (md && (!r.warnings.empty() || !r.notes.empty())) out += "\n";
+  bullets(r.warnings, "warning: ");
+  bullets(r.notes, "note: ");
+  if (!r.assumptions.empty()) {
+    out += md ? "\nAssumptions:\n\n" : "  assumptions:\n";
+    for (const std::string& a : r.assumptions) out += (md ? "- " : "    - ") + a + "\n";
+  }
+  if (!r.state.empty()) out += (md ? "\nPage state: `#" + r.state + "`\n" : "  page state: #" + r.state + "\n");
+  return out;
+}
+
 Records FitRecords(const MemoryEstimate& e) {
   Records r{{{"term", "term"}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", "how"}}, {}};
   auto row = [&](const std::string& name, double bytes, const std::string& how) {
@@ -139,6 +173,7 @@ Records SpeedRecords(const SpeedEstimate& e) {
   };
   row("decode tokens/s per user", "tokens_per_s_user", e.tokens_per_s_user, "tokens/s", e.decode_band, 1);
   row("decode tokens/s total", "tokens_per_s_total", e.tokens_per_s_total, "tokens/s", e.decode_band, 1);
+  row("time per output token", "decode_s", e.decode.seconds, "s", Band{1 / e.decode_band.hi, 1 / e.decode_band.lo, 0}, 4);
   row("time to first token", "ttft_s", e.ttft_s, "s", Band{1 / e.prefill_band.hi, 1 / e.prefill_band.lo, 0}, 3);
   row("prefill tokens/s", "prefill_tokens_per_s", e.prefill_tokens_per_s, "tokens/s", e.prefill_band, 0);
   return r;
@@ -192,7 +227,7 @@ Records CompareRecords(const std::vector<CompareRow>& rows) {
         {Text(x.gpu), Number(x.gpus, x.gpus ? std::to_string(x.gpus) : "-"), Text(x.fits ? "yes" : "no"),
          x.fits ? Number(static_cast<double>(x.max_context), FormatCount(x.max_context)) : Unknown(),
          num(x.tokens_per_s_user, 1), num(x.tokens_per_s_total, 1),
-         x.ttft_s > 0 ? Number(x.ttft_s, Seconds(x.ttft_s)) : Unknown(),
+         x.ttft_s > 0 ? Number(x.ttft_s, FormatSeconds(x.ttft_s)) : Unknown(),
          x.usd_per_m_output > 0 ? Number(x.usd_per_m_output, FormatFixed(x.usd_per_m_output, 3) + " " + x.price_basis)
                                 : Unknown(),
          num(x.upfront_usd, 0), num(x.watts, 0), Text(x.note)});
@@ -246,6 +281,79 @@ Records RooflineRecords(const Roofline& rl, std::string_view phase) {
                       Number(op.intensity, FormatShort(op.intensity, 3)),
                       Number(op.attainable_flops_per_s, FormatRate(op.attainable_flops_per_s, "FLOP/s")),
                       Text(op.bound), Number(op.share * 100, FormatFixed(op.share * 100, 1)), Text(op.formula)});
+  }
+  return r;
+}
+
+Records CatalogRecords(const Catalog& cat, std::string_view what) {
+  Records r;
+  auto flops = [](const Gpu& g, const char* p) {
+    auto it = g.dense_flops.find(p);
+    return it == g.dense_flops.end() ? Unknown() : Number(it->second / 1e12, FormatFixed(it->second / 1e12, 1));
+  };
+  if (what == "presets") {
+    r.cols = {{"id", "id"}, {"panel", "panel"}, {"question", "question"}, {"state", "state"}};
+    for (const Preset& p : Presets()) r.rows.push_back({Text(p.id), Text(p.panel), Text(p.question), Text(p.hash)});
+  } else if (what == "gpus") {
+    r.cols = {{"id", "id"}, {"name", "name"}, {"vendor", "vendor"}, {"year", "year", true},
+              {"memory_quoted", "memory", true}, {"memory_bytes", "GiB", true}, {"bandwidth_gb_s", "GB/s", true},
+              {"bf16_dense_tflops", "BF16 TFLOP/s", true}, {"fp8_dense_tflops", "FP8 TFLOP/s", true},
+              {"tdp_w", "W", true}};
+    for (const Gpu& g : cat.gpus)
+      r.rows.push_back({Text(g.id), Text(g.name), Text(g.vendor),
+                        g.year ? Number(g.year, std::to_string(g.year)) : Unknown(),
+                        Text(FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit),
+                        Number(g.TotalBytes(), FormatFixed(g.TotalBytes() / kGiB, 1)),
+                        g.bandwidth_bytes_per_s > 0
+                            ? Number(g.bandwidth_bytes_per_s / kGB, FormatFixed(g.bandwidth_bytes_per_s / kGB, 0))
+                            : Unknown(),
+                        flops(g, "bf16"), flops(g, "fp8"), g.tdp_w > 0 ? Number(g.tdp_w, FormatFixed(g.tdp_w, 0)) : Unknown()});
+  } else if (what == "models") {
+    r.cols = {{"id", "id"}, {"name", "name"}, {"params", "params", true}, {"active_params", "active", true},
+              {"layers", "layers", true}, {"kv_heads", "KV heads", true}, {"attention", "attention (KV cache)"}};
+    for (const Model& m : cat.models) {
+      const ParamCount c = CountParams(m);  // computed from the architecture
+      r.rows.push_back({Text(m.id), Text(m.name), Number(c.total, FormatParams(c.total)),
+                        m.moe ? Number(c.active, FormatParams(c.active)) : Unknown(),
+                        Number(m.layers, std::to_string(m.layers)), Number(m.kv_heads, std::to_string(m.kv_heads)),
+                        Text(DescribeAttention(m))});
+    }
+  } else if (what == "interconnects") {
+    r.cols = {{"id", "id"}, {"name", "name"}, {"kind", "kind"}, {"raw_gb_per_s", "raw GB/s per dir.", true},
+              {"effective_gb_per_s", "effective", true}, {"bidirectional_gb_per_s", "bidir. GB/s", true},
+              {"measured_busbw_gb_per_s", "NCCL busbw", true}, {"domain_gpus", "domain", true}, {"scope", "scope"}};
+    auto gbs = [](double b) { return b > 0 ? Number(b / kGB, FormatShort(b / kGB, 2)) : Unknown(); };
+    for (const InterconnectSpec& l : cat.interconnects)
+      r.rows.push_back({Text(l.id), Text(l.name), Text(l.kind), gbs(l.raw_bytes_per_s), gbs(l.effective_bytes_per_s),
+                        gbs(l.bidirectional_bytes_per_s), gbs(l.measured_busbw_bytes_per_s),
+                        l.domain_gpus ? Number(l.domain_gpus, std::to_string(l.domain_gpus)) : Unknown(), Text(l.scope)});
+  } else if (what == "cloud") {
+    r.cols = {{"id", "id"}, {"provider", "provider"}, {"instance", "instance"}, {"gpu", "GPU"},
+              {"gpu_count", "GPUs", true}, {"on_demand_usd_per_hour", "on-demand $/h", true},
+              {"spot_usd_per_hour", "spot $/h", true}, {"usd_per_gpu_hour", "$/GPU-h", true}, {"region", "region"},
+              {"date", "date"}};
+    auto usd = [](double v) { return v > 0 ? Number(v, FormatFixed(v, 2)) : Unknown(); };
+    for (const CloudOffer& o : cat.cloud_offers)
+      r.rows.push_back({Text(o.id), Text(o.provider), Text(o.instance), Text(o.gpu),
+                        Number(o.gpu_count, std::to_string(o.gpu_count)), usd(o.on_demand_usd_per_hour),
+                        usd(o.spot_usd_per_hour), usd(o.on_demand_usd_per_hour / o.gpu_count), Text(o.region),
+                        Text(o.date)});
+  } else if (what == "engines") {
+    r.cols = {{"id", "id"}, {"name", "name"}, {"memory_fraction", "memory cap", true}, {"of", "of"},
+              {"kv_block_tokens", "KV block", true}, {"examples", "logged workspace examples", true}, {"version", "version"}};
+    for (const EngineProfile& e : cat.engines)
+      r.rows.push_back({Text(e.id), Text(e.name),
+                        e.memory_fraction > 0 ? Number(e.memory_fraction, FormatShort(e.memory_fraction, 3)) : Unknown(),
+                        Text(e.memory_fraction_of),
+                        e.kv_block_tokens ? Number(e.kv_block_tokens, std::to_string(e.kv_block_tokens)) : Unknown(),
+                        Number(static_cast<double>(e.examples.size()), std::to_string(e.examples.size())),
+                        Text(e.version.substr(0, 60))});
+  } else {  // formats
+    r.cols = {{"kind", "kind"}, {"id", "id"}, {"name", "name"}, {"size", "bits/weight or bytes/element", true}};
+    for (const WeightFormat& f : cat.weight_formats)
+      r.rows.push_back({Text("weights"), Text(f.id), Text(f.name), Number(f.bits_per_weight, FormatFixed(f.bits_per_weight, 4))});
+    for (const KvFormat& f : cat.kv_formats)
+      r.rows.push_back({Text("kv"), Text(f.id), Text(f.name), Number(f.bytes_per_element, FormatFixed(f.bytes_per_element, 4))});
   }
   return r;
 }

@@ -173,7 +173,7 @@ std::string FitReportJson(const Catalog& catalog, const Scenario& s, const Memor
 }
 
 std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
-                            const SpeedEstimate& e, const CostEstimate& c, int indent) {
+                            const SpeedEstimate& e, const CostEstimate& c, const SpeedCurves* curves, int indent) {
   (void)catalog;
   ordered_json j;
   j["schema"] = "gpuplan.speed/1";
@@ -200,6 +200,15 @@ std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const Mem
   MarkUnknown(j, e.unknown);
   if (!e.unknown.empty()) j["peak_flops"] = nullptr, j["unknown"]["peak_flops"] = e.unknown.begin()->second;
   j["cost"] = CostJsonMarked(c);
+  if (curves) {
+    auto points = [](const std::vector<CurvePoint>& v, const char* x) {
+      ordered_json a = ordered_json::array();
+      for (const CurvePoint& p : v)
+        a.push_back({{x, Number(p.x)}, {"tokens_per_s_user", Number(p.per_user)}, {"tokens_per_s_total", Number(p.total)}});
+      return a;
+    };
+    j["curves"] = {{"batch", points(curves->batch, "batch")}, {"context", points(curves->context, "context")}};
+  }
   j["assumptions"] = e.assumptions;
   j["warnings"] = e.warnings;
   return j.dump(indent);

@@ -378,7 +378,10 @@ std::string EncodeState(const Scenario& s) {
   return out;
 }
 
-DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario base) {
+std::string PercentEncode(std::string_view value) { return Percent(value); }
+
+DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario base,
+                         const std::vector<FieldInfo>& aside) {
   DecodedState result{std::move(base), {}, {}};
   if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
   size_t pos = 0;
@@ -403,7 +406,8 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
                                  std::to_string(kStateVersion));
       continue;
     }
-    if (std::find(PageKeys().begin(), PageKeys().end(), key) != PageKeys().end()) {
+    if (std::find(PageKeys().begin(), PageKeys().end(), key) != PageKeys().end() ||
+        std::any_of(aside.begin(), aside.end(), [&](const FieldInfo& f) { return key == f.key; })) {
       result.page[key] = value;  // the page's own (embed, tab, theme): not the scenario's
       continue;
     }
@@ -422,7 +426,7 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
 }
 
 const std::vector<std::string>& PageKeys() {
-  static const std::vector<std::string> keys = {"embed", "tab", "theme"};
+  static const std::vector<std::string> keys = {"embed", "theme"};
   return keys;
 }
 

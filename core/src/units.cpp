@@ -83,4 +83,28 @@ std::string FormatParams(double count) {
   return FormatFixed(count, 0);
 }
 
+std::string FormatSeconds(double s) {
+  if (!(s > 0) || !std::isfinite(s)) return "-";
+  if (s >= 1) return FormatFixed(s, 2) + " s";
+  return FormatFixed(s * 1e3, s >= 0.01 ? 1 : 2) + " ms";
+}
+
+// Days since 1970-01-01 to a civil date: Howard Hinnant's days_from_civil inverse
+// (http://howardhinnant.github.io/date_algorithms.html#civil_from_days), no time zone tables.
+std::string FormatDateUtc(std::int64_t unix_seconds) {
+  const std::int64_t z = (unix_seconds >= 0 ? unix_seconds : unix_seconds - 86399) / 86400 + 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const std::int64_t doe = z - era * 146097;
+  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  const std::int64_t d = doy - (153 * mp + 2) / 5 + 1;
+  const std::int64_t m = mp < 10 ? mp + 3 : mp - 9;
+  const std::int64_t y = yoe + era * 400 + (m <= 2);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lld", static_cast<long long>(y), static_cast<long long>(m),
+                static_cast<long long>(d));
+  return buf;
+}
+
 }  // namespace gpuplan

@@ -88,7 +88,7 @@ test('bad input: clear message naming the flag, exit 2, nothing on stdout', () =
     [['speed', '--mem-util', '1.5'], /--mem-util: '1\.5' must be a number from 0 to 1/],
     [['speed', '--gpu-layers', '-3'], /--gpu-layers: '-3' must be a whole number from 0 to 100000, or all/],
     [['compare', '--sort', 'fastest'], /--sort/],
-    [['compare', '--max-watts', '-5'], /--max-watts: '-5' must be a number >= 0/],
+    [['compare', '--max-watts', '-5'], /--max-watts: '-5' must be a number from 0 to 1e12/],
     [['train', '--optimizer', 'adam'], /--optimizer: 'adam' must be one of adamw, adamw-8bit, adafactor, sgd, lion/],
     [['train', '--zero', '4'], /--zero: '4' must be a whole number from 0 to 3/],
     [['train', '--mfu', '1.5'], /--mfu: '1\.5' must be a number from 0\.01 to 1/],
@@ -274,12 +274,12 @@ test('speed: json and table carry the same numbers, with the band and the work s
   assert.ok(j.decode.terms.every((t) => t.formula.length > 0 && Number.isFinite(t.seconds)));
   const t = run(...args, '--explain');
   assert.equal(t.code, 0, t.err);
-  assert.match(t.out, new RegExp(`Decode, per user\\s+${j.tokens_per_s_user.toFixed(1)} tok/s`));
+  assert.match(t.out, new RegExp(`decode tokens/s per user\\s+${j.tokens_per_s_user.toFixed(1)}\\s+tokens/s`));
   assert.match(t.out, /Weights read .* GB per GPU \/ \(1008 GB\/s × 0\.\d\d\)/);
-  assert.match(t.out, /band from \d+ reference cases/);
+  assert.match(t.out, /metric\s+value\s+unit\s+band low\s+band high/);
   assert.doesNotMatch(t.out, /\b(nan|inf|infinity)\b/i);
   const md = run(...args, '--format', 'md');
-  assert.match(md.out, /^\| metric \| value \| unit \| band low \| band high \|/);
+  assert.match(md.out, /^\| metric \| value \| unit \| band low \| band high \|/m);
 });
 
 test('compare: the whole catalog, sortable, every format; csv rows match json', () => {
@@ -307,8 +307,8 @@ test('compare: the whole catalog, sortable, every format; csv rows match json', 
 test('calibrate: the reference set runs through the real binary', () => {
   const r = run('calibrate', '--reference', join(process.env.GPUPLAN_SOURCE_DIR, "tests/reference/inference_measurements.json"));
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /^memory: \d+ cases, median error [\d.]+%/m);
-  assert.match(r.out, /^speed: \d+ cases, median error [\d.]+%/m);
+  assert.match(r.out, /^\s*memory: \d+ cases, median error [\d.]+%/m);
+  assert.match(r.out, /^\s*speed: \d+ cases, median error [\d.]+%/m);
 });
 
 test('probe: without CUDA probes in the build, one clear line and exit 3; a result file set against the catalog', () => {
@@ -366,7 +366,7 @@ test('train: memory terms, verdict, time and cost; json equals the table', () =>
   assert.ok(days && Math.abs(Number(days.split(',')[1]) - j.days) < 0.01, days);
   const t = run(...args, '--explain');
   assert.equal(t.code, 0, t.err);
-  assert.match(t.out, new RegExp(`: ${j.days.toFixed(2)} days`));
+  assert.match(t.out, new RegExp(`Time\\s+${j.days.toFixed(2)}\\s+days`));
   assert.match(t.out, /Scaling with data-parallel GPUs at a global batch of 64 sequences/);
   // The seed's "7-10 days": the MFU it would need, said by the output.
   const target = run(...args, '--target-days', '10');

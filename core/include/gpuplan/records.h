@@ -44,6 +44,26 @@ struct Records {
 // (a GitHub table) or "json" (an array of objects). Ends with a newline.
 std::string FormatRecords(const Records& r, std::string_view format);
 
+// A whole result as a view prints it: a title, summary lines, sections of records, verdict
+// lines, warnings, notes, assumptions and the page state. One printer per format, llama-bench
+// style: `table` is for people (every part, aligned), `md` is the same parts as Markdown (what
+// the page's "Copy Markdown" copies), `csv` is the main section's records alone.
+struct Section {
+  std::string heading;  // empty: no heading line
+  Records records;
+};
+struct Report {
+  std::string title;
+  std::vector<std::string> lines;      // under the title
+  std::vector<Section> sections;
+  size_t main = 0;                      // the section csv prints
+  std::vector<std::string> after;      // verdict and figures under the tables
+  std::vector<std::string> warnings, notes, assumptions;
+  std::string state;                   // the page state (hash), when the view has a scenario
+};
+// format: table, md or csv. Ends with a newline.
+std::string FormatReport(const Report& r, std::string_view format);
+
 // The records of each scenario result, as `gpuplan <command> --format csv|md` prints them.
 Records FitRecords(const MemoryEstimate& e);
 Records SpeedRecords(const SpeedEstimate& e);
@@ -53,7 +73,7 @@ Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstim
 // phase: "all", "prefill", "decode" or "train".
 Records RooflineRecords(const Roofline& r, std::string_view phase = "all");
 
-// "12.3 ms" / "1.23 s"; "-" when not positive.
-std::string Seconds(double s);
+// The catalog as records: kind = gpus, models, formats, interconnects, cloud, engines, presets.
+Records CatalogRecords(const Catalog& catalog, std::string_view kind);
 
 }  // namespace gpuplan

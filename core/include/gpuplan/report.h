@@ -7,6 +7,7 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/compare.h"
 #include "gpuplan/cost.h"
+#include "gpuplan/curves.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/speed.h"
@@ -21,8 +22,10 @@ std::string FitReportJson(const Catalog& catalog, const Scenario& s, const Memor
                           int indent = 2);
 
 // The speed report (gpuplan.speed/1): prefill, decode and their terms, bands, cost per token.
+// With `curves`, also tokens/s at other batches and contexts ("curves": {"batch", "context"}).
 std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
-                            const SpeedEstimate& speed, const CostEstimate& cost, int indent = 2);
+                            const SpeedEstimate& speed, const CostEstimate& cost, const SpeedCurves* curves = nullptr,
+                            int indent = 2);
 
 // The cost report (gpuplan.cost/1): cloud on demand and spot, owned, per hour, per month and
 // per 1M tokens at the speed estimate's throughput, break-even months, the cumulative series.

@@ -107,12 +107,19 @@ struct DecodedState {
 };
 
 // Keys a link may carry for the page rather than the scenario: embed=<panel> (one panel for an
-// iframe), tab=<panel>, theme=light|dark|auto. DecodeState sets them aside; the CLI ignores them.
+// iframe), theme=light|dark|auto. DecodeState sets them aside; the CLI ignores them. (tab= and
+// the compare and roofline options are view options: session.h.)
 const std::vector<std::string>& PageKeys();
 
 // Reads a hash ("#v=1&..." or "v=1&..."). Valid fields are kept, invalid or unknown ones are
 // dropped with a reason, and missing ones keep `base`'s value. Never fails as a whole.
-DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario base = {});
+// Keys named in `aside` (a door's own state, e.g. the view options) are set aside in `page`
+// like the page's keys.
+DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario base = {},
+                         const std::vector<FieldInfo>& aside = {});
+
+// Percent-encodes a value for a link (RFC 3986 unreserved characters stay as they are).
+std::string PercentEncode(std::string_view value);
 
 // A value quoted for a POSIX shell where it needs quoting (values from a user catalog may hold
 // any character).

@@ -45,6 +45,11 @@ std::string FormatUsd(double usd, int decimals);
 // Parameter counts, 1000-based: 8.03e9 -> "8.03 B", 13e6 -> "13.0 M".
 std::string FormatParams(double count);
 
+// Durations: "12.3 ms" below a second, "1.23 s" from one up; "-" when not positive.
+std::string FormatSeconds(double seconds);
+// A calendar date in UTC, ISO 8601: "2026-12-01" (the date a source or a file was read).
+std::string FormatDateUtc(std::int64_t unix_seconds);
+
 const char* ByteUnitName(ByteUnit unit);
 
 }  // namespace gpuplan

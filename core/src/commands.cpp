@@ -1,0 +1,194 @@
+#include "gpuplan/commands.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/describe.h"
+#include "gpuplan/model.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+using ordered_json = nlohmann::ordered_json;
+
+// [SECTION] catalog show ------------------------------------------------------------------
+Report GpuShowReport(const Gpu& g, const std::vector<QuotedFigure>& quoted) {
+  Report r;
+  r.title = g.name + " (" + g.id + ")";
+  Records rows{{{"label", "field"}, {"value", "value [sources]"}}, {}};
+  for (const DetailRow& d : DescribeGpu(g)) {
+    std::string refs;
+    for (int i : d.sources) refs += (refs.empty() ? " [" : ",") + std::to_string(i + 1);
+    rows.rows.push_back({Text(d.label), Text(d.value + (refs.empty() ? refs : refs + "]"))});
+  }
+  r.sections.push_back({"", std::move(rows)});
+  for (const auto& [q, why] : quoted) {
+    std::string text;
+    for (const std::string& w : why) text += (text.empty() ? "" : "; or ") + w;
+    r.after.push_back("Quoted " + q + " TFLOP/s = " + (text.empty() ? "no catalog figure within 2%" : text));
+  }
+  r.after.push_back("Sources:");
+  for (size_t i = 0; i < g.sources.size(); ++i) {
+    const Source& s = g.sources[i];
+    r.after.push_back("  [" + std::to_string(i + 1) + "] " + s.title + " — " + s.url + " (read " + s.read + ")");
+    if (!s.note.empty()) r.after.push_back("      note: " + s.note);
+  }
+  return r;
+}
+
+std::string GpuShowJson(const Gpu& g, const std::vector<QuotedFigure>& quoted) {
+  ordered_json j;
+  j["id"] = g.id;
+  j["name"] = g.name;
+  ordered_json rows = ordered_json::array();
+  for (const DetailRow& d : DescribeGpu(g))
+    rows.push_back({{"field", d.field}, {"label", d.label}, {"value", d.value}, {"sources", d.sources}});
+  j["rows"] = rows;
+  ordered_json sources = ordered_json::array();
+  for (const Source& s : g.sources)
+    sources.push_back({{"fields", s.fields}, {"title", s.title}, {"url", s.url}, {"read", s.read}, {"note", s.note}});
+  j["sources"] = sources;
+  if (!quoted.empty()) {
+    ordered_json q = ordered_json::object();
+    for (const auto& [figure, why] : quoted) q[figure] = why;
+    j["quoted"] = q;
+  }
+  return j.dump(2);
+}
+
+// [SECTION] catalog validate --------------------------------------------------------------
+Records ValidateRecords(const Catalog& base, const Catalog& c) {
+  Records r{{{"kind", "kind"}, {"entries", "entries after merge", true}, {"added", "added", true}}, {}};
+  auto row = [&](const char* kind, size_t now, size_t before) {
+    r.rows.push_back({Text(kind), Number(static_cast<double>(now), std::to_string(now)),
+                      Number(static_cast<double>(now - before), std::to_string(now - before))});
+  };
+  row("gpus", c.gpus.size(), base.gpus.size());
+  row("models", c.models.size(), base.models.size());
+  row("weight_formats", c.weight_formats.size(), base.weight_formats.size());
+  row("kv_formats", c.kv_formats.size(), base.kv_formats.size());
+  row("interconnects", c.interconnects.size(), base.interconnects.size());
+  row("cloud_offers", c.cloud_offers.size(), base.cloud_offers.size());
+  row("engines", c.engines.size(), base.engines.size());
+  return r;
+}
+
+// [SECTION] import-hf ---------------------------------------------------------------------
+std::string ImportedModelId(std::string id) {
+  for (const char* suffix : {".json", ".config"})
+    if (id.size() > std::strlen(suffix) && id.compare(id.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
+      id.resize(id.size() - std::strlen(suffix));
+  if (const size_t slash = id.find_last_of("/\\"); slash != std::string::npos) id = id.substr(slash + 1);
+  if (id.empty() || id == "config") return "imported-model";
+  for (char& ch : id) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
+    ch = keep ? static_cast<char>(std::tolower(static_cast<unsigned char>(ch))) : '-';
+  }
+  return id;
+}
+
+Report ModelReport(const Model& m, const std::string& path) {
+  const ParamCount c = CountParams(m);
+  Report r;
+  r.title = m.name + " (" + m.id + "), model_type " + m.model_type;
+  Records rows{{{"field", "field"}, {"value", "value"}}, {}};
+  auto add = [&](const std::string& field, const std::string& value) { rows.rows.push_back({Text(field), Text(value)}); };
+  add("layers", std::to_string(m.layers));
+  add("hidden", std::to_string(m.hidden));
+  add("heads", std::to_string(m.heads) + " query, " + std::to_string(m.kv_heads) + " KV, head dim " + std::to_string(m.head_dim));
+  add("attention", DescribeAttention(m));
+  if (m.moe)
+    add("mixture of experts", std::to_string(m.moe->experts) + " experts, top-" + std::to_string(m.moe->experts_per_token) +
+                                  ", " + std::to_string(m.moe->shared_experts) + " shared, expert width " +
+                                  std::to_string(m.moe->expert_intermediate));
+  add("vocab", FormatCount(m.vocab));
+  add("max context", m.max_context > 0 ? FormatCount(m.max_context) : "not stated");
+  add("parameters", FormatParams(c.total) + " (" + FormatParams(c.embedding) + " embedding)");
+  if (c.vision > 0) add("of which vision", FormatParams(c.vision) + ": " + m.vision_what);
+  if (m.head_params > 0) add("of which head", FormatParams(m.head_params) + " (" + m.head_what + ")");
+  if (m.moe || c.vision > 0) add("active per token", FormatParams(c.active));
+  if (m.encoder_only) add("encoder-only", "an embedding or reranker model: no KV cache, no decode");
+  add("KV cache", FormatBytes(KvBytesPerToken(m, 2), ByteUnit::MiB, 3) + " per token at 16 bits");
+  r.sections.push_back({"", std::move(rows)});
+  r.after.push_back("Save it as a catalog entry: gpuplan import-hf " + path + " --format json > my-models.json");
+  r.after.push_back("then: gpuplan --catalog my-models.json fit --model " + m.id + " ...");
+  return r;
+}
+
+std::string ModelCatalogFileJson(const Model& m, const std::string& config_text, const std::string& absolute_path,
+                                 const std::string& date_read) {
+  ordered_json entry;
+  entry["id"] = m.id;
+  entry["name"] = m.name;
+  entry["config"] = ordered_json::parse(config_text, nullptr, false);
+  entry["sources"] = {{{"fields", {"config"}},
+                       {"title", "config.json imported by gpuplan import-hf"},
+                       {"url", "file://" + absolute_path},
+                       {"read", date_read}}};
+  ordered_json doc;
+  doc["schema"] = 1;
+  doc["models"] = {entry};
+  return doc.dump(2);
+}
+
+// [SECTION] calibrate ---------------------------------------------------------------------
+Report CalibrationReport(const Calibration& c) {
+  Report r;
+  r.title = "gpuplan calibrate: " + std::to_string(c.results.size()) + " reference cases";
+  for (const std::string& l : c.log) r.lines.push_back("fit: " + l);
+  Records rows{{{"case", "case"}, {"kind", "kind"}, {"measured", "measured", true}, {"estimated", "estimate", true},
+                {"ratio", "ratio", true}, {"skipped", "skipped"}},
+               {}};
+  for (const CaseResult& x : c.results) {
+    if (!x.ran) {
+      rows.rows.push_back({Text(x.c->id.substr(0, 58)), Text(x.c->kind), Number(x.c->measured, FormatShort(x.c->measured, 4)),
+                           Unknown(), Unknown(), Text(x.skipped)});
+      continue;
+    }
+    rows.rows.push_back({Text(x.c->id.substr(0, 58)), Text(x.c->kind), Number(x.c->measured, FormatShort(x.c->measured, 4)),
+                         Number(x.estimated, FormatShort(x.estimated, 4)), Number(x.ratio, FormatFixed(x.ratio, 2)), Text("")});
+  }
+  r.sections.push_back({"", std::move(rows)});
+  for (const char* group : {"memory", "speed"}) {
+    const ErrorStats st = Summarise(c.results, group);
+    r.after.push_back(std::string(group) + ": " + std::to_string(st.n) + " cases, median error " +
+                      FormatFixed(st.median_abs_error * 100, 1) + "%, worst " + FormatFixed(st.worst_abs_error * 100, 1) +
+                      "% (" + st.worst_case + "), measured/estimated p10 " + FormatFixed(st.p10_ratio, 2) + " p90 " +
+                      FormatFixed(st.p90_ratio, 2));
+  }
+  return r;
+}
+
+std::string CalibrationJson(const Calibration& c) {
+  ordered_json j;
+  j["schema"] = "gpuplan.calibration/1";
+  ordered_json engines = ordered_json::array();
+  auto band = [](const Band& b) { return ordered_json{{"lo", b.lo}, {"hi", b.hi}, {"cases", b.cases}}; };
+  for (const EngineProfile& e : c.fitted.engines) {
+    const EngineCalibration& k = e.calibration;
+    engines.push_back({{"id", e.id},
+                       {"calibration",
+                        {{"decode_bw_efficiency", std::round(k.decode_bw_efficiency * 100) / 100},
+                         {"prefill_compute_efficiency", std::round(k.prefill_compute_efficiency * 100) / 100},
+                         {"layer_overhead_us", std::round(k.layer_overhead_s * 1e7) / 10},
+                         {"prefill_token_layer_us", std::round(k.prefill_token_layer_s * 1e8) / 100},
+                         {"decode_band", band(k.decode)},
+                         {"prefill_band", band(k.prefill)},
+                         {"memory_band", band(k.memory)}}}});
+  }
+  j["engines"] = engines;
+  j["log"] = c.log;
+  ordered_json rows = ordered_json::array();
+  for (const CaseResult& r : c.results)
+    rows.push_back({{"id", r.c->id}, {"kind", r.c->kind}, {"engine", r.c->engine}, {"ran", r.ran},
+                    {"skipped", r.skipped}, {"measured", r.c->measured},
+                    {"estimated", r.ran ? ordered_json(r.estimated) : ordered_json(nullptr)},
+                    {"ratio", r.ran ? ordered_json(r.ratio) : ordered_json(nullptr)}});
+  j["cases"] = rows;
+  return j.dump(2);
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,466 @@
+#include "gpuplan/session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/machine.h"
+#include "gpuplan/records.h"
+#include "gpuplan/units.h"
+#include "gpuplan/views.h"
+
+namespace gpuplan {
+
+// [SECTION] View options ------------------------------------------------------------------
+namespace {
+
+constexpr const char* kPhases[] = {"prefill", "decode", "train"};
+
+std::vector<std::string> Split(std::string_view text, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(sep, start), text.size());
+    if (end > start) out.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+// The compare columns one can sort by: the numeric columns of the compare records and the GPU
+// id (records.h owns the columns; "count" is the name gpus had before).
+const std::vector<std::string>& SortKeys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k;
+    for (const Column& c : CompareRecords({}).cols)
+      if (c.right || c.key == "gpu") k.push_back(c.key);
+    return k;
+  }();
+  return keys;
+}
+
+bool ReadNumber(std::string_view text, double lo, double hi, double& out) {
+  if (text.empty() || text.size() > 32) return false;
+  const std::string s(text);
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || !std::isfinite(v) || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+// The shortest text that reads back to the same value: 0.25 -> "0.25", 400000 -> "400000".
+std::string NumberText(double v) { return FormatShort(v, 6); }
+
+}  // namespace
+
+bool ViewOptions::ShowsPhase(std::string_view name) const {
+  if (phase == "all") return true;
+  for (const std::string& p : Split(phase, ','))
+    if (p == name) return true;
+  return false;
+}
+
+const std::vector<FieldInfo>& ViewFields() {
+  static const std::vector<FieldInfo> fields = {
+      {"tab", "Panel", "the panel a link opens: fit, speed, compare, train, cost, roofline, machine, catalog"},
+      {"sort", "Sort by", "compare: the column to sort by (descending for speeds, ascending for costs)"},
+      {"fits", "Fits only", "compare: 1 = only the GPUs that fit (at up to 64 GPUs)"},
+      {"vendor", "Vendor", "compare: only this vendor (or GPU id substring), e.g. AMD"},
+      {"min-tps", "Min tok/s", "compare: at least this many tokens/s in all (decode); 0 = no limit"},
+      {"max-ttft", "Max TTFT s", "compare: time to first token at most this many seconds; 0 = no limit"},
+      {"max-upfront", "Max upfront $", "compare: purchase budget in $ for all the GPUs; 0 = no limit"},
+      {"max-watts", "Max W", "compare: power budget, TDP of all the GPUs in W; 0 = no limit"},
+      {"overlay", "Overlay", "roofline: more catalog GPUs whose roofs to draw (ids, comma-separated, up to 6)"},
+      {"phase", "Phases", "roofline: which operations: all, or prefill, decode, train joined by commas"},
+  };
+  return fields;
+}
+
+std::string GetViewField(const ViewOptions& v, std::string_view key) {
+  if (key == "tab") return v.tab;
+  if (key == "sort") return v.sort;
+  if (key == "fits") return v.filter.fits_only ? "1" : "0";
+  if (key == "vendor") return v.filter.vendor;
+  if (key == "min-tps") return NumberText(v.filter.min_tokens_per_s);
+  if (key == "max-ttft") return NumberText(v.filter.max_ttft_s);
+  if (key == "max-upfront") return NumberText(v.filter.max_upfront_usd);
+  if (key == "max-watts") return NumberText(v.filter.max_watts);
+  if (key == "overlay") return Join(v.overlay, ",");
+  if (key == "phase") return v.phase;
+  return {};
+}
+
+std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::string_view value,
+                                  const Catalog& catalog) {
+  const std::string k(key), text(value.substr(0, 200));
+  auto fail = [&](const std::string& why) { return Error{k + ": '" + text.substr(0, 40) + "' " + why}; };
+  if (key == "tab") {
+    if (!FindView(value)) return fail("is not a panel (" + Join(ViewIds(), ", ") + ")");
+    v.tab = text;
+    return std::nullopt;
+  }
+  if (key == "sort") {
+    if (value == "count") value = "gpus";  // the column's name before the rename
+    if (std::find(SortKeys().begin(), SortKeys().end(), value) == SortKeys().end())
+      return fail("must be one of " + Join(SortKeys(), ", "));
+    v.sort = std::string(value);
+    return std::nullopt;
+  }
+  if (key == "fits") {
+    if (value != "0" && value != "1") return fail("must be 0 or 1");
+    v.filter.fits_only = value == "1";
+    return std::nullopt;
+  }
+  if (key == "vendor") {
+    if (value.size() > 64) return fail("is longer than 64 characters");
+    v.filter.vendor = text;
+    return std::nullopt;
+  }
+  if (key == "min-tps" || key == "max-ttft" || key == "max-upfront" || key == "max-watts") {
+    double d = 0;
+    if (!ReadNumber(value, 0, 1e12, d)) return fail("must be a number from 0 to 1e12");
+    (key == "min-tps" ? v.filter.min_tokens_per_s
+     : key == "max-ttft" ? v.filter.max_ttft_s
+     : key == "max-upfront" ? v.filter.max_upfront_usd
+                            : v.filter.max_watts) = d;
+    return std::nullopt;
+  }
+  if (key == "overlay") {
+    std::vector<std::string> ids = Split(value, ',');
+    if (ids.size() > 6) return fail("names more than 6 GPUs");
+    for (const std::string& id : ids)
+      if (!catalog.FindGpu(id)) return Error{k + ": unknown GPU '" + id.substr(0, 40) + "' (gpuplan catalog gpus lists them)"};
+    v.overlay = std::move(ids);
+    return std::nullopt;
+  }
+  if (key == "phase") {
+    if (value == "all" || value == "none") {
+      v.phase = text;
+      return std::nullopt;
+    }
+    std::vector<std::string> parts = Split(value, ',');
+    for (const std::string& p : parts)
+      if (std::find(std::begin(kPhases), std::end(kPhases), p) == std::end(kPhases))
+        return fail("must be all, none, or prefill, decode, train joined by commas");
+    if (parts.empty()) return fail("must be all, none, or prefill, decode, train joined by commas");
+    v.phase = text;
+    return std::nullopt;
+  }
+  return Error{"unknown field '" + k.substr(0, 40) + "'"};
+}
+
+std::string EncodeViewOptions(const ViewOptions& v) {
+  const ViewOptions defaults;
+  std::string out;
+  for (const FieldInfo& f : ViewFields()) {
+    const std::string value = GetViewField(v, f.key);
+    if (value == GetViewField(defaults, f.key)) continue;
+    out += std::string("&") + f.key + "=" + PercentEncode(value);
+  }
+  return out;
+}
+
+std::string ViewCliFlags(const ViewOptions& v, const std::vector<std::string>& keys) {
+  const ViewOptions defaults;
+  std::string out;
+  for (const FieldInfo& f : ViewFields()) {
+    if (std::find(keys.begin(), keys.end(), f.key) == keys.end()) continue;
+    const std::string value = GetViewField(v, f.key);
+    if (value == GetViewField(defaults, f.key)) continue;
+    if (std::string_view(f.key) == "fits") out += " --fits";  // a flag on the command line
+    else out += std::string(" --") + f.key + " " + ShellQuote(value);
+  }
+  return out;
+}
+
+// [SECTION] Session -----------------------------------------------------------------------
+Session::Session(Catalog base) : catalog_(std::move(base)) {}
+
+void Session::Changed(bool scenario_changed) {
+  ++generation_;
+  chart_.reset();
+  if (!scenario_changed) return;
+  fit_.reset();
+  speed_.reset();
+  cost_.reset();
+  curves_.reset();
+  train_.reset();
+  scaling_.reset();
+  roofline_.reset();
+  compare_.reset();
+}
+
+void Session::ReplaceCatalog(Catalog c) {
+  catalog_ = std::move(c);
+  Changed(true);  // the same ids may carry other figures now
+}
+
+std::optional<Error> Session::Set(std::string_view key, std::string_view value) {
+  for (const FieldInfo& f : ViewFields()) {
+    if (key != f.key) continue;
+    ViewOptions v = view_;
+    if (auto err = SetViewField(v, key, value, catalog_)) return err;
+    SetView(v);
+    return std::nullopt;
+  }
+  Scenario s = scenario_;
+  if (auto err = SetField(s, key, value, catalog_)) return err;
+  // A MIG profile belongs to a GPU: another GPU without it runs whole, so the scenario stays valid.
+  if (s.gpu != scenario_.gpu && s.mig != "none") {
+    const Gpu* g = catalog_.FindGpu(s.gpu);
+    const bool has = g && std::any_of(g->mig_profiles.begin(), g->mig_profiles.end(),
+                                      [&](const MigProfile& p) { return p.name == s.mig; });
+    if (!has) s.mig = "none";
+  }
+  SetScenario(s);
+  return std::nullopt;
+}
+
+void Session::SetScenario(const Scenario& s) {
+  if (s == scenario_) return;
+  scenario_ = s;
+  Changed(true);
+}
+
+void Session::SetView(const ViewOptions& v) {
+  if (EncodeViewOptions(v) == EncodeViewOptions(view_)) return;  // every option is in the text
+  view_ = v;
+  Changed(false);
+}
+
+void Session::SetUseMeasured(bool on) {
+  if (on == use_measured_) return;
+  use_measured_ = on;
+  speed_.reset();
+  cost_.reset();
+  Changed(false);
+}
+
+DecodedState Session::LoadState(std::string_view hash) {
+  DecodedState d = DecodeState(hash, catalog_, {}, ViewFields());
+  ViewOptions v;
+  for (auto it = d.page.begin(); it != d.page.end();) {
+    const bool view_key = std::any_of(ViewFields().begin(), ViewFields().end(),
+                                      [&](const FieldInfo& f) { return it->first == f.key; });
+    if (!view_key) {
+      ++it;
+      continue;
+    }
+    if (auto err = SetViewField(v, it->first, it->second, catalog_)) d.dropped.push_back(err->message);
+    it = d.page.erase(it);
+  }
+  SetScenario(d.scenario);
+  SetView(v);
+  return d;
+}
+
+std::string Session::StateHash() const { return EncodeState(scenario_) + EncodeViewOptions(view_); }
+
+const Gpu* Session::GpuProbeCatalogGpu() const {
+  if (!gpu_probe_) return nullptr;
+  return gpu_probe_catalog_id_.empty() ? MatchProbeGpu(catalog_, *gpu_probe_) : catalog_.FindGpu(gpu_probe_catalog_id_);
+}
+
+void Session::SetGpuProbe(GpuProbeResult p, std::string catalog_id) {
+  gpu_probe_ = std::move(p);
+  gpu_probe_catalog_id_ = std::move(catalog_id);
+  roofline_.reset();
+  speed_.reset();
+  cost_.reset();
+  Changed(false);
+}
+
+void Session::SetCpuProbe(CpuProbeResult p) {
+  cpu_probe_ = std::move(p);
+  Changed(false);
+}
+
+ImportOutcome Session::Import(std::string_view text, const std::string& name_hint) {
+  auto outcome = [](bool ok, const char* kind, std::string message) { return ImportOutcome{ok, kind, std::move(message)}; };
+  if (text.find("\"gpuplan.cpu-probe/") != std::string_view::npos) {
+    // The page's threaded probe module reports a failure as {"schema": ..., "error": "..."}.
+    const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+    if (j.is_object() && j.contains("error") && j["error"].is_string())
+      return outcome(false, "cpu-probe", "CPU probe: " + j["error"].get<std::string>());
+    Result<CpuProbeResult> probe = CpuProbeFromJson(std::string(text));
+    if (!probe.ok()) return outcome(false, "cpu-probe", probe.error());
+    std::string message = "CPU probe of " + probe.value().cpu.model_name + " (" + probe.value().date +
+                          ") loaded: on the This machine and Roofline tabs";
+    SetCpuProbe(std::move(probe.value()));
+    return outcome(true, "cpu-probe", std::move(message));
+  }
+  if (text.find("\"gpuplan.gpu-probe/") != std::string_view::npos) {
+    Result<GpuProbeResult> probe = ParseGpuProbe(std::string(text));
+    if (!probe.ok()) return outcome(false, "gpu-probe", probe.error());
+    std::string message = "GPU probe of " + probe.value().device_name + " (" + probe.value().date +
+                          ") loaded: its measured ceilings are on the Roofline tab";
+    SetGpuProbe(std::move(probe.value()));
+    return outcome(true, "gpu-probe", std::move(message));
+  }
+  if (text.find("\"gpuplan.catalog-files/") != std::string_view::npos) {
+    // The page's built-in files with their sources (the lean catalog left them out): reload,
+    // then the user's imports again on top, as before.
+    Result<std::vector<CatalogFile>> files = ParseCatalogBundle(text);
+    if (!files.ok()) return outcome(false, "sources", files.error());
+    Result<Catalog> full = LoadCatalog(files.value(), {}, OnExistingId::kReject);
+    if (!full.ok()) return outcome(false, "sources", "catalog sources: " + full.error());
+    Catalog c = std::move(full).value();
+    for (const auto& [again_text, again_name] : imports_) {
+      Result<ImportedText> again = ImportUserText(c, again_text, again_name);
+      if (again.ok()) c = std::move(again.value().catalog);
+    }
+    ReplaceCatalog(std::move(c));
+    return outcome(true, "sources", "catalog sources loaded");
+  }
+  Result<ImportedText> imported = ImportUserText(catalog_, text, name_hint);
+  if (!imported.ok()) return outcome(false, "catalog", imported.error());
+  imports_.emplace_back(std::string(text), name_hint);
+  ReplaceCatalog(std::move(imported.value().catalog));
+  return outcome(true, "catalog", imported.value().summary);
+}
+
+const Result<MemoryEstimate>& Session::Fit() {
+  if (!fit_) fit_ = EstimateMemory(catalog_, scenario_);
+  return *fit_;
+}
+
+Result<Efficiency> Session::MeasuredEfficiencyNow() const {
+  if (!gpu_probe_) return Error{"measured: no GPU probe result is loaded (gpuplan probe gpu --out FILE writes one)"};
+  const Gpu* on = GpuProbeCatalogGpu();
+  if (!on || on->id != scenario_.gpu)
+    return Error{"measured: the probe ran on '" + gpu_probe_->device_name + "'" +
+                 (on ? " (catalog id " + on->id + ")" : std::string()) + "; give --gpu " +
+                 (on ? on->id : std::string("ID")) + " to use its measurements"};
+  const WeightFormat* wf = catalog_.FindWeightFormat(scenario_.weights);
+  const EngineProfile* engine = catalog_.FindEngine(scenario_.engine);
+  if (!wf || !engine) return Error{"measured: the scenario's weight format or engine is not in the catalog"};
+  const Efficiency eff = MeasuredEfficiency(*gpu_probe_, *on, ComputePrecision(*on, *wf, *engine));
+  if (!(eff.bw > 0) || !(eff.compute > 0))
+    return Error{"measured: the probe has no read-bandwidth or GEMM measurement for this scenario's precision"};
+  return eff;
+}
+
+const Result<SpeedEstimate>& Session::Speed() {
+  if (speed_) return *speed_;
+  const Result<MemoryEstimate>& m = Fit();
+  if (!m.ok()) {
+    speed_ = Result<SpeedEstimate>(Error{m.error()});
+    return *speed_;
+  }
+  Efficiency eff;
+  if (use_measured_) {
+    Result<Efficiency> measured = MeasuredEfficiencyNow();
+    if (!measured.ok()) {
+      speed_ = Result<SpeedEstimate>(Error{measured.error()});
+      return *speed_;
+    }
+    eff = measured.value();
+  }
+  speed_ = EstimateSpeed(catalog_, scenario_, m.value(), eff);
+  return *speed_;
+}
+
+const Result<CostEstimate>& Session::Cost() {
+  if (cost_) return *cost_;
+  const Result<SpeedEstimate>& v = Speed();
+  cost_ = v.ok() ? Result<CostEstimate>(EstimateCost(catalog_, scenario_, v.value()))
+                 : Result<CostEstimate>(Error{v.error()});
+  return *cost_;
+}
+
+const SpeedCurves& Session::Curves() {
+  if (!curves_) curves_ = Fit().ok() ? ComputeSpeedCurves(catalog_, scenario_) : SpeedCurves{};
+  return *curves_;
+}
+
+const Result<TrainEstimate>& Session::Train() {
+  if (!train_) train_ = EstimateTraining(catalog_, scenario_);
+  return *train_;
+}
+
+const std::vector<ScalingPoint>& Session::Scaling() {
+  if (!scaling_) scaling_ = Train().ok() ? TrainingScaling(catalog_, scenario_, 512) : std::vector<ScalingPoint>{};
+  return *scaling_;
+}
+
+const Result<Roofline>& Session::RooflineResult() {
+  if (roofline_) return *roofline_;
+  roofline_ = BuildRoofline(catalog_, scenario_);
+  if (roofline_->ok() && gpu_probe_) {
+    const Gpu* measured = GpuProbeCatalogGpu();
+    if (measured && measured->id == roofline_->value().roof.id) AddMeasuredCeilings(roofline_->value().roof, *gpu_probe_);
+  }
+  return *roofline_;
+}
+
+const RooflineChart& Session::Chart() {
+  if (chart_) return *chart_;
+  const Result<Roofline>& r = RooflineResult();
+  if (!r.ok()) {
+    chart_ = RooflineChart{};
+    return *chart_;
+  }
+  const Roofline& rl = r.value();
+  std::vector<Roof> roofs = {rl.roof};  // with a matching probe's measured ceilings already
+  for (const std::string& id : view_.overlay)
+    if (const Gpu* g = catalog_.FindGpu(id); g && id != rl.roof.id) roofs.push_back(GpuRoof(catalog_, *g));
+  std::vector<ChartPoint> points;
+  if (gpu_probe_) {
+    // The probe's ceilings go on the roof of the GPU it ran on (matched by name), which joins
+    // the chart if it is not the scenario's; an unknown device gets a roof of its own.
+    const Gpu* measured = GpuProbeCatalogGpu();
+    if (!measured || measured->id != rl.roof.id) {
+      auto it = std::find_if(roofs.begin(), roofs.end(), [&](const Roof& x) { return measured && x.id == measured->id; });
+      if (it == roofs.end()) {
+        roofs.push_back(measured ? GpuRoof(catalog_, *measured) : Roof{"measured", gpu_probe_->device_name, {}, {}});
+        it = roofs.end() - 1;
+      }
+      AddMeasuredCeilings(*it, *gpu_probe_);
+    }
+    points = MeasuredGemmPoints(*gpu_probe_);
+  }
+  if (cpu_probe_) {
+    roofs.push_back(CpuRoof(*cpu_probe_));
+    for (const ChartPoint& p : CpuGemmPoints(*cpu_probe_)) points.push_back(p);
+  }
+  for (const RoofOp& op : rl.ops)
+    if (view_.ShowsPhase(op.phase))
+      points.push_back({op.phase + ": " + op.name, op.intensity, op.attainable_flops_per_s, PhaseColor(op.phase), false});
+  chart_ = MakeRooflineChart(roofs, points, rl.precision);
+  const Model* m = catalog_.FindModel(scenario_.model);
+  chart_->title = "Roofline: " + (m ? m->name : scenario_.model) + " on " + rl.roof.label;
+  return *chart_;
+}
+
+const std::vector<CompareRow>& Session::CompareAll() {
+  if (!compare_) {
+    const auto t0 = std::chrono::steady_clock::now();
+    compare_ = CompareCatalog(catalog_, scenario_);
+    compare_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    compare_sorted_by_.clear();
+  }
+  if (compare_sorted_by_ != view_.sort) {  // sorted once per change, not every frame
+    SortCompareRows(*compare_, view_.sort);
+    compare_sorted_by_ = view_.sort;
+  }
+  return *compare_;
+}
+
+std::vector<CompareRow> Session::CompareShown() {
+  std::vector<CompareRow> rows;
+  for (const CompareRow& r : CompareAll())
+    if (PassesFilter(r, view_.filter)) rows.push_back(r);
+  return rows;
+}
+
+}  // namespace gpuplan

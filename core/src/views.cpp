@@ -1,0 +1,463 @@
+#include "gpuplan/views.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/capacity.h"
+#include "gpuplan/machine.h"
+#include "gpuplan/report.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+std::string ErrorJson(const std::string& error) { return ordered_json{{"error", error}}.dump(2); }
+
+std::string GpuLine(const Catalog& cat, const Scenario& s) {
+  const Gpu* g = cat.FindGpu(s.gpu);
+  const Model* m = cat.FindModel(s.model);
+  return (m ? m->name : s.model) + " on " + std::to_string(s.Gpus()) + " × " + (g ? g->name : s.gpu);
+}
+
+// A bytes table (term, GiB, GB, how): the fit breakdown's shape.
+Records BytesRecords(const char* first) {
+  return Records{{{"term", first}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", "how"}}, {}};
+}
+void AddBytes(Records& r, const std::string& name, double bytes, const std::string& how) {
+  r.rows.push_back({Text(name), Number(bytes / kGiB, FormatFixed(bytes / kGiB, 2)),
+                    Number(bytes / kGB, FormatFixed(bytes / kGB, 2)), Text(how)});
+}
+
+Records StepRecords(const StepTime& t) {
+  Records r{{{"term", "term"}, {"seconds", "time", true}, {"formula", "how"}}, {}};
+  for (const TimeTerm& x : t.terms) r.rows.push_back({Text(x.name), Number(x.seconds, FormatSeconds(x.seconds)), Text(x.formula)});
+  r.rows.push_back({Text("= step"), Number(t.seconds, FormatSeconds(t.seconds)),
+                    Text("max(memory " + FormatSeconds(t.memory_s) + ", compute " + FormatSeconds(t.compute_s) +
+                         ") + serial " + FormatSeconds(t.serial_s) + ": " + t.bound + "-bound")});
+  return r;
+}
+
+Records CostLineRecords(const CostEstimate& c) {
+  Records r{{{"line", "line"}, {"usd", "$", true}, {"formula", "how"}}, {}};
+  for (const CostLine& l : c.lines) r.rows.push_back({Text(l.name), Number(l.usd, FormatFixed(l.usd, 4)), Text(l.formula)});
+  return r;
+}
+
+Records CurveRecords(const std::vector<CurvePoint>& points, const char* x) {
+  Records r{{{x, x, true}, {"per_user", "tok/s per user", true}, {"total", "tok/s in all", true}}, {}};
+  for (const CurvePoint& p : points)
+    r.rows.push_back({Number(p.x, FormatCount(static_cast<long long>(p.x))), Number(p.per_user, FormatFixed(p.per_user, 1)),
+                      Number(p.total, FormatFixed(p.total, 1))});
+  return r;
+}
+
+// A view whose estimate failed prints the reason alone.
+Report ErrorReport(const std::string& title, const std::string& error) {
+  Report r;
+  r.title = title;
+  r.warnings.push_back(error);
+  return r;
+}
+
+// [SECTION] fit ---------------------------------------------------------------------------
+Report FitReport(Session& session, const ReportOptions&) {
+  const Catalog& cat = session.catalog();
+  const Scenario& s = session.scenario();
+  const Result<MemoryEstimate>& fit = session.Fit();
+  if (!fit.ok()) return ErrorReport("gpuplan fit", fit.error());
+  const MemoryEstimate& e = fit.value();
+  const Gpu* g = cat.FindGpu(s.gpu);
+  const WeightFormat* wf = cat.FindWeightFormat(s.weights);
+  const KvFormat* kvf = cat.FindKvFormat(s.kv);
+  const std::string per = s.tp > 1 ? " per GPU" : "";
+  Report r;
+  r.title = "gpuplan fit: " + GpuLine(cat, s) +
+            (g ? " (" + FormatFixed(g->memory_quoted_value, 0) + " " + g->memory_quoted_unit + " " + g->memory_type + ")" : "");
+  r.lines.push_back("weights " + (wf ? wf->name : s.weights) + ", KV cache " + (kvf ? kvf->name : s.kv) + ", context " +
+                    FormatCount(s.context) + " tokens, batch " + std::to_string(s.batch));
+  Section main{"", FitRecords(e)};
+  main.records.cols[0].title = "term" + per;
+  r.sections.push_back(std::move(main));
+  r.after.push_back(std::string(e.fits ? "FITS" : "DOES NOT FIT") + per + ": " + FormatBytes(e.total_bytes) + " of " +
+                    FormatBytes(e.usable_bytes) + " usable (" +
+                    (e.fits ? FormatBytes(e.headroom_bytes) + " free" : "short by " + FormatBytes(-e.headroom_bytes)) + ")");
+  r.after.push_back("KV cache per token (whole model): " + FormatBytes(e.kv_bytes_per_token, ByteUnit::MiB, 3));
+  r.after.push_back("Max context at batch " + std::to_string(s.batch) + ": " + FormatCount(e.max_context) + " tokens" +
+                    (e.context_window > 0 && e.max_context > e.context_window
+                         ? " (memory limit; the model's window is " + FormatCount(e.context_window) + ")"
+                         : ""));
+  r.after.push_back("Max batch at " + FormatCount(s.context) + " tokens: " + FormatCount(e.max_batch) + " sequences");
+  if (e.host_bytes > 0) {
+    const Model* m = cat.FindModel(s.model);
+    r.after.push_back("Host RAM for offloaded layers: " + FormatBytes(e.host_bytes) + " (" + std::to_string(e.layers_on_gpu) +
+                      " of " + std::to_string(m ? m->layers : 0) + " layers on the GPUs)");
+  }
+  if (e.band.cases > 0)
+    r.after.push_back("Error band: real engines used " + FormatFixed(e.band.lo * 100, 0) + "%–" +
+                      FormatFixed(e.band.hi * 100, 0) + "% of this total on " + std::to_string(e.band.cases) +
+                      " reference cases");
+  r.warnings = e.warnings;
+  r.assumptions = e.assumptions;
+  r.state = EncodeState(s);
+  return r;
+}
+
+std::string FitJson(Session& session, const ReportOptions&) {
+  const Result<MemoryEstimate>& fit = session.Fit();
+  if (!fit.ok()) return ErrorJson(fit.error());
+  return FitReportJson(session.catalog(), session.scenario(), fit.value());
+}
+
+// [SECTION] speed -------------------------------------------------------------------------
+Report SpeedReport(Session& session, const ReportOptions& o) {
+  const Catalog& cat = session.catalog();
+  const Scenario& s = session.scenario();
+  const Result<SpeedEstimate>& speed = session.Speed();
+  if (!speed.ok()) return ErrorReport("gpuplan speed", speed.error());
+  const SpeedEstimate& e = speed.value();
+  const CostEstimate& c = session.Cost().value();
+  const bool fits = session.Fit().value().fits;
+  const WeightFormat* wf = cat.FindWeightFormat(s.weights);
+  const EngineProfile* engine = cat.FindEngine(s.engine);
+  Report r;
+  r.title = "gpuplan speed: " + GpuLine(cat, s) + ", " + (wf ? wf->name : s.weights) + " weights, " +
+            (engine ? engine->name : s.engine) + (session.use_measured() ? " (measured efficiencies)" : "");
+  r.lines.push_back("prompt " + FormatCount(s.prompt) + " tokens, context " + FormatCount(s.context) + " tokens, batch " +
+                    std::to_string(s.batch) + (fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)"));
+  r.sections.push_back({"", SpeedRecords(e)});
+  Records per_m{{{"option", "option"}, {"per_m_output", "$/1M output", true}, {"per_m_input", "$/1M input", true},
+                 {"basis", "basis"}},
+                {}};
+  auto usd = [](double v) { return v > 0 ? Number(v, "$" + FormatFixed(v, 3)) : Unknown(); };
+  if (c.cloud_per_m_output > 0)
+    per_m.rows.push_back({Text("cloud"), usd(c.cloud_per_m_output), usd(c.cloud_per_m_input), Text(c.cloud_basis)});
+  if (c.owned_per_m_output > 0)
+    per_m.rows.push_back({Text("owned"), usd(c.owned_per_m_output), usd(c.owned_per_m_input), Text(c.purchase_basis)});
+  if (!per_m.rows.empty()) r.sections.push_back({"cost per 1M tokens", std::move(per_m)});
+  if (o.explain) {
+    r.sections.push_back({"Decode step — " + FormatSeconds(e.decode.seconds) + " (" + e.decode.bound + "-bound)", StepRecords(e.decode)});
+    r.sections.push_back({"Prefill of the batch — " + FormatSeconds(e.prefill.seconds) + " (" + e.prefill.bound + "-bound)",
+                          StepRecords(e.prefill)});
+    r.sections.push_back({"Cost lines", CostLineRecords(c)});
+    const SpeedCurves& curves = session.Curves();
+    r.sections.push_back({"Tokens/s against batch", CurveRecords(curves.batch, "batch")});
+    r.sections.push_back({"Tokens/s per user against context", CurveRecords(curves.context, "context")});
+    r.after.push_back("peak " + e.compute_precision + " " + FormatFixed(e.peak_flops / 1e12, 1) + " TFLOP/s, bandwidth " +
+                      FormatFixed(e.bandwidth / 1e9, 0) + " GB/s" + (e.link_name.empty() ? "" : ", link " + e.link_name));
+  }
+  r.warnings = e.warnings;
+  r.notes = c.warnings;
+  r.assumptions = e.assumptions;
+  if (o.explain) r.assumptions.insert(r.assumptions.end(), c.assumptions.begin(), c.assumptions.end());
+  r.state = EncodeState(s);
+  return r;
+}
+
+std::string SpeedJson(Session& session, const ReportOptions&) {
+  const Result<SpeedEstimate>& speed = session.Speed();
+  if (!session.Fit().ok()) return ErrorJson(session.Fit().error());
+  if (!speed.ok()) return ErrorJson(speed.error());
+  return SpeedReportJson(session.catalog(), session.scenario(), session.Fit().value(), speed.value(),
+                         session.Cost().value(), &session.Curves());
+}
+
+// [SECTION] cost --------------------------------------------------------------------------
+Report CostReport(Session& session, const ReportOptions& o) {
+  const Catalog& cat = session.catalog();
+  const Scenario& s = session.scenario();
+  const Result<CostEstimate>& cost = session.Cost();
+  if (!cost.ok()) return ErrorReport("gpuplan cost", cost.error());
+  const CostEstimate& c = cost.value();
+  const SpeedEstimate& e = session.Speed().value();
+  const Gpu* g = cat.FindGpu(s.gpu);
+  const Model* m = cat.FindModel(s.model);
+  Report r;
+  r.title = "gpuplan cost: " + std::to_string(s.Gpus()) + " × " + (g ? g->name : s.gpu) + " serving " +
+            (m ? m->name : s.model) + "; " + FormatCount(std::llround(c.busy_hours_month)) + " busy hours a month (" +
+            FormatFixed(s.utilization * 100, 0) + "%)";
+  r.lines.push_back("at " + FormatFixed(e.tokens_per_s_total, 1) + " output tokens/s in all, " +
+                    (e.unknown.count("prefill_tokens_per_s") ? std::string("unknown") : FormatFixed(e.prefill_tokens_per_s, 0)) +
+                    " prefill tokens/s" + (session.Fit().value().fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)"));
+  r.sections.push_back({"", CostRecords(s, c)});
+  if (c.break_even_months > 0)
+    r.after.push_back("Buying pays off after " + FormatFixed(c.break_even_months, 1) + " months against on demand" +
+                      (c.break_even_spot_months > 0 ? ", " + FormatFixed(c.break_even_spot_months, 1) + " against spot" : "") + ".");
+  else if (c.purchase_gpu > 0 && c.cloud_hour > 0)
+    r.after.push_back("Buying never pays off: energy alone costs as much as renting.");
+  if (c.spot_discount > 0)
+    r.after.push_back("Spot saves " + FormatFixed(c.spot_discount * 100, 0) + "% after the " +
+                      FormatFixed(s.spot_overhead * 100, 0) + "% interruption overhead.");
+  if (o.explain) {
+    r.sections.push_back({"Cost lines", CostLineRecords(c)});
+    Records months{{{"month", "month", true}, {"cloud_usd", "on demand $", true}, {"spot_usd", "spot $", true},
+                    {"owned_usd", "owned $", true}},
+                   {}};
+    auto at = [](const std::vector<double>& v, size_t i) {
+      return i < v.size() ? Number(v[i], FormatCount(std::llround(v[i]))) : Unknown();
+    };
+    for (size_t i = 0; i < c.months.size(); i += 6)
+      months.rows.push_back({Number(c.months[i], FormatFixed(c.months[i], 1)), at(c.cloud_total, i), at(c.spot_total, i),
+                             at(c.owned_total, i)});
+    r.sections.push_back({"Cumulative cost by month", std::move(months)});
+  }
+  r.notes = c.warnings;
+  r.assumptions = c.assumptions;
+  r.state = EncodeState(s);
+  return r;
+}
+
+std::string CostJson(Session& session, const ReportOptions&) {
+  if (!session.Fit().ok()) return ErrorJson(session.Fit().error());
+  const Result<CostEstimate>& cost = session.Cost();
+  if (!cost.ok()) return ErrorJson(cost.error());
+  return CostReportJson(session.scenario(), session.Speed().value(), cost.value());
+}
+
+// [SECTION] compare -----------------------------------------------------------------------
+Report CompareReport(Session& session, const ReportOptions&) {
+  const Result<MemoryEstimate>& fit = session.Fit();  // a bad model or format is one clear error
+  if (!fit.ok()) return ErrorReport("gpuplan compare", fit.error());
+  const std::vector<CompareRow> rows = session.CompareShown();
+  const Model* m = session.catalog().FindModel(session.scenario().model);
+  Report r;
+  r.title = "gpuplan compare: " + (m ? m->name : session.scenario().model) + ", " + std::to_string(rows.size()) + " of " +
+            std::to_string(session.CompareAll().size()) + " GPUs shown, sorted by " + session.view().sort;
+  r.sections.push_back({"", CompareRecords(rows)});
+  r.state = session.StateHash();
+  return r;
+}
+
+std::string CompareJson(Session& session, const ReportOptions&) {
+  const Result<MemoryEstimate>& fit = session.Fit();
+  if (!fit.ok()) return ErrorJson(fit.error());
+  return CompareReportJson(session.scenario(), session.CompareShown());
+}
+
+// [SECTION] train -------------------------------------------------------------------------
+Report TrainReport(Session& session, const ReportOptions& o) {
+  const Catalog& cat = session.catalog();
+  const Scenario& s = session.scenario();
+  const Result<TrainEstimate>& train = session.Train();
+  if (!train.ok()) return ErrorReport("gpuplan train", train.error());
+  const TrainEstimate& e = train.value();
+  const Model* m = cat.FindModel(s.model);
+  const Gpu* g = cat.FindGpu(s.gpu);
+  Report r;
+  r.title = "gpuplan train: " + (m ? m->name : s.model) + " (" + s.method + "), " + std::to_string(e.gpus) + " GPUs = " +
+            std::to_string(s.tp) + " TP × " + std::to_string(s.pp) + " PP × " + std::to_string(s.dp) + " DP of " +
+            (g ? g->name : s.gpu);
+  r.lines.push_back("optimizer " + s.optimizer + ", ZeRO-" + std::to_string(s.zero) + ", sequence " + FormatCount(s.context) +
+                    " tokens, micro-batch " + std::to_string(s.micro_batch) + ", recompute " + s.recompute + ", " +
+                    (s.flash ? "flash/SDPA" : "eager") + " attention");
+  Records memory = BytesRecords("memory per GPU");
+  for (const Term& t : e.terms) AddBytes(memory, t.name, t.bytes, t.formula);
+  AddBytes(memory, "Total", e.total_bytes, "sum of the terms above");
+  for (const CapacityRow& c : CapacityRows(e.device)) AddBytes(memory, c.name, c.bytes, c.how);
+  r.sections.push_back({"", std::move(memory)});
+  r.sections.push_back({"", TrainRecords(cat, s, e)});
+  r.main = 1;
+  r.after.push_back(std::string(e.fits ? "FITS" : "DOES NOT FIT") + ": " + FormatBytes(e.total_bytes) + " of " +
+                    FormatBytes(e.capacity_bytes) + "; the largest micro-batch that fits: " + FormatCount(e.max_micro_batch));
+  for (const std::string& x : e.suggestions) r.after.push_back("try: " + x);
+  if (e.host_bytes > 0) r.after.push_back("CPU memory for offloaded states: " + FormatBytes(e.host_bytes) + " per GPU");
+  if (o.target_days > 0 && !e.unknown.count("seconds")) {
+    const double need = MfuForDays(e, s.mfu, o.target_days);
+    r.after.push_back("To finish in " + FormatShort(o.target_days, 3) + " days on these " + std::to_string(e.gpus) +
+                      " GPUs: MFU " + (need > 0 ? FormatFixed(need * 100, 0) + "%" : std::string("(communication alone takes longer)")) +
+                      (need > 1 ? " — impossible: above 100% of the dense peak; add GPUs" : ""));
+  }
+  if (o.explain) {
+    Records scaling{{{"gpus", "GPUs", true}, {"tokens_per_s", "tokens/s", true}, {"efficiency", "efficiency %", true},
+                     {"days", "days", true}},
+                    {}};
+    for (const ScalingPoint& p : session.Scaling())
+      scaling.rows.push_back({Number(p.gpus, std::to_string(p.gpus)),
+                              Number(p.tokens_per_s, FormatCount(static_cast<long long>(p.tokens_per_s))),
+                              Number(p.efficiency * 100, FormatFixed(p.efficiency * 100, 1)), Number(p.days, FormatFixed(p.days, 2))});
+    r.sections.push_back({"Scaling with data-parallel GPUs at a global batch of " +
+                              FormatCount(static_cast<long long>(e.global_batch_tokens / static_cast<double>(s.context))) +
+                              " sequences",
+                          std::move(scaling)});
+  }
+  r.warnings = e.warnings;
+  r.assumptions = e.assumptions;
+  r.state = EncodeState(s);
+  return r;
+}
+
+std::string TrainJson(Session& session, const ReportOptions& o) {
+  const Result<TrainEstimate>& train = session.Train();
+  if (!train.ok()) return ErrorJson(train.error());
+  const std::string json = TrainReportJson(session.scenario(), train.value(), session.Scaling());
+  if (!(o.target_days > 0)) return json;
+  ordered_json j = ordered_json::parse(json);
+  const double need = MfuForDays(train.value(), session.scenario().mfu, o.target_days);
+  j["target"] = {{"days", o.target_days},
+                 {"mfu_needed", need > 0 ? ordered_json(need) : ordered_json(nullptr)},
+                 {"possible", need > 0 && need <= 1}};
+  return j.dump(2);
+}
+
+// [SECTION] roofline ----------------------------------------------------------------------
+Report RooflineReport(Session& session, const ReportOptions&) {
+  const Result<Roofline>& result = session.RooflineResult();
+  if (!result.ok()) return ErrorReport("gpuplan roofline", result.error());
+  const Roofline& rl = result.value();
+  const Model* m = session.catalog().FindModel(session.scenario().model);
+  Report r;
+  r.title = "gpuplan roofline: " + (m ? m->name : session.scenario().model) + " on " + rl.roof.label + " (" + rl.precision +
+            " matmuls)";
+  Records ceilings{{{"ceiling", "ceiling"}, {"rate", "rate", true}, {"ridge", "ridge FLOP/B", true}}, {}};
+  for (const ComputeCeiling& c : rl.roof.compute)
+    ceilings.rows.push_back({Text(c.label), Number(c.flops_per_s, FormatRate(c.flops_per_s, "FLOP/s")),
+                             c.measured || rl.roof.Ridge(c.key) <= 0 ? Unknown()
+                                                                     : Number(rl.roof.Ridge(c.key), FormatShort(rl.roof.Ridge(c.key), 3))});
+  for (const MemoryCeiling& x : rl.roof.memory)
+    ceilings.rows.push_back({Text(x.label), Number(x.bytes_per_s, FormatRate(x.bytes_per_s, "B/s")), Unknown()});
+  r.sections.push_back({"ceilings", std::move(ceilings)});
+  Records ops = RooflineRecords(rl, "all");
+  const ViewOptions& v = session.view();
+  ops.rows.erase(std::remove_if(ops.rows.begin(), ops.rows.end(), [&](const std::vector<Cell>& row) { return !v.ShowsPhase(row[0].text); }),
+                 ops.rows.end());
+  r.sections.push_back({"operations", std::move(ops)});
+  r.main = 1;
+  r.assumptions = rl.assumptions;
+  r.state = session.StateHash();
+  return r;
+}
+
+std::string RooflineJson(Session& session, const ReportOptions&) {
+  const Result<Roofline>& result = session.RooflineResult();
+  if (!result.ok()) return ErrorJson(result.error());
+  return RooflineReportJson(session.scenario(), result.value());
+}
+
+// [SECTION] machine -----------------------------------------------------------------------
+// The CPU measured here (or a loaded CPU probe) and a loaded GPU probe against the catalog.
+Records GpuProbeRecords(const GpuProbeResult& probe, const Gpu& g) {
+  Records r{{{"metric", "metric"}, {"catalog_field", "catalog field"}, {"measured", "measured", true},
+             {"datasheet", "datasheet (dense)", true}, {"ratio", "% of datasheet", true}, {"unit", "unit"}},
+            {}};
+  for (const MeasuredRow& x : MeasuredVsCatalog(probe, g)) {
+    const bool bytes = x.unit == "B/s";
+    const double scale = bytes ? 1e9 : 1e12;
+    const std::string shown = bytes ? "GB/s" : x.unit == "OP/s" ? "TOP/s" : "TFLOP/s";
+    r.rows.push_back({Text(x.metric), Text(x.catalog_field), Number(x.measured, FormatFixed(x.measured / scale, 1) + " " + shown),
+                      x.datasheet > 0 ? Number(x.datasheet, FormatFixed(x.datasheet / scale, 1) + " " + shown) : Unknown(),
+                      x.datasheet > 0 ? Number(x.ratio(), FormatFixed(x.ratio() * 100, 1) + "%") : Unknown(), Text(x.unit)});
+  }
+  return r;
+}
+
+Report MachineReport(Session& session, const ReportOptions&) {
+  Report r;
+  if (const std::optional<CpuProbeResult>& p = session.cpu_probe()) {
+    r.title = "gpuplan probe cpu: " + p->date + (p->quick ? " (quick: small arrays, short samples)" : "");
+    Records rows{{{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}}, {}};
+    for (const MachineRow& x : CpuProbeRows(*p))
+      rows.rows.push_back({Text(x.quantity), x.unit.empty() ? Text(x.text) : Number(x.value, x.text), Text(x.unit), Text(x.how)});
+    r.sections.push_back({"", std::move(rows)});
+    r.notes = p->notes;
+    r.assumptions = p->cpu.assumptions;
+  }
+  if (const std::optional<GpuProbeResult>& probe = session.gpu_probe()) {
+    const Gpu* g = session.GpuProbeCatalogGpu();
+    if (!session.cpu_probe()) r.main = 0;
+    const std::string line = probe->device_name + " (catalog: " + (g ? g->id : std::string("no match")) + "), driver " +
+                             probe->driver + ", CUDA " + probe->cuda_runtime + ", measured " + probe->date;
+    if (r.title.empty()) r.title = "gpuplan probe compare: " + line;
+    else r.lines.push_back(line);
+    if (g) r.sections.push_back({session.cpu_probe() ? "GPU probe against the catalog" : "", GpuProbeRecords(*probe, *g)});
+    else r.warnings.push_back("no catalog GPU matches '" + probe->device_name + "'");
+  }
+  if (r.title.empty()) r.title = "gpuplan probe: no measurement yet (gpuplan probe cpu measures this machine)";
+  return r;
+}
+
+std::string MachineJson(Session& session, const ReportOptions& o) {
+  if (session.cpu_probe()) return CpuProbeToJson(*session.cpu_probe());
+  const Report r = MachineReport(session, o);
+  if (r.sections.empty()) return "{}";
+  std::string json = FormatRecords(r.sections[0].records, "json");
+  json.pop_back();  // PrintView ends it with a newline
+  return json;
+}
+
+// [SECTION] catalog -----------------------------------------------------------------------
+Report CatalogReport(Session& session, const ReportOptions&) {
+  Report r;
+  r.sections.push_back({"", CatalogRecords(session.catalog(), "gpus")});
+  return r;
+}
+
+std::string CatalogJson(Session& session, const ReportOptions&) {
+  std::string json = FormatRecords(CatalogRecords(session.catalog(), "gpus"), "json");
+  json.pop_back();  // PrintView ends it with a newline
+  return json;
+}
+
+std::string NoFailure(Session&) { return {}; }
+std::string FitFailure(Session& s) { return s.Fit().ok() ? std::string() : s.Fit().error(); }
+std::string SpeedFailure(Session& s) { return s.Speed().ok() ? std::string() : s.Speed().error(); }
+std::string TrainFailure(Session& s) { return s.Train().ok() ? std::string() : s.Train().error(); }
+std::string RooflineFailure(Session& s) { return s.RooflineResult().ok() ? std::string() : s.RooflineResult().error(); }
+
+}  // namespace
+
+const std::vector<View>& Views() {
+  static const std::vector<View> views = {
+      {"fit", "Fit",
+       "memory per GPU for serving a model: weights, KV cache, activations, overhead, the engine's cap; whether it fits",
+       true, true, {}, FitReport, FitJson, FitFailure},
+      {"speed", "Speed",
+       "prefill and decode speed (tokens/s, time to first token) with the error band, and $ per 1M tokens",
+       true, true, {}, SpeedReport, SpeedJson, SpeedFailure},
+      {"compare", "Compare",
+       "the whole catalog for one scenario: fewest GPUs that fit, tokens/s, $/1M tokens, upfront $, watts",
+       true, true, {"sort", "fits", "vendor", "min-tps", "max-ttft", "max-upfront", "max-watts"}, CompareReport, CompareJson, FitFailure},
+      {"train", "Train",
+       "training / fine-tuning: memory per GPU (ZeRO, LoRA, QLoRA, activations), time, GPU-hours and cost",
+       true, true, {}, TrainReport, TrainJson, TrainFailure},
+      {"cost", "Cost",
+       "cloud on demand and spot vs owning the GPUs: per hour, per month of busy hours, per 1M tokens, break-even "
+       "months; the cumulative cost by month",
+       true, true, {}, CostReport, CostJson, SpeedFailure},
+      {"roofline", "Roofline",
+       "the scenario's operations (prefill and decode GEMMs, attention naive vs flash, MoE experts, collectives, a "
+       "training step) under the GPU's roofline; --svg writes the chart",
+       true, true, {"overlay", "phase"}, RooflineReport, RooflineJson, RooflineFailure},
+      {"machine", "This machine", "this computer's CPU measured (gpuplan probe cpu) and a GPU probe against the catalog",
+       false, false, {}, MachineReport, MachineJson, NoFailure},
+      {"catalog", "Catalog", "the accelerators and models with every figure's source (gpuplan catalog)", false, false,
+       {}, CatalogReport, CatalogJson, NoFailure},
+  };
+  return views;
+}
+
+const View* FindView(std::string_view id) {
+  for (const View& v : Views())
+    if (id == v.id) return &v;
+  return nullptr;
+}
+
+std::vector<std::string> ViewIds() {
+  std::vector<std::string> ids;
+  for (const View& v : Views()) ids.push_back(v.id);
+  return ids;
+}
+
+std::string PrintView(const View& view, Session& session, std::string_view format, const ReportOptions& options) {
+  if (format == "json") return view.json(session, options) + "\n";
+  return FormatReport(view.report(session, options), format);
+}
+
+std::string ViewCliCommand(const View& view, const Session& session) {
+  return CliCommand(view.id, session.scenario()) + ViewCliFlags(session.view(), view.options);
+}
+
+}  // namespace gpuplan
