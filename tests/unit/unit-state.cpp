@@ -4,11 +4,13 @@
 
 #include "support.h"
 
+#include <algorithm>
 #include <random>
 
 #include "gpuplan/inference.h"
 #include "gpuplan/presets.h"
 #include "gpuplan/scenario.h"
+#include "gpuplan/session.h"
 #include "gpuplan/training.h"
 
 using namespace gpuplan;
@@ -136,20 +138,43 @@ TEST_CASE("the CLI twin command carries every field", "[state]") {
         "--tokens 1000000000 --mfu 0.4 --offload 0 --master 1 --opt-in-bwd 0");
 }
 
-TEST_CASE("the page's own keys are set aside, not dropped, and never change the scenario", "[state]") {
-  DecodedState d = DecodeState("#embed=cost&v=1&model=llama-3.1-70b&theme=light&tab=train&count=2", Cat());
+TEST_CASE("the page's own keys and the view options are set aside, not dropped, and never change the scenario", "[state]") {
+  Session session(Cat());
+  const DecodedState d = session.LoadState(
+      "#embed=cost&v=1&model=llama-3.1-70b&theme=light&tab=train&count=2&sort=gpu&fits=1&overlay=h100-sxm,mi300x"
+      "&phase=decode,train&max-watts=1500&vendor=AMD");
   CHECK(d.dropped.empty());
   CHECK(d.scenario.model == "llama-3.1-70b");
   CHECK(d.scenario.tp == 2);
-  REQUIRE(d.page.size() == 3);
-  CHECK(d.page["embed"] == "cost");
-  CHECK(d.page["theme"] == "light");
-  CHECK(d.page["tab"] == "train");
+  REQUIRE(d.page.size() == 2);
+  CHECK(d.page.at("embed") == "cost");
+  CHECK(d.page.at("theme") == "light");
+  const ViewOptions& v = session.view();
+  CHECK(v.tab == "train");
+  CHECK(v.sort == "gpu");
+  CHECK(v.filter.fits_only);
+  CHECK(v.filter.vendor == "AMD");
+  CHECK(v.filter.max_watts == 1500);
+  CHECK(v.overlay == std::vector<std::string>{"h100-sxm", "mi300x"});
+  CHECK((v.ShowsPhase("decode") && v.ShowsPhase("train") && !v.ShowsPhase("prefill")));
   // A link from an embed is a valid --state for the CLI: the same scenario.
   Scenario plain = DecodeState("#v=1&model=llama-3.1-70b&count=2", Cat()).scenario;
-  CHECK(plain == d.scenario);
-  // An unknown key is still dropped with its reason.
-  CHECK(DecodeState("#embedd=cost", Cat()).dropped.size() == 1);
+  CHECK(plain == session.scenario());
+  // The hash carries the view options (only those off their defaults) and reads back the same.
+  const std::string hash = session.StateHash();
+  CHECK_THAT(hash, Contains("&sort=gpu") && Contains("&fits=1") && Contains("&overlay=h100-sxm%2Cmi300x"));
+  CHECK_THAT(hash, !Contains("min-tps"));
+  Session again(Cat());
+  CHECK(again.LoadState(hash).dropped.empty());
+  CHECK(again.StateHash() == hash);
+  // Bad view values are dropped with the key and the reason; an unknown key still is.
+  Session bad(Cat());
+  const DecodedState b = bad.LoadState("#sort=fastest&overlay=nope&phase=lunch&fits=2&tab=nowhere&embedd=cost");
+  REQUIRE(b.dropped.size() == 6);
+  CHECK_THAT(b.dropped[0], Contains("unknown field 'embedd'"));
+  for (const char* key : {"fits:", "overlay:", "phase:", "sort:", "tab:"})
+    CHECK(std::any_of(b.dropped.begin(), b.dropped.end(), [&](const std::string& m) { return m.rfind(key, 0) == 0; }));
+  CHECK(bad.StateHash() == EncodeState(Scenario{}));
 }
 
 TEST_CASE("a link carries small and large numbers exactly: what the page computed with", "[state]") {

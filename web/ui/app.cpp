@@ -93,13 +93,12 @@ std::string GpuTip(const Gpu& g) {
 
 }  // namespace
 
-App::App() {
+App::App() : session_([&] {
   const Result<Catalog>& loaded = EmbeddedCatalog();
-  if (loaded.ok())
-    catalog_owned_ = loaded.value();
-  else
-    catalog_error_ = loaded.error();
-  if (catalog_owned_.sources_elsewhere) sources_state_ = "elsewhere";
+  if (!loaded.ok()) catalog_error_ = loaded.error();
+  return loaded.ok() ? loaded.value() : Catalog{};
+}()) {
+  if (session_.catalog().sources_elsewhere) sources_state_ = "elsewhere";
 }
 
 void App::RequestSources() {
@@ -113,44 +112,25 @@ void App::RequestSources() {
 std::string App::Words(const std::string& text) {
   if (!text.empty() || (sources_state_ != "elsewhere" && sources_state_ != "loading")) return text;
   if (ImGui::IsItemHovered()) RequestSources();
-  return "(its description is loading)";
-}
-
-std::string App::LoadSources(std::string_view bundle) {
-  Result<std::vector<CatalogFile>> files = ParseCatalogBundle(bundle);
-  if (!files.ok()) sources_state_ = files.error();
-  Result<Catalog> full = files.ok() ? LoadCatalog(files.value(), {}, OnExistingId::kReject) : Result<Catalog>(Error{""});
-  if (files.ok() && !full.ok()) sources_state_ = "catalog sources: " + full.error();
-  if (!full.ok()) return nlohmann::json{{"ok", false}, {"message", sources_state_}}.dump();
-  Catalog c = std::move(full).value();
-  for (const auto& [text, name] : imports_) {  // the user's additions, on top as before
-    Result<ImportedText> again = ImportUserText(c, text, name);
-    if (again.ok()) c = std::move(again.value().catalog);
-  }
-  catalog_owned_ = std::move(c);
-  params_cache_.clear();
-  sources_state_ = "loaded";
-  dirty_ = true;  // the same figures; recomputed so every cached pointer is fresh
-  return nlohmann::json{{"ok", true}, {"message", "catalog sources loaded"}}.dump();
+  return "(loading from the catalog's sources...)";
 }
 
 void App::LoadState(std::string_view hash) {
-  DecodedState decoded = DecodeState(hash, *catalog_);
-  scenario_ = decoded.scenario;
+  DecodedState decoded = session_.LoadState(hash);
   notices_ = decoded.dropped;
   field_errors_.clear();
-  dirty_ = true;
-  embed_ = Tab::kNone;
+  requested_tab_ = session_.view().tab;
+  embed_.clear();
   if (auto it = decoded.page.find("embed"); it != decoded.page.end()) {
-    embed_ = TabFromName(it->second);
-    if (embed_ == Tab::kNone || embed_ == Tab::kCatalog || embed_ == Tab::kMachine)
-      notices_.push_back("embed: '" + it->second + "' is not a panel to embed (fit, speed, cost, compare, train, roofline)");
-    if (embed_ == Tab::kCatalog || embed_ == Tab::kMachine) embed_ = Tab::kNone;
-  }
-  if (auto it = decoded.page.find("tab"); it != decoded.page.end()) {
-    const Tab t = TabFromName(it->second);
-    if (t == Tab::kNone) notices_.push_back("tab: '" + it->second + "' is not a panel");
-    else requested_tab_ = t;
+    const View* v = FindView(it->second);
+    if (v && v->embeddable) {
+      embed_ = v->id;
+    } else {
+      std::string list;
+      for (const View& e : Views())
+        if (e.embeddable) list += (list.empty() ? "" : ", ") + std::string(e.id);
+      notices_.push_back("embed: '" + it->second + "' is not a panel to embed (" + list + ")");
+    }
   }
   theme_ = "auto";
   if (auto it = decoded.page.find("theme"); it != decoded.page.end()) {
@@ -161,32 +141,10 @@ void App::LoadState(std::string_view hash) {
 }
 
 std::string App::StateHash() const {
-  std::string h = EncodeState(scenario_);
-  if (embed_ != Tab::kNone) h += std::string("&embed=") + TabName(embed_);
+  std::string h = session_.StateHash();
+  if (!embed_.empty()) h += "&embed=" + embed_;
   if (theme_ != "auto") h += "&theme=" + theme_;
   return h;
-}
-
-const char* App::TabName(Tab t) {
-  switch (t) {
-    case Tab::kSpeed: return "speed";
-    case Tab::kCompare: return "compare";
-    case Tab::kTrain: return "train";
-    case Tab::kCost: return "cost";
-    case Tab::kRoofline: return "roofline";
-    case Tab::kMachine: return "machine";
-    case Tab::kCatalog: return "catalog";
-    case Tab::kFit: return "fit";
-    case Tab::kNone: break;
-  }
-  return "";
-}
-
-App::Tab App::TabFromName(std::string_view name) {
-  for (Tab t : {Tab::kFit, Tab::kSpeed, Tab::kCompare, Tab::kTrain, Tab::kCost, Tab::kRoofline, Tab::kMachine,
-                Tab::kCatalog})
-    if (name == TabName(t)) return t;
-  return Tab::kNone;
 }
 
 void App::SetPreferDark(bool dark) {
@@ -207,7 +165,6 @@ void App::ApplyTheme() {
   else ImGui::StyleColorsLight(&style);
   style.FrameBorderSize = dark ? 0.0f : 1.0f;  // white inputs on a white popup need an edge
   SetPalette(dark);
-  roof_chart_.reset();
 }
 
 bool App::ConsumeStateChanged() {
@@ -216,95 +173,30 @@ bool App::ConsumeStateChanged() {
   return changed;
 }
 
-void App::Recompute() {
-  if (!dirty_) return;
-  estimate_ = EstimateMemory(*catalog_, scenario_);
-  speed_.reset();
-  if (estimate_->ok()) {
-    report_json_ = FitReportJson(*catalog_, scenario_, estimate_->value());
-    speed_ = EstimateSpeed(*catalog_, scenario_, estimate_->value());
-    if (speed_->ok()) cost_ = EstimateCost(*catalog_, scenario_, speed_->value());
-    // Curves for the Speed panel: the same estimate at other batches and contexts.
-    batch_curve_.clear();
-    context_curve_.clear();
-    for (long long b = 1; b <= 512; b *= 2) {
-      Scenario t = scenario_;
-      t.batch = b;
-      Result<MemoryEstimate> m = EstimateMemory(*catalog_, t);
-      if (!m) continue;
-      Result<SpeedEstimate> v = EstimateSpeed(*catalog_, t, *m);
-      if (v) batch_curve_.push_back({static_cast<double>(b), v->tokens_per_s_user, v->tokens_per_s_total});
-    }
-    // Up to the model's window (its own limit, when known), doubling from 1k.
-    const Model* model = catalog_->FindModel(scenario_.model);
-    const long long window = model && model->max_context > 0 ? model->max_context : 1048576;
-    for (long long c = 1024; c <= window; c = c * 2 > window && c < window ? window : c * 2) {
-      Scenario t = scenario_;
-      t.context = c;
-      t.prompt = std::min(scenario_.prompt, c);
-      Result<MemoryEstimate> m = EstimateMemory(*catalog_, t);
-      if (!m) continue;
-      Result<SpeedEstimate> v = EstimateSpeed(*catalog_, t, *m);
-      if (v) context_curve_.push_back({static_cast<double>(c), v->tokens_per_s_user, v->tokens_per_s_total});
-    }
-  } else {
-    report_json_ = nlohmann::json{{"error", estimate_->error()}}.dump(2);
-  }
-  cli_command_ = CliCommand("fit", scenario_);
-  train_ = EstimateTraining(*catalog_, scenario_);
-  scaling_ = train_->ok() ? TrainingScaling(*catalog_, scenario_, 512) : std::vector<ScalingPoint>{};
-  roofline_ = BuildRoofline(*catalog_, scenario_);
-  roof_chart_.reset();
-  compare_dirty_ = true;
-  dirty_ = false;
+const CostEstimate& App::CostNow() {
+  static const CostEstimate none;
+  const Result<CostEstimate>& c = session_.Cost();
+  return c.ok() ? c.value() : none;
 }
 
 std::string App::ResultJson(std::string_view which) {
-  Recompute();
-  if (which == "fit") return report_json_;
-  if (which == "speed") {
-    if (!estimate_->ok()) return report_json_;
-    if (!speed_ || !speed_->ok()) return nlohmann::json{{"error", speed_ ? speed_->error() : ""}}.dump(2);
-    return SpeedReportJson(*catalog_, scenario_, estimate_->value(), speed_->value(), cost_);
-  }
-  if (which == "compare") return CompareReportJson(scenario_, CompareRows());
-  if (which == "cost") {
-    if (!estimate_->ok()) return report_json_;
-    if (!speed_ || !speed_->ok()) return nlohmann::json{{"error", speed_ ? speed_->error() : ""}}.dump(2);
-    return CostReportJson(scenario_, speed_->value(), cost_);
-  }
-  if (which == "machine") return cpu_probe_ ? CpuProbeToJson(*cpu_probe_) : std::string("{}");
-  if (which == "roofline")
-    return roofline_->ok() ? RooflineReportJson(scenario_, roofline_->value())
-                           : nlohmann::json{{"error", roofline_->error()}}.dump(2);
-  if (which == "train")
-    return train_->ok() ? TrainReportJson(scenario_, train_->value(), scaling_)
-                        : nlohmann::json{{"error", train_->error()}}.dump(2);
-  return {};
+  const View* v = FindView(which);
+  return v ? v->json(session_, {}) : std::string();
 }
 
 const std::string& App::ReportJson() {
-  Recompute();
+  report_json_ = FindView("fit")->json(session_, {});
   return report_json_;
 }
 
-// Every edit goes through the same parser and limits as the URL hash and the CLI flags.
 void App::Edit(std::string_view key, const std::string& value) {
   std::string k(key);
-  if (auto err = SetField(scenario_, key, value, *catalog_)) {
+  if (auto err = session_.Set(key, value)) {
     field_errors_[k] = err->message;
     return;
   }
   field_errors_.erase(k);
-  dirty_ = true;
   state_changed_ = true;
-  // A MIG profile belongs to a GPU: another GPU without it runs whole, so the scenario stays valid.
-  if (key == "gpu" && scenario_.mig != "none") {
-    const Gpu* g = catalog_->FindGpu(scenario_.gpu);
-    const bool has = g && std::any_of(g->mig_profiles.begin(), g->mig_profiles.end(),
-                                      [&](const MigProfile& p) { return p.name == scenario_.mig; });
-    if (!has) Edit("mig", "none");
-  }
 }
 
 void App::Track(const char* key) {
@@ -325,53 +217,20 @@ const ParamCount& App::Params(const Model& m) {
 }
 
 std::string App::ImportText(std::string_view text, const std::string& name_hint) {
-  // A probe result (gpuplan probe gpu --out FILE) goes to the Roofline and This machine tabs.
-  if (text.find("\"gpuplan.cpu-probe/") != std::string_view::npos) {
+  // Recognised once, in the session: a config.json, a catalog file, a probe result, the sources.
+  const ImportOutcome r = session_.Import(text, name_hint);
+  if (r.kind == "cpu-probe") {
     machine_threads_ = 0;  // a threaded probe's answer ends its wait
-    // The threaded probe module reports a failure as {"schema": ..., "error": "..."}.
-    const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-    if (j.is_object() && j.contains("error") && j["error"].is_string()) {
-      import_ok_ = false;
-      machine_message_ = import_message_ = "CPU probe: " + j["error"].get<std::string>();
-      return nlohmann::json{{"ok", false}, {"message", import_message_}}.dump();
-    }
-    Result<CpuProbeResult> probe = CpuProbeFromJson(std::string(text));
-    import_ok_ = probe.ok();
-    if (probe.ok()) {
-      import_message_ = "CPU probe of " + probe->cpu.model_name + " (" + probe->date +
-                        ") loaded: on the This machine and Roofline tabs";
-      SetCpuProbe(std::move(probe.value()));
-    } else {
-      import_message_ = probe.error();
-    }
-    return nlohmann::json{{"ok", import_ok_}, {"message", import_message_}}.dump();
+    if (!r.ok) machine_message_ = r.message;
   }
-  if (text.find("\"gpuplan.gpu-probe/") != std::string_view::npos) {
-    Result<GpuProbeResult> probe = ParseGpuProbe(std::string(text));
-    import_ok_ = probe.ok();
-    if (probe.ok()) {
-      gpu_probe_ = std::move(probe.value());
-      roof_chart_.reset();
-      import_message_ = "GPU probe of " + gpu_probe_->device_name + " (" + gpu_probe_->date +
-                        ") loaded: its measured ceilings are on the Roofline tab";
-    } else {
-      import_message_ = probe.error();
-    }
-    return nlohmann::json{{"ok", import_ok_}, {"message", import_message_}}.dump();
-  }
-  if (text.find("\"gpuplan.catalog-files/") != std::string_view::npos) return LoadSources(text);
-  Result<ImportedText> imported = ImportUserText(catalog_owned_, text, name_hint);
-  import_ok_ = imported.ok();
-  if (imported.ok()) {
-    imports_.emplace_back(std::string(text), name_hint);
-    catalog_owned_ = std::move(imported.value().catalog);
-    params_cache_.clear();  // an import may replace a model of the same id
-    import_message_ = imported.value().summary;
-    dirty_ = true;  // an override may change the current scenario's numbers
+  if (r.kind == "sources") {
+    sources_state_ = r.ok ? "loaded" : r.message;
   } else {
-    import_message_ = imported.error();
+    import_ok_ = r.ok;
+    import_message_ = r.message;
   }
-  return nlohmann::json{{"ok", import_ok_}, {"message", import_message_}}.dump();
+  if (r.ok && (r.kind == "catalog" || r.kind == "sources")) params_cache_.clear();  // same ids, new entries
+  return nlohmann::json{{"ok", r.ok}, {"message", r.message}}.dump();
 }
 
 std::string App::FieldErrorsJson() const { return nlohmann::json(field_errors_).dump(); }
@@ -549,12 +408,11 @@ void App::DrawDeviceMemoryInputs() {
 }
 
 void App::DrawResult() {
-  Recompute();
-  if (!estimate_->ok()) {
-    ImGui::TextColored(Bad(), "%s", estimate_->error().c_str());
+  if (!session_.Fit().ok()) {
+    ImGui::TextColored(Bad(), "%s", session_.Fit().error().c_str());
     return;
   }
-  const MemoryEstimate& e = estimate_->value();
+  const MemoryEstimate& e = session_.Fit().value();
   const std::string per = scenario_.tp > 1 ? " per GPU" : "";
 
   if (e.fits)
@@ -620,18 +478,17 @@ void App::DrawResult() {
   DrawSpeedSummary();
   ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", cli_command_.c_str());
+  ImGui::TextWrapped("%s", ViewCliCommand(*FindView("fit"), session_).c_str());
 }
 
 // Speed and cost of the same scenario, with the reference set's band (gpuplan speed).
 void App::DrawSpeedSummary() {
-  if (!speed_) return;
   ImGui::Separator();
-  if (!speed_->ok()) {
-    ImGui::TextColored(Warn(), "Speed: %s", speed_->error().c_str());
+  if (!session_.Speed().ok()) {
+    ImGui::TextColored(Warn(), "Speed: %s", session_.Speed().error().c_str());
     return;
   }
-  const SpeedEstimate& e = speed_->value();
+  const SpeedEstimate& e = session_.Speed().value();
   const Band& b = e.decode_band;
   ImGui::TextWrapped("Decode: %s tok/s per user, %s tok/s in all (band %s-%s from %d measurements); %s-bound",
               FormatFixed(e.tokens_per_s_user, 1).c_str(), FormatFixed(e.tokens_per_s_total, 1).c_str(),
@@ -648,14 +505,14 @@ void App::DrawSpeedSummary() {
   else if (e.ttft_s > 0)
     ImGui::TextWrapped("Time to first token: %s ms; prefill %s tok/s", FormatFixed(e.ttft_s * 1e3, 1).c_str(),
                 FormatFixed(e.prefill_tokens_per_s, 0).c_str());
-  if (cost_.cloud_per_m_output > 0) {
-    ImGui::TextWrapped("Cloud: $%s per 1M output tokens (%s)", FormatFixed(cost_.cloud_per_m_output, 3).c_str(),
-                cost_.cloud_basis.c_str());
-    ItemTip("$" + FormatFixed(cost_.cloud_hour, 2) + "/h / (" + FormatFixed(e.tokens_per_s_total, 1) +
+  if (CostNow().cloud_per_m_output > 0) {
+    ImGui::TextWrapped("Cloud: $%s per 1M output tokens (%s)", FormatFixed(CostNow().cloud_per_m_output, 3).c_str(),
+                CostNow().cloud_basis.c_str());
+    ItemTip("$" + FormatFixed(CostNow().cloud_hour, 2) + "/h / (" + FormatFixed(e.tokens_per_s_total, 1) +
             " tok/s x 3,600 s) x 10^6; the Cost panel has the rest");
   }
-  if (cost_.owned_per_m_output > 0)
-    ImGui::Text("Owned: $%s per 1M output tokens", FormatFixed(cost_.owned_per_m_output, 3).c_str());
+  if (CostNow().owned_per_m_output > 0)
+    ImGui::Text("Owned: $%s per 1M output tokens", FormatFixed(CostNow().owned_per_m_output, 3).c_str());
   for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
 }
 
@@ -667,7 +524,7 @@ void App::Frame() {
   ImGui::Begin("gpuplan", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
-  if (embed_ != Tab::kNone) {
+  if (!embed_.empty()) {
     DrawEmbedded();
     ImGui::End();
     return;
@@ -683,8 +540,7 @@ void App::Frame() {
       if (ImGui::Selectable(p.question.c_str())) {
         LoadState(p.hash);
         state_changed_ = true;
-        const Tab t = TabFromName(p.panel);
-        requested_tab_ = t == Tab::kNone ? Tab::kFit : t;
+        requested_tab_ = FindView(p.panel) ? p.panel : "fit";
       }
       if (ImGui::IsItemHovered() && !p.source.empty()) ImGui::SetTooltip("%s", p.source.c_str());
       Track(("preset-" + p.id).c_str());
@@ -702,83 +558,95 @@ void App::Frame() {
   }
 
   if (ImGui::BeginTabBar("panels")) {
-    // A tab asked for by the code (e.g. "Use in Fit") is selected once, then the user's clicks rule.
+    // A tab asked for by the code (a link, a preset, "Use in Fit") is selected once, then the
+    // user's clicks rule.
     bool consumed = false;
-    static const struct { const char* label; Tab tab; } kTabs[] = {
-        {"Fit", Tab::kFit},           {"Speed", Tab::kSpeed},       {"Compare", Tab::kCompare},
-        {"Train", Tab::kTrain},       {"Cost", Tab::kCost},         {"Roofline", Tab::kRoofline},
-        {"This machine", Tab::kMachine}, {"Catalog", Tab::kCatalog},
-    };
-    for (const auto& t : kTabs) {
+    for (const View& v : Views()) {
       ImGuiTabItemFlags flags = 0;
-      if (requested_tab_ == t.tab) {
+      if (requested_tab_ == v.id) {
         flags = ImGuiTabItemFlags_SetSelected;
         consumed = true;
       }
-      const bool open = ImGui::BeginTabItem(t.label, nullptr, flags);
-      Track((std::string("tab-") + TabName(t.tab)).c_str());
+      const bool open = ImGui::BeginTabItem(v.title, nullptr, flags);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", v.help);
+      Track((std::string("tab-") + v.id).c_str());
       if (!open) continue;
-      tab_ = t.tab;
-      DrawPanel(t.tab);
+      if (tab_ != v.id) {
+        tab_ = v.id;
+        if (session_.view().tab != v.id && !session_.Set("tab", v.id)) state_changed_ = true;  // links open here
+      }
+      DrawPanel(v);
       ImGui::EndTabItem();
     }
-    if (consumed) requested_tab_ = Tab::kNone;  // a request made while drawing applies next frame
+    if (consumed) requested_tab_.clear();  // a request made while drawing applies next frame
     ImGui::EndTabBar();
   }
   ImGui::End();
 }
 
-void App::DrawPanel(Tab t) {
-  switch (t) {
-    case Tab::kFit: DrawWithInputs(&App::DrawResult, "fit"); break;
-    case Tab::kSpeed: DrawWithInputs(&App::DrawSpeed, "speed"); break;
-    case Tab::kCompare: DrawWithInputs(&App::DrawCompare, "compare"); break;
-    case Tab::kTrain: DrawWithInputs(&App::DrawTrain, "train"); break;
-    case Tab::kCost: DrawWithInputs(&App::DrawCost, "cost"); break;
-    case Tab::kRoofline: DrawWithInputs(&App::DrawRoofline, "roofline"); break;
-    case Tab::kMachine: DrawMachine(); break;
-    case Tab::kCatalog: DrawCatalog(); break;
-    case Tab::kNone: break;
+// The views with a panel of their own; any other view shows its report's tables (DrawReport),
+// so a view added to the table (views.h) appears here without an edit.
+void App::DrawPanel(const View& v) {
+  const std::string_view id = v.id;
+  if (id == "machine") DrawMachine();
+  else if (id == "catalog") DrawCatalog();
+  else DrawWithInputs(v);
+}
+
+void App::DrawViewBody(const View& v) {
+  const std::string_view id = v.id;
+  if (id == "fit") DrawResult();
+  else if (id == "speed") DrawSpeed();
+  else if (id == "compare") DrawCompare();
+  else if (id == "train") DrawTrain();
+  else if (id == "cost") DrawCost();
+  else if (id == "roofline") DrawRoofline();
+  else DrawReport(v);
+}
+
+void App::DrawReport(const View& v) {
+  const Report r = v.report(session_, {});
+  for (const std::string& l : r.lines) ImGui::TextWrapped("%s", l.c_str());
+  for (const Section& sec : r.sections) {
+    if (!sec.heading.empty()) ImGui::TextColored(Muted(), "%s", sec.heading.c_str());
+    RecordsTable(sec.heading.empty() ? v.id : sec.heading.c_str(), sec.records);
+  }
+  for (const std::string& l : r.after) ImGui::TextWrapped("%s", l.c_str());
+  for (const std::string& w : r.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
+  for (const std::string& n : r.notes) ImGui::TextColored(Muted(), "%s", n.c_str());
+  if (!r.assumptions.empty() && ImGui::TreeNode("Assumptions")) {
+    for (const std::string& a : r.assumptions) ImGui::BulletText("%s", a.c_str());
+    ImGui::TreePop();
   }
 }
 
 // Embed mode (#embed=<panel>&...): one panel for a blog's or a docs page's iframe. The result
 // comes first; the inputs fold under it; a link opens the whole calculator on this scenario.
 void App::DrawEmbedded() {
-  tab_ = embed_;
-  Recompute();
+  const View& v = *FindView(embed_);
+  tab_ = v.id;
   ImGui::TextUnformatted("gpuplan");
   ImGui::SameLine();
   const Model* m = catalog_->FindModel(scenario_.model);
   const Gpu* g = catalog_->FindGpu(scenario_.gpu);
-  const long long gpus = embed_ == Tab::kTrain ? scenario_.TrainingGpus() : scenario_.Gpus();
+  const long long gpus = embed_ == "train" ? scenario_.TrainingGpus() : scenario_.Gpus();
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
-  ImGui::TextWrapped("%s: %s on %lld x %s", TabName(embed_), m ? m->name.c_str() : scenario_.model.c_str(), gpus,
+  ImGui::TextWrapped("%s: %s on %lld x %s", v.id, m ? m->name.c_str() : scenario_.model.c_str(), gpus,
                      g ? g->name.c_str() : scenario_.gpu.c_str());
   ImGui::PopStyleColor();
-  if (!notices_.empty()) {
-    for (const std::string& n : notices_) ImGui::TextColored(Warn(), "! %s", n.c_str());
-  }
+  for (const std::string& n : notices_) ImGui::TextColored(Warn(), "! %s", n.c_str());
   ImGui::PushID("embed");
   if (ImGui::CollapsingHeader("Inputs")) {
     Track("embed-inputs");
-    if (embed_ == Tab::kTrain) DrawTrainInputs();
-    else if (embed_ == Tab::kCost) DrawCostInputs();
+    if (embed_ == "train") DrawTrainInputs();
+    else if (embed_ == "cost") DrawCostInputs();
     DrawInputs();
     ImGui::Separator();
   } else {
     Track("embed-inputs");
   }
-  DrawExportBar(embed_);
-  switch (embed_) {
-    case Tab::kFit: DrawResult(); break;
-    case Tab::kSpeed: DrawSpeed(); break;
-    case Tab::kCompare: DrawCompare(); break;
-    case Tab::kTrain: DrawTrain(); break;
-    case Tab::kCost: DrawCost(); break;
-    case Tab::kRoofline: DrawRoofline(); break;
-    default: break;
-  }
+  DrawExportBar(v);
+  DrawViewBody(v);
   ImGui::PopID();
 }
 
@@ -790,83 +658,36 @@ void App::Copy(const std::string& kind, const std::string& text) {
   export_message_ = "Copied " + kind + " (" + FormatCount(static_cast<long long>(text.size())) + " characters)";
 }
 
-CompareFilter App::CompareFilterNow() const {
-  CompareFilter f;
-  f.fits_only = compare_fits_only_;
-  f.vendor = compare_vendor_;
-  f.min_tokens_per_s = compare_min_tps_;
-  f.max_ttft_s = compare_max_ttft_ms_ / 1e3;
-  f.max_upfront_usd = compare_max_usd_;
-  f.max_watts = compare_max_watts_;
-  return f;
-}
-
-std::string App::CompareCliFlags() const {
-  const CompareFilter f = CompareFilterNow();
-  std::string flags = " --sort " + compare_sort_;
-  if (f.fits_only) flags += " --fits";
-  if (!f.vendor.empty()) flags += " --vendor " + ShellQuote(f.vendor);
-  if (f.min_tokens_per_s > 0) flags += " --min-tps " + FormatShort(f.min_tokens_per_s, 6);
-  if (f.max_ttft_s > 0) flags += " --max-ttft " + FormatShort(f.max_ttft_s, 6);
-  if (f.max_upfront_usd > 0) flags += " --max-upfront " + FormatShort(f.max_upfront_usd, 6);
-  if (f.max_watts > 0) flags += " --max-watts " + FormatShort(f.max_watts, 6);
-  return flags;
-}
-
 std::string App::ExportText(std::string_view kind, std::string_view panel) {
-  Recompute();
-  const Tab t = TabFromName(panel);
-  if (t == Tab::kNone || t == Tab::kCatalog || t == Tab::kMachine) return {};
-  const std::string name = TabName(t);
-  const std::string state = EncodeState(scenario_);
-  if (kind == "link") return host_.page_url + "#" + state + "&tab=" + name;
+  const View* v = FindView(panel);
+  if (!v || !v->embeddable) return {};
+  // The link opens on this panel with the view options (sort, filters, overlays) as they are.
+  ViewOptions at = session_.view();
+  at.tab = v->id;
+  const std::string state = EncodeState(scenario_) + EncodeViewOptions(at);
+  if (kind == "link") return host_.page_url + "#" + state;
   if (kind == "embed") {
     const Model* m = catalog_->FindModel(scenario_.model);
-    const int height = t == Tab::kCompare || t == Tab::kRoofline ? 640 : 520;
-    return "<iframe src=\"" + host_.page_url + "#embed=" + name + "&" + state + "\" width=\"100%\" height=\"" +
-           std::to_string(height) + "\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"gpuplan: " + name +
+    const int height = panel == "compare" || panel == "roofline" ? 640 : 520;
+    return "<iframe src=\"" + host_.page_url + "#embed=" + v->id + "&" + state + "\" width=\"100%\" height=\"" +
+           std::to_string(height) + "\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"gpuplan: " + v->id +
            (m ? " for " + m->name : std::string()) + "\"></iframe>";
   }
-  if (kind == "cli") {
-    if (t == Tab::kCompare) return CliCommand("compare", scenario_) + CompareCliFlags();
-    return CliCommand(name, scenario_);
-  }
-  std::vector<CompareRow> rows;
-  if (t == Tab::kCompare) {
-    const CompareFilter f = CompareFilterNow();
-    for (const CompareRow& r : CompareRows())
-      if (PassesFilter(r, f)) rows.push_back(r);
-  }
-  if (kind == "json") {
-    if (t == Tab::kCompare) return CompareReportJson(scenario_, rows);
-    return ResultJson(name);
-  }
-  if (kind == "markdown") {
-    switch (t) {
-      case Tab::kFit:
-        return estimate_->ok() ? FormatRecords(FitRecords(estimate_->value()), "md") : std::string();
-      case Tab::kSpeed:
-        return speed_ && speed_->ok() ? FormatRecords(SpeedRecords(speed_->value()), "md") : std::string();
-      case Tab::kCost:
-        return speed_ && speed_->ok() ? FormatRecords(CostRecords(scenario_, cost_), "md") : std::string();
-      case Tab::kCompare: return FormatRecords(CompareRecords(rows), "md");
-      case Tab::kTrain:
-        return train_->ok() ? FormatRecords(TrainRecords(*catalog_, scenario_, train_->value()), "md") : std::string();
-      case Tab::kRoofline: return roofline_->ok() ? FormatRecords(RooflineRecords(roofline_->value()), "md") : std::string();
-      default: break;
-    }
-  }
+  if (kind == "cli") return ViewCliCommand(*v, session_);
+  if (!v->failure(session_).empty()) return {};
+  if (kind == "json") return v->json(session_, {});
+  if (kind == "markdown") return PrintView(*v, session_, "md");
   return {};
 }
 
 // The export row under every scenario panel: what a blog author or a colleague needs.
-void App::DrawExportBar(Tab t) {
-  const std::string panel = TabName(t);
+void App::DrawExportBar(const View& v) {
+  const std::string panel = v.id;
   ImGui::PushID("export");
   static const struct { const char* label; const char* kind; const char* tip; } kButtons[] = {
       {"Copy link", "link", "the page's address with the whole scenario in the hash (opens on this panel)"},
       {"Copy embed code", "embed", "an <iframe> that shows this panel alone, for a blog or a docs page"},
-      {"Copy Markdown", "markdown", "the result as a Markdown table (what the CLI prints with --format md)"},
+      {"Copy Markdown", "markdown", "the result as Markdown (what the CLI prints with --format md)"},
       {"Copy JSON", "json", "the result as JSON (what the CLI prints with --format json)"},
       {"Copy CLI command", "cli", "the gpuplan command that prints the same numbers"},
   };
@@ -890,10 +711,10 @@ void App::DrawExportBar(Tab t) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", b.tip);
     Track((panel + "-copy-" + b.kind).c_str());
   }
-  if (t == Tab::kRoofline) {
+  if (panel == "roofline") {
     same_line_if_fits("Download SVG");
     if (ImGui::SmallButton("Download SVG")) {
-      const std::string svg = RooflineSvg(MakeChart());
+      const std::string svg = RooflineSvg(session_.Chart());
       last_copy_kind_ = "svg";
       last_copy_text_ = svg;
       export_message_ = host_.save ? host_.save("gpuplan-roofline.svg", "image/svg+xml", svg) : "no file saving here";
@@ -908,23 +729,25 @@ void App::DrawExportBar(Tab t) {
   ImGui::PopID();
 }
 
-void App::DrawWithInputs(void (App::*right)(), const char* id) {
+void App::DrawWithInputs(const View& v) {
   const bool wide = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 50.0f;
-  ImGui::PushID(id);
+  auto result = [&] {
+    DrawExportBar(v);
+    DrawViewBody(v);
+  };
+  ImGui::PushID(v.id);
   if (wide) {
     ImGui::BeginChild("inputs", ImVec2(ImGui::GetFontSize() * 28.0f, 0), false);
     DrawInputs();
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("result", ImVec2(0, 0), false);
-    DrawExportBar(TabFromName(id));
-    (this->*right)();
+    result();
     ImGui::EndChild();
   } else {
     DrawInputs();
     ImGui::Separator();
-    DrawExportBar(TabFromName(id));
-    (this->*right)();
+    result();
   }
   ImGui::PopID();
 }

@@ -22,6 +22,8 @@
 #include "gpuplan/probe_result.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/scenario.h"
+#include "gpuplan/session.h"
+#include "gpuplan/views.h"
 
 namespace gpuplan::ui {
 
@@ -60,8 +62,8 @@ class App {
   // The fit report (the same JSON as `gpuplan fit --format json`); recomputed only when the
   // scenario changed, never per frame.
   const std::string& ReportJson();
-  // What `gpuplan <which> --format json` prints for this scenario: which = fit, speed or
-  // compare (rows in the panel's sort order). Empty for another word.
+  // What `gpuplan <which> --format json` prints for this scenario and these view options
+  // (compare: its sort and filters): which = a view id (views.h). Empty for another word.
   std::string ResultJson(std::string_view which);
   const std::vector<std::string>& Notices() const { return notices_; }
   // Screen rectangles of the main widgets, by field key, for end-to-end tests that click.
@@ -86,21 +88,20 @@ class App {
   std::string FieldErrorsJson() const;
 
  private:
-  void Recompute();
+  // Every edit goes through the session's parsers (the URL hash's and the CLI flags').
   void Edit(std::string_view key, const std::string& value);
   void Track(const char* key);
-  enum class Tab { kNone, kFit, kSpeed, kCompare, kTrain, kCost, kRoofline, kMachine, kCatalog };
-  static const char* TabName(Tab t);
-  static Tab TabFromName(std::string_view name);  // kNone for an unknown name
   void ApplyTheme();
-  void DrawPanel(Tab t);
+  // One view's panel: its own drawing where it has one, else its report's tables.
+  void DrawPanel(const View& v);
+  void DrawReport(const View& v);
+  // The view's result: its panel's drawing, or its report.
+  void DrawViewBody(const View& v);
   void DrawEmbedded();
   // Copy link / embed code / Markdown / JSON / CLI command (and the roofline's SVG) for a panel.
-  void DrawExportBar(Tab t);
+  void DrawExportBar(const View& v);
   void Copy(const std::string& kind, const std::string& text);
-  // The Compare panel's filters, and the CLI flags that give the same rows.
-  CompareFilter CompareFilterNow() const;
-  std::string CompareCliFlags() const;
+  const CostEstimate& CostNow();
   // The Cost panel (panel_cost.cpp).
   void DrawCost();
   void DrawCostInputs();
@@ -112,22 +113,18 @@ class App {
   void GibField(const char* key, const char* label, double current, double step);
   void DrawResult();
   void DrawSpeedSummary();
-  // Inputs on the left, `right` beside them (below them when the window is narrow).
-  void DrawWithInputs(void (App::*right)(), const char* id);
+  // Inputs on the left, the view beside them (below them when the window is narrow).
+  void DrawWithInputs(const View& v);
   // The Speed and Compare panels (panel_speed.cpp).
   void DrawSpeed();
   void DrawCompare();
-  const std::vector<CompareRow>& CompareRows();
   // The Train panel (panel_train.cpp).
   void DrawTrain();
   void DrawTrainInputs();
-  // The Roofline panel (panel_roofline.cpp) and the chart it draws: the scenario's GPU,
-  // overlays, a loaded probe's measured ceilings, this machine's CPU.
+  // The Roofline panel (panel_roofline.cpp): the session's chart and operations.
   void DrawRoofline();
-  RooflineChart MakeChart();
   // The This machine panel (panel_machine.cpp): the CPU measured here, a loaded GPU probe.
   void DrawMachine();
-  void SetCpuProbe(CpuProbeResult p);
   // The Catalog panel (panel_catalog.cpp): search, filters, a table, the detail with sources.
   void DrawCatalog();
   void DrawGpuTable();
@@ -141,68 +138,36 @@ class App {
   // `text`, or while the page's catalog has left such words out, a line saying they load (and
   // a request for them when the item just drawn is hovered).
   std::string Words(const std::string& text);
-  // The built-in files with their sources arrived: reload, then the user's imports again.
-  std::string LoadSources(std::string_view bundle);
   // Parameter counts by model id, computed once per catalog (the model lists draw every frame).
   const ParamCount& Params(const Model& m);
   void DrawQuotedCheck(const Gpu& g);
 
-  Catalog catalog_owned_;                // built-in entries plus what the user imported
+  Session session_;                      // the catalog, the scenario, probes, view options, results
+  const Catalog* catalog_ = &session_.catalog();   // the same object for the session's life
+  const Scenario& scenario_ = session_.scenario();
   std::map<std::string, ParamCount> params_cache_;
-  const Catalog* catalog_ = &catalog_owned_;
   std::string catalog_error_;
-  Scenario scenario_;
-  std::optional<Result<MemoryEstimate>> estimate_;
-  std::optional<Result<SpeedEstimate>> speed_;   // with estimate_, recomputed only when dirty
-  CostEstimate cost_;
-  std::optional<Result<TrainEstimate>> train_;  // recomputed only when dirty
-  std::vector<ScalingPoint> scaling_;
-  std::optional<Result<Roofline>> roofline_;   // recomputed only when dirty
-  std::vector<std::string> roof_overlay_;       // more GPUs on the roofline chart
-  bool roof_phases_[3] = {true, true, true};    // prefill, decode, train points shown
-  std::optional<GpuProbeResult> gpu_probe_;     // a loaded `gpuplan probe gpu` result
-  std::optional<CpuProbeResult> cpu_probe_;     // measured here, or loaded
   int machine_pending_ = 0;                     // 1: quick, 2: full measurement asked for
   int machine_wait_frames_ = 0;
   int machine_threads_ = 0;                     // > 0: a threaded probe is running on that many
   std::function<int(bool)> threaded_probe_;
   std::string machine_message_;
-  std::optional<Roof> cpu_roof_;                // this machine's CPU, measured
-  std::vector<ChartPoint> cpu_points_;
-  std::optional<RooflineChart> roof_chart_;     // MakeChart's result; reset by whatever changes it
-  struct CurvePoint {
-    double x = 0, per_user = 0, total = 0;
-  };
-  std::vector<CurvePoint> batch_curve_, context_curve_;  // tokens/s against batch and context
-  std::vector<CompareRow> compare_rows_;                  // cached: recomputed after a change
-  bool compare_dirty_ = true;
-  std::string compare_sort_ = "tokens_per_s_total";
-  std::string compare_sorted_by_;                         // the key compare_rows_ is sorted by
-  bool compare_fits_only_ = true;
-  char compare_vendor_[32] = "";
-  float compare_min_tps_ = 0;
-  float compare_max_ttft_ms_ = 0;
-  float compare_max_usd_ = 0;
-  float compare_max_watts_ = 0;
-  double compare_last_ms_ = 0;                            // how long the last ranking took
-  std::string report_json_;
-  std::string cli_command_;
-  bool dirty_ = true;
+  std::string report_json_;                     // ReportJson's text, kept for the host to read
   bool state_changed_ = false;
   std::vector<std::string> notices_;          // fields dropped from the hash
   std::map<std::string, std::string> field_errors_;  // edits refused, by field key
   std::map<std::string, Rect> rects_;
   char model_filter_[64] = "";
   char gpu_filter_[64] = "";
-  Tab tab_ = Tab::kFit;
-  Tab requested_tab_ = Tab::kNone;
-  Tab embed_ = Tab::kNone;          // embed=<panel>: that panel alone, compact
+  char compare_vendor_[65] = "";              // the vendor filter as typed
+  std::string tab_ = "fit";                   // the panel drawn last frame
+  std::string requested_tab_;                 // a panel to select next frame (a link, a preset, "Use in Fit")
+  std::string embed_;                         // embed=<panel>: that panel alone, compact
   std::string theme_ = "auto";      // theme=: light, dark, or auto (the host page's preference)
   bool prefer_dark_ = true, dark_ = true, theme_applied_ = false;
   HostServices host_;
   std::string last_copy_kind_, last_copy_text_, export_message_;
   std::string sources_state_;  // "" (built in), "elsewhere", "loading", "loaded", or the error
-  std::vector<std::pair<std::string, std::string>> imports_;  // texts the user added, and their names
   // Catalog panel
   int catalog_view_ = 0;           // 0: accelerators, 1: models
   char catalog_search_[64] = "";

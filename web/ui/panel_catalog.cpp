@@ -172,7 +172,7 @@ void App::DrawGpuDetail(const Gpu& g) {
   ImGui::SameLine();
   if (ImGui::SmallButton("Use in Fit")) {
     Edit("gpu", g.id);
-    requested_tab_ = Tab::kFit;
+    requested_tab_ = "fit";
   }
   Track("use-in-fit");
   DrawQuotedCheck(g);
@@ -305,7 +305,7 @@ void App::DrawModelTable() {
     ImGui::TableNextColumn();
     if (ImGui::SmallButton(("Use##" + m.id).c_str())) {
       Edit("model", m.id);
-      requested_tab_ = Tab::kFit;
+      requested_tab_ = "fit";
     }
   }
   ImGui::EndTable();
@@ -313,22 +313,22 @@ void App::DrawModelTable() {
 
 std::string App::UiStateJson() const {
   nlohmann::json j;
-  j["tab"] = TabName(tab_);
+  j["tab"] = tab_;
   j["sources"] = sources_state_.empty() ? "built-in" : sources_state_;
   j["catalog_error"] = catalog_error_;
-  j["embed"] = TabName(embed_);
+  j["embed"] = embed_;
   j["theme"] = theme_;
   j["dark"] = dark_;
   j["last_copy"] = {{"kind", last_copy_kind_}, {"text", last_copy_text_}};
-  j["compare_sort"] = compare_sort_;
-  j["compare_ms"] = compare_last_ms_;
+  j["compare_sort"] = session_.view().sort;
+  j["compare_ms"] = session_.compare_ms();
   j["catalog_view"] = catalog_view_ == 0 ? "gpus" : "models";
   j["search"] = catalog_search_;
   j["selected_gpu"] = selected_gpu_;
   j["visible"] = visible_ids_;
-  j["roof_overlay"] = roof_overlay_;
-  j["gpu_probe"] = gpu_probe_ ? gpu_probe_->device_name : std::string();
-  j["cpu_probe"] = cpu_probe_ ? cpu_probe_->cpu.model_name : std::string();
+  j["roof_overlay"] = session_.view().overlay;
+  j["gpu_probe"] = session_.gpu_probe() ? session_.gpu_probe()->device_name : std::string();
+  j["cpu_probe"] = session_.cpu_probe() ? session_.cpu_probe()->cpu.model_name : std::string();
   j["machine_pending"] = machine_pending_;
   return j.dump();
 }

@@ -54,19 +54,18 @@ void App::DrawCostInputs() {
 }
 
 void App::DrawCost() {
-  Recompute();
-  if (!estimate_->ok()) {
-    ImGui::TextColored(Bad(), "%s", estimate_->error().c_str());
+  if (!session_.Fit().ok()) {
+    ImGui::TextColored(Bad(), "%s", session_.Fit().error().c_str());
     return;
   }
-  if (!speed_ || !speed_->ok()) {
-    ImGui::TextColored(Warn(), "Speed: %s", speed_ ? speed_->error().c_str() : "");
+  if (!session_.Speed().ok()) {
+    ImGui::TextColored(Warn(), "Speed: %s", session_.Speed().error().c_str());
     return;
   }
-  const CostEstimate& c = cost_;
-  const SpeedEstimate& e = speed_->value();
+  const CostEstimate& c = CostNow();
+  const SpeedEstimate& e = session_.Speed().value();
   const long long gpus = scenario_.Gpus();
-  if (embed_ == Tab::kNone) {
+  if (embed_.empty()) {
     DrawCostInputs();
     ImGui::Separator();
   }
@@ -76,7 +75,7 @@ void App::DrawCost() {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("busy hours = 730 h a month x utilisation %s\ntokens/s from the Speed panel (decode, batch %lld)",
                       FormatFixed(scenario_.utilization, 2).c_str(), scenario_.batch);
-  if (!estimate_->value().fits) ImGui::TextColored(Bad(), "The scenario does not fit in memory (see Fit): costs are for GPUs that cannot run it.");
+  if (!session_.Fit().value().fits) ImGui::TextColored(Bad(), "The scenario does not fit in memory (see Fit): costs are for GPUs that cannot run it.");
 
   // The options side by side; each figure's tooltip gives its formula.
   const double n = static_cast<double>(gpus);

@@ -30,13 +30,6 @@ void Row(const std::string& a, const std::string& b, const std::string& c = {}) 
 
 }  // namespace
 
-void App::SetCpuProbe(CpuProbeResult m) {
-  cpu_probe_ = std::move(m);
-  cpu_roof_ = CpuRoof(*cpu_probe_);
-  cpu_points_ = CpuGemmPoints(*cpu_probe_);
-  roof_chart_.reset();
-}
-
 void App::DrawMachine() {
   // A measurement asked for runs a few frames later, after a frame that says so was drawn: the
   // single-threaded page cannot draw while it measures. Where the host has a threaded probe
@@ -55,7 +48,7 @@ void App::DrawMachine() {
       options.quick = quick;
       Result<CpuProbeResult> m = MeasureMachine(options);
       if (m.ok()) {
-        SetCpuProbe(std::move(m.value()));
+        session_.SetCpuProbe(std::move(m.value()));
         machine_message_.clear();
       } else {
         machine_message_ = m.error();
@@ -78,9 +71,9 @@ void App::DrawMachine() {
     ImGui::SameLine();
     if (ImGui::Button("Measure (full, ~20 s)")) machine_pending_ = 2, machine_wait_frames_ = 0;
     Track("machine-full");
-    if (cpu_probe_) {
+    if (session_.cpu_probe()) {
       ImGui::SameLine();
-      if (ImGui::Button("Copy JSON")) ImGui::SetClipboardText(CpuProbeToJson(*cpu_probe_).c_str());
+      if (ImGui::Button("Copy JSON")) ImGui::SetClipboardText(CpuProbeToJson(*session_.cpu_probe()).c_str());
       Track("machine-copy");
     }
   }
@@ -88,8 +81,8 @@ void App::DrawMachine() {
   ImGui::TextColored(Muted(),
                      "Drop a probe file here (gpuplan probe cpu --out cpu.json, gpuplan probe gpu --out gpu.json) "
                      "to load it.");
-  if (cpu_probe_) {
-    const CpuProbeResult& p = *cpu_probe_;
+  if (session_.cpu_probe()) {
+    const CpuProbeResult& p = *session_.cpu_probe();
     const CpuInfo& c = p.cpu;
     if (ImGui::BeginTable("machine-cpu", 3, kTable)) {
       ImGui::TableSetupColumn("Quantity");
@@ -116,13 +109,13 @@ void App::DrawMachine() {
 
   ImGui::Separator();
   ImGui::TextUnformatted("A GPU, measured (gpuplan probe gpu)");
-  if (!gpu_probe_) {
+  if (!session_.gpu_probe()) {
     ImGui::TextColored(Muted(), "Run `gpuplan probe gpu --out gpu.json` on the GPU's machine and drop the file here.");
     return;
   }
-  const Gpu* g = MatchProbeGpu(*catalog_, *gpu_probe_);
-  ImGui::Text("%s, driver %s, CUDA %s, %s%s", gpu_probe_->device_name.c_str(), gpu_probe_->driver.c_str(),
-              gpu_probe_->cuda_runtime.c_str(), gpu_probe_->date.c_str(),
+  const Gpu* g = session_.GpuProbeCatalogGpu();
+  ImGui::Text("%s, driver %s, CUDA %s, %s%s", session_.gpu_probe()->device_name.c_str(), session_.gpu_probe()->driver.c_str(),
+              session_.gpu_probe()->cuda_runtime.c_str(), session_.gpu_probe()->date.c_str(),
               g ? (" - catalog entry " + g->id).c_str() : " - no catalog entry matches");
   if (!g) return;
   if (ImGui::BeginTable("machine-gpu", 4, kTable)) {
@@ -131,7 +124,7 @@ void App::DrawMachine() {
     ImGui::TableSetupColumn("Datasheet");
     ImGui::TableSetupColumn("% of datasheet", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
-    for (const MeasuredRow& r : MeasuredVsCatalog(*gpu_probe_, *g)) {
+    for (const MeasuredRow& r : MeasuredVsCatalog(*session_.gpu_probe(), *g)) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.name.c_str());

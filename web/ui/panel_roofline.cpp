@@ -18,82 +18,61 @@ namespace {
 
 }  // namespace
 
-RooflineChart App::MakeChart() {
-  const Roofline& rl = roofline_->value();
-  std::vector<Roof> roofs = {rl.roof};
-  for (const std::string& id : roof_overlay_)
-    if (const Gpu* g = catalog_->FindGpu(id); g && id != rl.roof.id) roofs.push_back(GpuRoof(*catalog_, *g));
-  std::vector<ChartPoint> points;
-  if (gpu_probe_) {
-    // The probe's ceilings join the roof of the GPU it ran on (or a roof of its own).
-    const Gpu* measured = MatchProbeGpu(*catalog_, *gpu_probe_);
-    auto it = std::find_if(roofs.begin(), roofs.end(), [&](const Roof& r) { return measured && r.id == measured->id; });
-    if (it == roofs.end()) {
-      roofs.push_back(measured ? GpuRoof(*catalog_, *measured) : Roof{"measured", gpu_probe_->device_name, {}, {}});
-      it = roofs.end() - 1;
-    }
-    AddMeasuredCeilings(*it, *gpu_probe_);
-    points = MeasuredGemmPoints(*gpu_probe_);
-  }
-  if (cpu_roof_) {
-    roofs.push_back(*cpu_roof_);
-    for (const ChartPoint& p : cpu_points_) points.push_back(p);
-  }
-  for (const RoofOp& op : rl.ops) {
-    const int phase = op.phase == "prefill" ? 0 : op.phase == "decode" ? 1 : 2;
-    if (roof_phases_[phase])
-      points.push_back(
-          {op.phase + ": " + op.name, op.intensity, op.attainable_flops_per_s, PhaseColor(op.phase), false});
-  }
-  return MakeRooflineChart(roofs, points, rl.precision);
-}
-
 void App::DrawRoofline() {
-  Recompute();
-  if (!roofline_->ok()) {
-    ImGui::TextColored(Bad(), "%s", roofline_->error().c_str());
+  if (!session_.RooflineResult().ok()) {
+    ImGui::TextColored(Bad(), "%s", session_.RooflineResult().error().c_str());
     return;
   }
-  const Roofline& rl = roofline_->value();
-  if (ImGui::Checkbox("Prefill", &roof_phases_[0])) roof_chart_.reset();
-  Track("roof-prefill");
-  ImGui::SameLine();
-  if (ImGui::Checkbox("Decode", &roof_phases_[1])) roof_chart_.reset();
-  Track("roof-decode");
-  ImGui::SameLine();
-  if (ImGui::Checkbox("Training step", &roof_phases_[2])) roof_chart_.reset();
-  Track("roof-train");
+  const Roofline& rl = session_.RooflineResult().value();
+  // Phases and overlays are view options: a link and `gpuplan roofline --phase/--overlay` carry them.
+  const ViewOptions& view = session_.view();
+  static const char* const kPhases[][2] = {{"prefill", "Prefill"}, {"decode", "Decode"}, {"train", "Training step"}};
+  for (size_t i = 0; i < std::size(kPhases); ++i) {
+    if (i) ImGui::SameLine();
+    bool on = view.ShowsPhase(kPhases[i][0]);
+    if (ImGui::Checkbox(kPhases[i][1], &on)) {
+      std::string phases;
+      for (const auto& p : kPhases)
+        if (p[0] == kPhases[i][0] ? on : view.ShowsPhase(p[0])) phases += (phases.empty() ? "" : ",") + std::string(p[0]);
+      Edit("phase", phases == "prefill,decode,train" ? "all" : phases.empty() ? "none" : phases);
+    }
+    Track((std::string("roof-") + kPhases[i][0]).c_str());
+  }
+  auto set_overlay = [&](std::vector<std::string> ids) {
+    std::string text;
+    for (const std::string& id : ids) text += (text.empty() ? "" : ",") + id;
+    Edit("overlay", text);
+  };
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (ImGui::BeginCombo("##overlay", "Overlay another GPU...")) {
     for (const Gpu& g : catalog_->gpus) {
-      const bool on = std::find(roof_overlay_.begin(), roof_overlay_.end(), g.id) != roof_overlay_.end();
+      std::vector<std::string> ids = view.overlay;
+      const auto at = std::find(ids.begin(), ids.end(), g.id);
+      const bool on = at != ids.end();
       if (g.id == rl.roof.id || g.bandwidth_bytes_per_s <= 0 || g.dense_flops.empty()) continue;
       if (ImGui::Selectable(g.name.c_str(), on)) {
-        roof_chart_.reset();
-        if (on)
-          roof_overlay_.erase(std::find(roof_overlay_.begin(), roof_overlay_.end(), g.id));
-        else if (roof_overlay_.size() < 6)
-          roof_overlay_.push_back(g.id);
+        if (on) ids.erase(at);
+        else if (ids.size() < 6) ids.push_back(g.id);
+        set_overlay(ids);
       }
     }
     ImGui::EndCombo();
   }
   Track("roof-overlay");
-  for (size_t i = 0; i < roof_overlay_.size(); ++i) {
+  for (size_t i = 0; i < view.overlay.size(); ++i) {
     ImGui::SameLine();
-    const Gpu* g = catalog_->FindGpu(roof_overlay_[i]);
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::SmallButton(((g ? g->id : roof_overlay_[i]) + " x").c_str())) {
-      roof_chart_.reset();
-      roof_overlay_.erase(roof_overlay_.begin() + static_cast<long>(i));
+    if (ImGui::SmallButton((view.overlay[i] + " x").c_str())) {
+      std::vector<std::string> ids = view.overlay;
+      ids.erase(ids.begin() + static_cast<long>(i));
       ImGui::PopID();
+      set_overlay(ids);
       break;
     }
     ImGui::PopID();
   }
-  if (!roof_chart_) roof_chart_ = MakeChart();  // not per frame: only after a change
-  RooflineWidget("roofline", *roof_chart_, std::max(ImGui::GetFontSize() * 18, ImGui::GetContentRegionAvail().y * 0.55f));
+  RooflineWidget("roofline", session_.Chart(), std::max(ImGui::GetFontSize() * 18, ImGui::GetContentRegionAvail().y * 0.55f));
   Track("chart-roofline");
   ImGui::TextColored(Muted(), "%s matmuls; ridge %s FLOP/B against %s. Hover a point or the plot for values.",
                      rl.precision.c_str(), FormatShort(rl.roof.Ridge(rl.precision), 3).c_str(),
@@ -108,8 +87,7 @@ void App::DrawRoofline() {
     ImGui::TableSetupColumn("Share of phase", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     for (const RoofOp& op : rl.ops) {
-      const int phase = op.phase == "prefill" ? 0 : op.phase == "decode" ? 1 : 2;
-      if (!roof_phases_[phase]) continue;
+      if (!session_.view().ShowsPhase(op.phase)) continue;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(op.phase.c_str());
@@ -144,7 +122,7 @@ void App::DrawRoofline() {
   }
   ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", CliCommand("roofline", scenario_).c_str());
+  ImGui::TextWrapped("%s", ViewCliCommand(*FindView("roofline"), session_).c_str());
 }
 
 }  // namespace gpuplan::ui

@@ -2,8 +2,8 @@
 // against batch and context) and the Compare panel (the whole catalog ranked for the
 // scenario). Both read the same caches as the Fit panel; nothing is recomputed per frame.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include <imgui.h>
 
@@ -18,7 +18,7 @@ namespace gpuplan::ui {
 namespace {
 
 
-std::string Ms(double s) { return s >= 1 ? FormatFixed(s, 2) + " s" : FormatFixed(s * 1e3, s >= 0.01 ? 1 : 2) + " ms"; }
+std::string Ms(double s) { return FormatSeconds(s); }
 
 std::string Tps(double v) { return ChartValue(v); }
 
@@ -47,16 +47,22 @@ void StepTable(const char* id, const StepTime& t) {
 }  // namespace
 
 void App::DrawSpeed() {
-  Recompute();
-  if (!estimate_->ok() || !speed_) {
-    ImGui::TextColored(Warn(), "%s", estimate_->ok() ? "no speed estimate" : estimate_->error().c_str());
+  if (!session_.Fit().ok()) {
+    ImGui::TextColored(Warn(), "%s", session_.Fit().error().c_str());
     return;
   }
-  if (!speed_->ok()) {
-    ImGui::TextColored(Warn(), "%s", speed_->error().c_str());
+  if (session_.gpu_probe()) {  // the probe's measured efficiencies instead of the engine's fitted ones
+    bool measured = session_.use_measured();
+    if (ImGui::Checkbox("Use the loaded GPU probe's efficiencies", &measured)) session_.SetUseMeasured(measured);
+    Track("speed-measured");
+    ItemTip("gpuplan speed --measured FILE: the probe's read bandwidth and GEMM rate on this GPU in place of the "
+            "engine's fitted efficiencies; an upper bound for any engine");
+  }
+  if (!session_.Speed().ok()) {
+    ImGui::TextColored(Warn(), "%s", session_.Speed().error().c_str());
     return;
   }
-  const SpeedEstimate& e = speed_->value();
+  const SpeedEstimate& e = session_.Speed().value();
   const Band& b = e.decode_band;
   ImGui::TextWrapped("Decode: %s tok/s per user, %s tok/s in all", Tps(e.tokens_per_s_user).c_str(), Tps(e.tokens_per_s_total).c_str());
   Track("speed-decode");
@@ -81,20 +87,20 @@ void App::DrawSpeed() {
     for (const TimeTerm& t : e.prefill_one.terms) tip += t.name + ": " + Ms(t.seconds) + " = " + t.formula + "\n";
     ItemTip(tip);
   }
-  if (cost_.cloud_per_m_output > 0)
-    ImGui::TextWrapped("$%s per 1M output tokens, $%s per 1M input (cloud: %s)", FormatFixed(cost_.cloud_per_m_output, 3).c_str(),
-                FormatFixed(cost_.cloud_per_m_input, 3).c_str(), cost_.cloud_basis.c_str());
-  if (cost_.cloud_per_m_output > 0)
-    ItemTip("$ per 1M output = $" + FormatFixed(cost_.cloud_hour, 2) + "/h / (" + Tps(e.tokens_per_s_total) +
-            " tok/s x 3,600 s) x 10^6\n$ per 1M input = $" + FormatFixed(cost_.cloud_hour, 2) + "/h / (" +
+  if (CostNow().cloud_per_m_output > 0)
+    ImGui::TextWrapped("$%s per 1M output tokens, $%s per 1M input (cloud: %s)", FormatFixed(CostNow().cloud_per_m_output, 3).c_str(),
+                FormatFixed(CostNow().cloud_per_m_input, 3).c_str(), CostNow().cloud_basis.c_str());
+  if (CostNow().cloud_per_m_output > 0)
+    ItemTip("$ per 1M output = $" + FormatFixed(CostNow().cloud_hour, 2) + "/h / (" + Tps(e.tokens_per_s_total) +
+            " tok/s x 3,600 s) x 10^6\n$ per 1M input = $" + FormatFixed(CostNow().cloud_hour, 2) + "/h / (" +
             Tps(e.prefill_tokens_per_s) + " prefill tok/s x 3,600 s) x 10^6");
-  if (cost_.owned_per_m_output > 0)
-    ImGui::TextWrapped("$%s per 1M output tokens owned (%s, %s years, %s%% busy)", FormatFixed(cost_.owned_per_m_output, 3).c_str(),
-                cost_.purchase_basis.substr(0, 40).c_str(), FormatFixed(scenario_.years, 1).c_str(),
+  if (CostNow().owned_per_m_output > 0)
+    ImGui::TextWrapped("$%s per 1M output tokens owned (%s, %s years, %s%% busy)", FormatFixed(CostNow().owned_per_m_output, 3).c_str(),
+                CostNow().purchase_basis.substr(0, 40).c_str(), FormatFixed(scenario_.years, 1).c_str(),
                 FormatFixed(scenario_.utilization * 100, 0).c_str());
-  if (cost_.owned_per_m_output > 0)
-    ItemTip("owned $/h = purchase / (years x 8,760 h x utilisation) + energy = $" + FormatFixed(cost_.owned_hour, 3) +
-            "/h\n$ per 1M output = $" + FormatFixed(cost_.owned_hour, 3) + "/h / (" + Tps(e.tokens_per_s_total) +
+  if (CostNow().owned_per_m_output > 0)
+    ItemTip("owned $/h = purchase / (years x 8,760 h x utilisation) + energy = $" + FormatFixed(CostNow().owned_hour, 3) +
+            "/h\n$ per 1M output = $" + FormatFixed(CostNow().owned_hour, 3) + "/h / (" + Tps(e.tokens_per_s_total) +
             " tok/s x 3,600 s) x 10^6");
   for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
 
@@ -112,11 +118,11 @@ void App::DrawSpeed() {
   };
   const ImU32 blue = IM_COL32(90, 150, 240, 255), orange = IM_COL32(240, 160, 60, 255);
   ImGui::TextUnformatted("Tokens/s against batch (concurrent sequences)");
-  Chart("batch", {series(batch_curve_, true, blue, "all users"), series(batch_curve_, false, orange, "per user")},
+  Chart("batch", {series(session_.Curves().batch, true, blue, "all users"), series(session_.Curves().batch, false, orange, "per user")},
         "batch", "tok/s", h);
   Track("chart-batch");
   ImGui::TextUnformatted("Tokens/s per user against context");
-  Chart("context", {series(context_curve_, false, orange, "per user")}, "context (tokens)", "tok/s", h);
+  Chart("context", {series(session_.Curves().context, false, orange, "per user")}, "context (tokens)", "tok/s", h);
   Track("chart-context");
 
   if (ImGui::CollapsingHeader("Decode step: the work shown", ImGuiTreeNodeFlags_DefaultOpen)) StepTable("decode", e.decode);
@@ -127,7 +133,7 @@ void App::DrawSpeed() {
       ImGui::TableSetupColumn("$ per hour");
       ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
       ImGui::TableHeadersRow();
-      for (const CostLine& l : cost_.lines) {
+      for (const CostLine& l : CostNow().lines) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(l.name.c_str());
@@ -138,11 +144,11 @@ void App::DrawSpeed() {
       }
       ImGui::EndTable();
     }
-    if (cost_.break_even_months > 0)
+    if (CostNow().break_even_months > 0)
       ImGui::Text("Buying breaks even after %s months of renting the same busy hours",
-                  FormatFixed(cost_.break_even_months, 1).c_str());
-    for (const std::string& w : cost_.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
-    for (const std::string& a : cost_.assumptions) ImGui::BulletText("%s", a.c_str());
+                  FormatFixed(CostNow().break_even_months, 1).c_str());
+    for (const std::string& w : CostNow().warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
+    for (const std::string& a : CostNow().assumptions) ImGui::BulletText("%s", a.c_str());
   }
   if (ImGui::TreeNode("Assumptions")) {
     for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
@@ -150,46 +156,39 @@ void App::DrawSpeed() {
   }
   ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", CliCommand("speed", scenario_).c_str());
-}
-
-const std::vector<CompareRow>& App::CompareRows() {
-  Recompute();
-  if (compare_dirty_) {
-    const auto t0 = std::chrono::steady_clock::now();
-    compare_rows_ = CompareCatalog(*catalog_, scenario_);
-    compare_last_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    compare_dirty_ = false;
-    compare_sorted_by_.clear();
-  }
-  if (compare_sorted_by_ != compare_sort_) {  // sort once per change, not every frame
-    SortCompareRows(compare_rows_, compare_sort_);
-    compare_sorted_by_ = compare_sort_;
-  }
-  return compare_rows_;
+  ImGui::TextWrapped("%s", ViewCliCommand(*FindView("speed"), session_).c_str());
 }
 
 void App::DrawCompare() {
-  const std::vector<CompareRow>& rows = CompareRows();
-  ImGui::Checkbox("Fits only", &compare_fits_only_);
+  // The filters are view options: links, the CLI command and the exports carry them.
+  const CompareFilter& f = session_.view().filter;
+  bool fits = f.fits_only;
+  if (ImGui::Checkbox("Fits only", &fits)) Edit("fits", fits ? "1" : "0");
+  Track("compare-fits");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::InputTextWithHint("##vendor", "vendor...", compare_vendor_, sizeof compare_vendor_);
+  if (!ImGui::IsItemActive() && f.vendor != compare_vendor_)
+    std::snprintf(compare_vendor_, sizeof compare_vendor_, "%s", f.vendor.c_str());
+  if (ImGui::InputTextWithHint("##vendor", "vendor...", compare_vendor_, sizeof compare_vendor_)) Edit("vendor", compare_vendor_);
+  Track("compare-vendor");
+  auto limit = [&](const char* key, const char* label, double value, double scale, float speed, float width) {
+    float v = static_cast<float>(value * scale);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * width);
+    if (ImGui::DragFloat(label, &v, speed, 0, 1e9f, "%.0f") && v >= 0) Edit(key, FormatShort(v / scale, 6));
+    Track((std::string("compare-") + key).c_str());
+  };
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::DragFloat("min tok/s", &compare_min_tps_, 1, 0, 100000, "%.0f");
+  limit("min-tps", "min tok/s", f.min_tokens_per_s, 1, 1, 7);
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::DragFloat("max TTFT ms", &compare_max_ttft_ms_, 10, 0, 600000, "%.0f");
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::DragFloat("max upfront $", &compare_max_usd_, 100, 0, 1e8, "%.0f");
+  limit("max-ttft", "max TTFT ms", f.max_ttft_s, 1e3, 10, 7);
+  limit("max-upfront", "max upfront $", f.max_upfront_usd, 1, 100, 8);
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::DragFloat("max W", &compare_max_watts_, 10, 0, 1e6, "%.0f");
+  limit("max-watts", "max W", f.max_watts, 1, 10, 7);
   ImGui::SameLine();
   ImGui::TextColored(Muted(), "(0 = no limit)");
-  ImGui::TextColored(Muted(), "%zu accelerators ranked in %.2f ms; fewest GPUs (1-%d) that hold the scenario", rows.size(),
-                     compare_last_ms_, kCompareMaxCount);
+  const std::vector<CompareRow> rows = session_.CompareShown();  // the same rows the exports and the CLI give
+  ImGui::TextColored(Muted(), "%zu of %zu accelerators shown, ranked in %.2f ms; fewest GPUs (1-%d) that hold the scenario",
+                     rows.size(), session_.CompareAll().size(), session_.compare_ms(), kCompareMaxCount);
 
   static const struct { const char* title; const char* key; } kCols[] = {
       {"GPU", "gpu"},           {"GPUs", "gpus"},        {"max ctx", "max_context"}, {"tok/s/user", "tokens_per_s_user"},
@@ -204,9 +203,9 @@ void App::DrawCompare() {
     return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (const auto& c : kCols) {
-    ImGuiTableColumnFlags f = std::string(c.key) == compare_sort_ ? ImGuiTableColumnFlags_DefaultSort : 0;
-    if (std::string(c.key) == "gpu") f |= ImGuiTableColumnFlags_WidthStretch;
-    ImGui::TableSetupColumn(c.title, f);
+    ImGuiTableColumnFlags cf = c.key == session_.view().sort ? ImGuiTableColumnFlags_DefaultSort : 0;
+    if (std::string(c.key) == "gpu") cf |= ImGuiTableColumnFlags_WidthStretch;
+    ImGui::TableSetupColumn(c.title, cf);
   }
   ImGui::TableSetupColumn("note", ImGuiTableColumnFlags_NoSort | ImGuiTableColumnFlags_DefaultHide);
   // Headers one by one, so each reports its rectangle (tests click them to sort).
@@ -219,13 +218,11 @@ void App::DrawCompare() {
   if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs()) {
     if (specs->SpecsDirty && specs->SpecsCount > 0) {
       const int col = specs->Specs[0].ColumnIndex;
-      if (col >= 0 && col < static_cast<int>(std::size(kCols))) compare_sort_ = kCols[col].key;
+      if (col >= 0 && col < static_cast<int>(std::size(kCols)) && session_.view().sort != kCols[col].key) Edit("sort", kCols[col].key);
       specs->SpecsDirty = false;
     }
   }
-  const CompareFilter filter = CompareFilterNow();  // the same rows the exports and the CLI command give
   for (const CompareRow& r : rows) {
-    if (!PassesFilter(r, filter)) continue;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     if (ImGui::Selectable((r.name + "##" + r.gpu).c_str(), r.gpu == scenario_.gpu, ImGuiSelectableFlags_SpanAllColumns) &&
@@ -267,7 +264,7 @@ void App::DrawCompare() {
   ImGui::EndTable();
   ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", (CliCommand("compare", scenario_) + CompareCliFlags()).c_str());
+  ImGui::TextWrapped("%s", ViewCliCommand(*FindView("compare"), session_).c_str());
 }
 
 }  // namespace gpuplan::ui

@@ -89,14 +89,13 @@ void App::DrawTrainInputs() {
 }
 
 void App::DrawTrain() {
-  Recompute();
   DrawTrainInputs();
   ImGui::Separator();
-  if (!train_->ok()) {
-    ImGui::TextColored(Bad(), "%s", train_->error().c_str());
+  if (!session_.Train().ok()) {
+    ImGui::TextColored(Bad(), "%s", session_.Train().error().c_str());
     return;
   }
-  const TrainEstimate& e = train_->value();
+  const TrainEstimate& e = session_.Train().value();
   if (e.fits)
     ImGui::TextColored(Good(), "FITS per GPU: %s of %s; largest micro-batch %s", FormatBytes(e.total_bytes).c_str(),
                        FormatBytes(e.capacity_bytes).c_str(), FormatCount(e.max_micro_batch).c_str());
@@ -137,17 +136,17 @@ void App::DrawTrain() {
           FormatFixed(scenario_.kwh_usd, 3) + "/kWh");
   Series s{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "tokens/s"};
   Series ideal{{}, {}, {}, {}, IM_COL32(150, 150, 160, 255), "linear"};
-  for (const ScalingPoint& p : scaling_) {
+  for (const ScalingPoint& p : session_.Scaling()) {
     s.x.push_back(p.gpus);
     s.y.push_back(p.tokens_per_s);
     ideal.x.push_back(p.gpus);
-    ideal.y.push_back(scaling_.front().tokens_per_s / scaling_.front().gpus * p.gpus);
+    ideal.y.push_back(session_.Scaling().front().tokens_per_s / session_.Scaling().front().gpus * p.gpus);
   }
   ImGui::Text(
       "Tokens/s against GPUs (data parallel) at a global batch of %s sequences; efficiency %s%% at %d GPUs",
       FormatCount(static_cast<long long>(e.global_batch_tokens / static_cast<double>(scenario_.context))).c_str(),
-      scaling_.empty() ? "-" : FormatFixed(scaling_.back().efficiency * 100, 1).c_str(),
-      scaling_.empty() ? 0 : scaling_.back().gpus);
+      session_.Scaling().empty() ? "-" : FormatFixed(session_.Scaling().back().efficiency * 100, 1).c_str(),
+      session_.Scaling().empty() ? 0 : session_.Scaling().back().gpus);
   Chart("scaling", {ideal, s}, "GPUs", "tok/s", ImGui::GetFontSize() * 11);
   Track("chart-scaling");
   for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
@@ -157,7 +156,7 @@ void App::DrawTrain() {
   }
   ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", CliCommand("train", scenario_).c_str());
+  ImGui::TextWrapped("%s", ViewCliCommand(*FindView("train"), session_).c_str());
 }
 
 }  // namespace gpuplan::ui

@@ -1,9 +1,11 @@
-// web/ui/tables.h — the byte-breakdown table every memory panel shows: a name, GiB and GB
-// side by side (never mixed), and how the figure was computed.
+// web/ui/tables.h — the byte-breakdown table every memory panel shows (a name, GiB and GB side
+// by side, never mixed, and how the figure was computed), and any records as a table.
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include "gpuplan/records.h"
 
 namespace gpuplan::ui {
 
@@ -18,5 +20,9 @@ struct BytesRow {
 void ItemTip(const std::string& text);
 
 void BytesTable(const char* id, const std::string& first_column, const std::vector<BytesRow>& rows);
+
+// Any records (records.h) as a table: the cells' text, numbers right-aligned, the last text
+// column wrapping. The generic panel of a view without one of its own.
+void RecordsTable(const char* id, const Records& r);
 
 }  // namespace gpuplan::ui
