@@ -10,6 +10,7 @@
 
 #include "gpuplan/inference.h"
 #include "gpuplan/model.h"
+#include "gpuplan/resolve.h"
 #include "gpuplan/speed.h"
 #include "gpuplan/units.h"
 
@@ -94,12 +95,21 @@ Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) 
 
 namespace {
 
+// Why a case's scenario does not resolve, in the runner's words.
+std::string NotInCatalog(const std::string& error, const Scenario& s) {
+  const std::string field = UnresolvedField(error);
+  if (field == "model") return "model '" + s.model + "' not in the catalog";
+  if (field == "gpu") return "GPU '" + s.gpu + "' not in the catalog";
+  if (field == "weights") return "weight format '" + s.weights + "' not in the catalog";
+  if (field == "kv") return "KV format '" + s.kv + "' not in the catalog";
+  if (field == "engine") return "engine '" + s.engine + "' not in the catalog";
+  return error;
+}
+
 CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
   CaseResult r;
   r.c = &c;
   if (!c.gap.empty()) return r.skipped = "catalog gap: " + c.gap, r;
-  const Model* model = catalog.FindModel(c.model);
-  if (!model) return r.skipped = "model '" + c.model + "' not in the catalog", r;
   Scenario s;
   s.model = c.model;
   s.weights = c.weights.empty() ? "bf16" : c.weights;
@@ -108,12 +118,14 @@ CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
   s.tp = c.tp;
   s.engine = c.engine.empty() ? "vllm" : c.engine;
   s.batch = std::max<long long>(1, c.batch);
-  if (!catalog.FindGpu(s.gpu) && c.kind != "kv_bytes_per_token" && c.kind != "weights_gib")
-    return r.skipped = "GPU '" + c.gpu + "' not in the catalog", r;
-  if (!catalog.FindGpu(s.gpu)) s.gpu = catalog.gpus.empty() ? "" : catalog.gpus.front().id;
-  if (!catalog.FindWeightFormat(s.weights)) return r.skipped = "weight format '" + s.weights + "' not in the catalog", r;
-  if (!catalog.FindKvFormat(s.kv)) return r.skipped = "KV format '" + s.kv + "' not in the catalog", r;
-  if (!catalog.FindEngine(s.engine)) return r.skipped = "engine '" + s.engine + "' not in the catalog", r;
+  // The KV cache per token and the weights do not depend on the GPU: those cases run on any.
+  Result<Resolved> first = Resolve(catalog, s);
+  const bool any_gpu = c.kind == "kv_bytes_per_token" || c.kind == "weights_gib";
+  if (!first && UnresolvedField(first.error()) == "gpu" && any_gpu)
+    s.gpu = catalog.gpus.empty() ? "" : catalog.gpus.front().id;
+  const Result<Resolved> resolved = first ? first : Resolve(catalog, s);
+  if (!resolved) return r.skipped = NotInCatalog(resolved.error(), s), r;
+  const Resolved& ids = *resolved;
   const double scale = UnitScale(c.unit);
 
   // Token counts: llama-bench's tgN starts from an empty cache; ppN is one N-token prompt.
@@ -131,31 +143,29 @@ CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
     s.prompt = std::min(s.context, std::max<long long>(1, c.prompt));
   }
   if (c.kind == "kv_bytes_per_token") {
-    const KvFormat* kvf = catalog.FindKvFormat(s.kv);
-    r.estimated = KvBytesPerToken(*model, kvf->bytes_per_element) / (scale > 0 ? scale : 1);
+    r.estimated = KvBytesPerToken(ids.model, ids.kv.bytes_per_element) / (scale > 0 ? scale : 1);
   } else {
-    Result<MemoryEstimate> mem = EstimateMemory(catalog, s);
+    Result<MemoryEstimate> mem = EstimateMemory(ids, s);
     if (!mem) return r.skipped = mem.error(), r;
     if (c.kind == "throughput_tps" && c.batch == 0) {
       // Benchmarks at full load (TensorRT-LLM's perf overview) run as many sequences as the
       // KV cache holds; 1,024 caps it where the scheduler would.
       s.batch = std::clamp<long long>(mem->max_batch, 1, 1024);
-      mem = EstimateMemory(catalog, s);
+      mem = EstimateMemory(ids, s);
       if (!mem) return r.skipped = mem.error(), r;
     }
     if (c.kind == "weights_gib") {
       r.estimated = mem->terms[0].bytes / scale;
     } else if (c.kind == "kv_cache_gib") {
       // vLLM-style engines log the pool they allocate; llama.cpp logs the cache for n_ctx.
-      const EngineProfile* e = catalog.FindEngine(s.engine);
-      r.estimated = (e->memory_fraction > 0 ? mem->kv_pool_bytes : mem->terms[1].bytes) / scale;
+      r.estimated = (ids.engine.memory_fraction > 0 ? mem->kv_pool_bytes : mem->terms[1].bytes) / scale;
     } else if (c.kind == "peak_memory_gib" || c.kind == "total_memory_gib") {
       // Engines that pre-allocate to their cap (vLLM) hold the cap; the others what they need.
-      const EngineProfile* e = catalog.FindEngine(s.engine);
-      const bool preallocates = e->memory_fraction > 0 && e->memory_fraction_of == "total" && e->id != "sglang";
+      const EngineProfile& e = ids.engine;
+      const bool preallocates = e.memory_fraction > 0 && e.memory_fraction_of == "total" && e.id != "sglang";
       r.estimated = (preallocates ? mem->usable_bytes : mem->total_bytes) / scale;
     } else {
-      Result<SpeedEstimate> sp = EstimateSpeed(catalog, s, *mem);
+      Result<SpeedEstimate> sp = EstimateSpeed(ids, s, *mem);
       if (!sp) return r.skipped = sp.error(), r;
       if (c.kind == "decode_tps") {
         r.estimated = sp->tokens_per_s_user;

@@ -5,6 +5,7 @@
 
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/resolve.h"
 #include "gpuplan/speed.h"
 
 namespace gpuplan {
@@ -22,15 +23,21 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     t.gpu = g.id;
     // A MIG profile and the user's own memory figure describe the scenario's GPU, not the others.
     if (g.id != s.gpu) t.mig = "none", t.gpu_mem_gib = 0;
+    Result<Resolved> r = Resolve(catalog, t);
+    if (!r) {
+      row.note = r.error();
+      rows.push_back(row);
+      continue;
+    }
     // Fewest GPUs that hold the scenario: powers of two up to a node of 8, then whole nodes.
     Result<MemoryEstimate> fit = Error{""};
     for (int count = 1; count <= kCompareMaxCount; count *= 2) {
       t.tp = count;
-      fit = EstimateMemory(catalog, t, /*limits=*/false);
+      fit = EstimateMemory(*r, t, /*limits=*/false);
       if (!fit) break;
       if (fit->fits) break;
     }
-    if (fit) fit = EstimateMemory(catalog, t);  // the limits, for the count chosen
+    if (fit) fit = EstimateMemory(*r, t);  // the limits, for the count chosen
     if (!fit) {
       row.note = fit.error();
       rows.push_back(row);
@@ -41,8 +48,8 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     row.memory_per_gpu = fit->total_bytes;
     row.capacity = fit->usable_bytes;
     // The context this setup serves: memory's limit, capped at the model's own window.
-    const Model* model = catalog.FindModel(s.model);
-    row.max_context = model && model->max_context > 0 ? std::min(fit->max_context, model->max_context) : fit->max_context;
+    const Model& model = r->model;
+    row.max_context = model.max_context > 0 ? std::min(fit->max_context, model.max_context) : fit->max_context;
     row.max_batch = fit->max_batch;
     const Price* price = nullptr;
     for (const Price& p : g.prices)
@@ -55,7 +62,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
       continue;
     }
     row.upfront_usd = price ? price->usd * gpus : 0;
-    Result<SpeedEstimate> speed = EstimateSpeed(catalog, t, *fit);
+    Result<SpeedEstimate> speed = EstimateSpeed(*r, t, *fit);
     if (!speed) {
       row.note = speed.error();
       rows.push_back(row);
@@ -67,7 +74,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     row.tokens_per_s_total = speed->tokens_per_s_total;
     row.ttft_s = speed->ttft_s;
     row.note = speed->decode.bound + "-bound decode";
-    const CostEstimate cost = EstimateCost(catalog, t, *speed);
+    const CostEstimate cost = EstimateCost(*r, t, *speed);
     if (cost.cloud_per_m_output > 0) {
       row.usd_per_m_output = cost.cloud_per_m_output;
       row.price_basis = "cloud";

@@ -39,9 +39,11 @@ double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool s
   return best;
 }
 
-CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const SpeedEstimate& speed) {
+namespace {
+
+// `gpu` null: the scenario's ids do not resolve; its purchase price and power stay unknown.
+CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, const SpeedEstimate& speed) {
   CostEstimate c;
-  const Gpu* gpu = catalog.FindGpu(s.gpu);
   const double n = static_cast<double>(s.Gpus());  // GPUs in all
   const long long gpus = static_cast<long long>(n);
 
@@ -172,6 +174,17 @@ CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const Speed
       "spot: the spot price + spot-overhead for the work redone after interruptions",
   };
   return c;
+}
+
+}  // namespace
+
+CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const SpeedEstimate& speed) {
+  Result<Resolved> r = Resolve(catalog, s);
+  return Cost(catalog, r ? &r->gpu : nullptr, s, speed);
+}
+
+CostEstimate EstimateCost(const Resolved& r, const Scenario& s, const SpeedEstimate& speed) {
+  return Cost(r.catalog, &r.gpu, s, speed);
 }
 
 }  // namespace gpuplan

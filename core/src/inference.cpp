@@ -107,33 +107,34 @@ int LayersOnGpu(const Model& m, const Scenario& s) {
 }
 
 Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s, bool limits) {
-  const Model* model = catalog.FindModel(s.model);
-  const Gpu* gpu = catalog.FindGpu(s.gpu);
-  const WeightFormat* wf = catalog.FindWeightFormat(s.weights);
-  const KvFormat* kvf = catalog.FindKvFormat(s.kv);
-  const EngineProfile* engine = catalog.FindEngine(s.engine);
-  if (!model) return Error{"model: unknown model '" + s.model + "'"};
-  if (!gpu) return Error{"gpu: unknown GPU '" + s.gpu + "'"};
-  if (!wf) return Error{"weights: unknown weight format '" + s.weights + "'"};
-  if (!kvf) return Error{"kv: unknown KV format '" + s.kv + "'"};
-  if (!engine) return Error{"engine: unknown engine '" + s.engine + "'"};
+  Result<Resolved> r = Resolve(catalog, s);
+  if (!r) return Error{r.error()};
+  return EstimateMemory(*r, s, limits);
+}
+
+Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool limits) {
+  const Model& model = r.model;
+  const Gpu& gpu = r.gpu;
+  const WeightFormat& wf = r.weights;
+  const KvFormat& kvf = r.kv;
+  const EngineProfile& engine = r.engine;
   if (s.tp < 1 || s.pp < 1 || s.context < 1 || s.batch < 1 || !(s.overhead_gib >= 0))
     return Error{"scenario: tp, pp, context and batch must be >= 1 and overhead-gib >= 0"};
-  if (model->layers < 1) return Error{"model: '" + s.model + "' has no layers"};
+  if (model.layers < 1) return Error{"model: '" + s.model + "' has no layers"};
 
   MemoryEstimate e;
   const double tp = s.tp;
-  const bool llama_cpp = engine->id == "llama.cpp";
+  const bool llama_cpp = engine.id == "llama.cpp";
 
   // Weights: params × effective bits per weight / 8, split evenly by tensor parallelism.
   // Parameters are counted from the architecture (model.h); effective bits include block
   // scales (e.g. GGUF Q8_0 = 8.5; see quant.json derivations). With partial offload
   // (llama.cpp -ngl) only the first layers_on_gpu layers live on the GPUs; llama.cpp keeps
   // the input embedding table in host RAM in every case (it only gathers rows from it).
-  const ParamCount params = CountParams(*model);
-  e.layers_on_gpu = LayersOnGpu(*model, s);
-  const double bytes_per_param = wf->bits_per_weight / 8.0;
-  const double layer_params = (params.total - params.embedding) / model->layers;
+  const ParamCount params = CountParams(model);
+  e.layers_on_gpu = LayersOnGpu(model, s);
+  const double bytes_per_param = wf.bits_per_weight / 8.0;
+  const double layer_params = (params.total - params.embedding) / model.layers;
   const double host_embedding = llama_cpp ? params.input_embedding : 0;
   // Pipeline parallelism splits the layers into pp stages; the largest stage sets the need
   // per GPU, and the first and last stages also hold the input embedding and the LM head.
@@ -146,31 +147,31 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   double stage_params = layer_params * stage_layers + stage_embedding;
   // Expert parallelism places whole experts: each GPU holds ceil(E / n) of every MoE layer's
   // routed experts instead of 1/n of each (the same when n divides E).
-  const bool ep = s.ep == 1 && model->moe && model->moe->experts > 0 && s.tp > 1;
+  const bool ep = s.ep == 1 && model.moe && model.moe->experts > 0 && s.tp > 1;
   double ep_extra = 0;  // params per GPU beyond the even split
   if (ep) {
-    const double experts = model->moe->experts;
-    const double routed_stage = params.routed * stage_layers / model->layers;
+    const double experts = model.moe->experts;
+    const double routed_stage = params.routed * stage_layers / model.layers;
     ep_extra = routed_stage * (std::ceil(experts / tp) / experts - 1 / tp) * tp;  // scaled back by /tp below
     stage_params += ep_extra;
   }
-  const bool offload = e.layers_on_gpu < model->layers;
-  std::string weights_formula = FormatParams(params.total) + " params × " + FormatFixed(wf->bits_per_weight, 3) +
-                                " bits (" + wf->name + ") / 8 / " + Plural(s.tp, "GPU", "GPUs");
+  const bool offload = e.layers_on_gpu < model.layers;
+  std::string weights_formula = FormatParams(params.total) + " params × " + FormatFixed(wf.bits_per_weight, 3) +
+                                " bits (" + wf.name + ") / 8 / " + Plural(s.tp, "GPU", "GPUs");
   if (offload || host_embedding > 0)
     weights_formula = FormatParams(gpu_params) + " of " + FormatParams(params.total) + " params on the GPUs (" +
-                      std::to_string(e.layers_on_gpu) + " of " + std::to_string(model->layers) + " layers" +
+                      std::to_string(e.layers_on_gpu) + " of " + std::to_string(model.layers) + " layers" +
                       (host_embedding > 0 ? "; input embedding in host RAM" : "") + ") × " +
-                      FormatFixed(wf->bits_per_weight, 3) + " bits (" + wf->name + ") / 8 / " +
+                      FormatFixed(wf.bits_per_weight, 3) + " bits (" + wf.name + ") / 8 / " +
                       Plural(s.tp, "GPU", "GPUs");
   if (pp > 1)
     weights_formula = FormatParams(stage_params) + " params on the largest of " + std::to_string(pp) + " pipeline stages (" +
                       std::to_string(stage_layers) + " layers + " + (lm_head > params.input_embedding ? "LM head" : "embedding") +
-                      ") × " + FormatFixed(wf->bits_per_weight, 3) + " bits (" + wf->name + ") / 8 / " +
+                      ") × " + FormatFixed(wf.bits_per_weight, 3) + " bits (" + wf.name + ") / 8 / " +
                       Plural(s.tp, "GPU", "GPUs") + " per stage";
   if (ep)
-    weights_formula += "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model->moe->experts / tp))) +
-                       " of " + std::to_string(model->moe->experts) + " experts per GPU, whole";
+    weights_formula += "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model.moe->experts / tp))) +
+                       " of " + std::to_string(model.moe->experts) + " experts per GPU, whole";
   Term weights{"weights", "Weights", weights_formula, stage_params * bytes_per_param / tp};
 
   // KV cache per token = 2 (K and V) × layers × kv_heads × head_dim × bytes per element
@@ -178,28 +179,28 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   // KV heads than query heads, MLA keeps one latent per layer, sliding-window layers hold at
   // most the window and Mamba layers a constant state (model.h, KvCacheBytes). Offloaded
   // layers keep their cache in host RAM (llama.cpp's default with -ngl).
-  const double gpu_layer_share = static_cast<double>(e.layers_on_gpu) / model->layers;
-  e.kv_heads_per_gpu = model->mla ? 0 : KvHeadsPerGpu(*model, s.tp);
-  e.kv_bytes_per_token = KvBytesPerToken(*model, kvf->bytes_per_element);
-  const double kv_share = static_cast<double>(stage_layers) / model->layers;  // per GPU: its stage's layers
-  const double kv_per_sequence = KvCacheBytes(*model, s.context, kvf->bytes_per_element, s.tp) * kv_share;
+  const double gpu_layer_share = static_cast<double>(e.layers_on_gpu) / model.layers;
+  e.kv_heads_per_gpu = model.mla ? 0 : KvHeadsPerGpu(model, s.tp);
+  e.kv_bytes_per_token = KvBytesPerToken(model, kvf.bytes_per_element);
+  const double kv_share = static_cast<double>(stage_layers) / model.layers;  // per GPU: its stage's layers
+  const double kv_per_sequence = KvCacheBytes(model, s.context, kvf.bytes_per_element, s.tp) * kv_share;
   std::string kv_formula;
-  if (!model->mla && !model->mamba && !model->linear && model->sliding_window == 0) {
+  if (!model.mla && !model.mamba && !model.linear && model.sliding_window == 0) {
     kv_formula = "2 × " + std::to_string(stage_layers) + " layers × " + std::to_string(e.kv_heads_per_gpu) +
-                 " KV heads/GPU × " + std::to_string(model->head_dim) + " head dim × ";
+                 " KV heads/GPU × " + std::to_string(model.head_dim) + " head dim × ";
   } else {
-    kv_formula = DescribeAttention(*model) + (model->mla ? " (replicated on each GPU)" : "") +
+    kv_formula = DescribeAttention(model) + (model.mla ? " (replicated on each GPU)" : "") +
                  (offload ? "; " + std::to_string(e.layers_on_gpu) + " layers on the GPUs" : "") + "; ";
   }
-  kv_formula += FormatShort(kvf->bytes_per_element) + " B (" + kvf->name + ") × " + FormatCount(s.context) +
+  kv_formula += FormatShort(kvf.bytes_per_element) + " B (" + kvf.name + ") × " + FormatCount(s.context) +
                 " tokens × " + Plural(s.batch, "sequence", "sequences");
   Term kv{"kv_cache", "KV cache", kv_formula, kv_per_sequence * static_cast<double>(s.batch)};
 
-  Result<DeviceMemory> device = EstimateDeviceMemory(*gpu, s);
+  Result<DeviceMemory> device = EstimateDeviceMemory(gpu, s);
   if (!device) return Error{device.error()};
   e.device = std::move(device).value();
   const double capacity = e.device.free_bytes;
-  const Workspace ws = EngineWorkspace(*engine, *model, s, e.device.runtime_bytes);
+  const Workspace ws = EngineWorkspace(engine, model, s, e.device.runtime_bytes);
   Term activations{"activations", llama_cpp ? "Compute buffer" : "Activations / workspace", ws.formula, ws.bytes};
 
   Term overhead{"overhead", "Runtime overhead",
@@ -217,29 +218,29 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   // TensorRT-LLM's KV fraction is of the memory still free after weights and activations
   // (engines.json). llama.cpp and Transformers take what they need of what is free.
   const double fixed = weights.bytes + activations.bytes + overhead.bytes;
-  const double fraction = s.mem_util > 0 ? s.mem_util : engine->memory_fraction;
+  const double fraction = s.mem_util > 0 ? s.mem_util : engine.memory_fraction;
   bool cap_refused = false;
-  if (engine->memory_fraction_of == "total" && engine->id != "sglang" && fraction > 0) {
+  if (engine.memory_fraction_of == "total" && engine.id != "sglang" && fraction > 0) {
     const double cap = e.device.runtime_bytes * fraction;
     e.usable_bytes = std::min(cap, capacity);
-    e.usable_basis = engine->name + " memory cap " + FormatFixed(fraction, 2) + " × " +
+    e.usable_basis = engine.name + " memory cap " + FormatFixed(fraction, 2) + " × " +
                      FormatBytes(e.device.runtime_bytes, ByteUnit::GiB);
     // vLLM checks at start-up that this much is free ("Free memory on device ... is less than
     // desired GPU memory utilization", vllm/v1/worker/gpu_worker.py) and stops otherwise.
     if (cap > capacity * 1.000001) {
       cap_refused = true;
-      e.warnings.push_back(engine->name + " would refuse to start: its cap " + FormatBytes(cap) + " is more than the " +
+      e.warnings.push_back(engine.name + " would refuse to start: its cap " + FormatBytes(cap) + " is more than the " +
                            FormatBytes(capacity) + " free beside other processes; lower mem-util to " +
                            FormatFixed(std::floor(capacity / e.device.runtime_bytes * 100) / 100, 2) + " or less");
     }
-  } else if (engine->memory_fraction_of == "free" && fraction > 0) {
+  } else if (engine.memory_fraction_of == "free" && fraction > 0) {
     e.usable_bytes = fixed + std::max(0.0, capacity - fixed) * fraction;
-    e.usable_basis = engine->name + " KV fraction " + FormatFixed(fraction, 2) + " of the memory free after weights";
+    e.usable_basis = engine.name + " KV fraction " + FormatFixed(fraction, 2) + " of the memory free after weights";
   } else {
     e.usable_bytes = capacity;
-    e.usable_basis = "all that is free (" + engine->name + " has no memory cap)";
-    if (s.mem_util > 0 && engine->id != "sglang")
-      e.warnings.push_back("mem-util has no effect with " + engine->name);
+    e.usable_basis = "all that is free (" + engine.name + " has no memory cap)";
+    if (s.mem_util > 0 && engine.id != "sglang")
+      e.warnings.push_back("mem-util has no effect with " + engine.name);
   }
   e.headroom_bytes = e.usable_bytes - e.total_bytes;
   e.fits = e.headroom_bytes >= 0 && !cap_refused;
@@ -247,14 +248,14 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   const double free_for_kv = e.usable_bytes - weights.bytes - activations.bytes - overhead.bytes;
   e.kv_pool_bytes = std::max(0.0, free_for_kv);
   e.host_bytes = (params.total * bytes_per_param - gpu_params * bytes_per_param) +
-                 KvCacheBytes(*model, s.context, kvf->bytes_per_element, 1) * (1 - gpu_layer_share) *
+                 KvCacheBytes(model, s.context, kvf.bytes_per_element, 1) * (1 - gpu_layer_share) *
                      static_cast<double>(s.batch);
 
   // Largest context / batch that fit: the cache grows monotonically with tokens (windows and
   // recurrent states make it non-linear), so the context limit is found by bisection.
   const double batch = static_cast<double>(s.batch);
   auto fits_tokens = [&](long long tokens) {
-    return KvCacheBytes(*model, tokens, kvf->bytes_per_element, s.tp) * kv_share * batch <= free_for_kv;
+    return KvCacheBytes(model, tokens, kvf.bytes_per_element, s.tp) * kv_share * batch <= free_for_kv;
   };
   constexpr long long kContextCap = 16777216;
   if (limits && free_for_kv > 0 && fits_tokens(1)) {
@@ -269,9 +270,9 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
     }
     e.max_context = lo;
   }
-  e.context_window = model->max_context;
+  e.context_window = model.max_context;
   e.max_batch = limits ? MaxUnits(free_for_kv, kv_per_sequence, 65536) : 0;
-  e.band = engine->calibration.memory;
+  e.band = engine.calibration.memory;
 
   if (s.prompt > s.context)
     e.warnings.push_back("prompt: " + FormatCount(s.prompt) + " tokens exceed the context of " + FormatCount(s.context) +
@@ -279,37 +280,37 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   e.assumptions = {
       "weights and KV heads are split evenly across GPUs (tensor parallelism)",
       "KV cache is allocated for the full context of every sequence",
-      "engine profile: " + engine->name + " (" + engine->version + ")",
+      "engine profile: " + engine.name + " (" + engine.version + ")",
   };
   e.assumptions.insert(e.assumptions.end(), e.device.assumptions.begin(), e.device.assumptions.end());
   if (offload)
-    e.assumptions.push_back(std::to_string(model->layers - e.layers_on_gpu) +
+    e.assumptions.push_back(std::to_string(model.layers - e.layers_on_gpu) +
                             " layers and their KV cache stay in host RAM (" + FormatBytes(e.host_bytes, ByteUnit::GiB) +
                             ")");
-  if (model->max_context > 0 && s.context > model->max_context)
+  if (model.max_context > 0 && s.context > model.max_context)
     e.warnings.push_back("context " + FormatCount(s.context) + " exceeds the model's window of " +
-                         FormatCount(model->max_context) + " tokens");
+                         FormatCount(model.max_context) + " tokens");
   if (pp > 1)
     e.assumptions.push_back(std::to_string(pp) + " pipeline stages of up to " + std::to_string(stage_layers) +
                             " layers, " + Plural(s.tp, "GPU", "GPUs") + " each: " +
                             std::to_string(s.tp * pp) + " GPUs in all");
-  if (s.ep == 1 && !model->moe) e.warnings.push_back("ep: " + model->name + " has no experts; ep has no effect");
-  if (ep && s.tp > model->moe->experts)
-    e.warnings.push_back("ep: " + Plural(s.tp, "GPU", "GPUs") + " for " + std::to_string(model->moe->experts) +
+  if (s.ep == 1 && !model.moe) e.warnings.push_back("ep: " + model.name + " has no experts; ep has no effect");
+  if (ep && s.tp > model.moe->experts)
+    e.warnings.push_back("ep: " + Plural(s.tp, "GPU", "GPUs") + " for " + std::to_string(model.moe->experts) +
                          " experts: some GPUs hold none");
-  if (pp > model->layers)
-    e.warnings.push_back("pp: " + std::to_string(pp) + " stages for " + std::to_string(model->layers) +
+  if (pp > model.layers)
+    e.warnings.push_back("pp: " + std::to_string(pp) + " stages for " + std::to_string(model.layers) +
                          " layers leaves stages empty");
   if (offload && !llama_cpp)
-    e.warnings.push_back("partial offload is modelled the llama.cpp way (-ngl); " + engine->name +
+    e.warnings.push_back("partial offload is modelled the llama.cpp way (-ngl); " + engine.name +
                          " offloads differently, if at all");
-  if (model->mla && s.tp > 1)
+  if (model.mla && s.tp > 1)
     e.warnings.push_back("MLA's latent KV cache cannot be split by heads: every GPU holds all of it");
-  else if (model->kv_heads < s.tp)
-    e.warnings.push_back(Plural(s.tp, "GPU", "GPUs") + " > " + std::to_string(model->kv_heads) +
+  else if (model.kv_heads < s.tp)
+    e.warnings.push_back(Plural(s.tp, "GPU", "GPUs") + " > " + std::to_string(model.kv_heads) +
                          " KV heads: KV heads are replicated, one per GPU");
-  else if (model->kv_heads % s.tp != 0)
-    e.warnings.push_back(std::to_string(model->kv_heads) + " KV heads do not divide evenly over " +
+  else if (model.kv_heads % s.tp != 0)
+    e.warnings.push_back(std::to_string(model.kv_heads) + " KV heads do not divide evenly over " +
                          Plural(s.tp, "GPU", "GPUs") + "; engines such as vLLM refuse this");
   return e;
 }

@@ -116,34 +116,35 @@ std::vector<ChartPoint> MeasuredGemmPoints(const GpuProbeResult& probe) {
 
 // [SECTION] Operations ------------------------------------------------------------------
 Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
-  const Model* model = catalog.FindModel(s.model);
-  const Gpu* gpu = catalog.FindGpu(s.gpu);
-  const WeightFormat* wf = catalog.FindWeightFormat(s.weights);
-  const KvFormat* kvf = catalog.FindKvFormat(s.kv);
-  if (!model) return Error{"model: unknown model '" + s.model + "'"};
-  if (!gpu) return Error{"gpu: unknown GPU '" + s.gpu + "'"};
-  if (!wf) return Error{"weights: unknown weight format '" + s.weights + "'"};
-  if (!kvf) return Error{"kv: unknown KV-cache format '" + s.kv + "'"};
-  if (gpu->bandwidth_bytes_per_s <= 0) return Error{"gpu: the catalog has no memory bandwidth for '" + gpu->id + "'"};
+  Result<Resolved> r = Resolve(catalog, s);
+  if (!r) return Error{r.error()};
+  return BuildRoofline(*r, s);
+}
+
+Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
+  const Catalog& catalog = r.catalog;
+  const Gpu& gpu = r.gpu;
+  const WeightFormat& wf = r.weights;
+  const KvFormat& kvf = r.kv;
+  if (gpu.bandwidth_bytes_per_s <= 0) return Error{"gpu: the catalog has no memory bandwidth for '" + gpu.id + "'"};
   if (s.tp < 1 || s.batch < 1 || s.context < 1) return Error{"scenario: tp, batch and context must be >= 1"};
 
   Roofline out;
-  out.roof = GpuRoof(catalog, *gpu);
-  const EngineProfile* engine = catalog.FindEngine(s.engine);
-  out.precision = engine ? ComputePrecision(*gpu, *wf, *engine) : "bf16";
+  out.roof = GpuRoof(catalog, gpu);
+  out.precision = ComputePrecision(gpu, wf, r.engine);
   auto peak_of = [&](const std::string& key) {
     for (const char* k : {key.c_str(), "bf16", "fp16", "fp32"})
       if (const ComputeCeiling* c = out.roof.FindCompute(k)) return c->flops_per_s;
     return 0.0;
   };
   const double gemm_peak = peak_of(out.precision), half_peak = peak_of("bf16"), fp32_peak = peak_of("fp32");
-  if (gemm_peak <= 0) return Error{"gpu: the catalog has no dense throughput for '" + gpu->id + "'"};
-  const double bw = gpu->bandwidth_bytes_per_s;
+  if (gemm_peak <= 0) return Error{"gpu: the catalog has no dense throughput for '" + gpu.id + "'"};
+  const double bw = gpu.bandwidth_bytes_per_s;
   std::vector<std::string> link_warnings;
-  const Link link = CollectiveLink(catalog, *gpu, s.tp, link_warnings);
+  const Link link = CollectiveLink(catalog, gpu, s.tp, link_warnings);
 
-  const Model& m = *model;
-  const double tp = s.tp, wb = wf->bits_per_weight / 8, ab = 2;
+  const Model& m = r.model;
+  const double tp = s.tp, wb = wf.bits_per_weight / 8, ab = 2;
   const double h = m.hidden, d = m.head_dim;
   const double heads = m.heads / tp, kv_heads = KvHeadsPerGpu(m, s.tp);
   const double batch = static_cast<double>(s.batch);
@@ -242,7 +243,7 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
       op.name = "attention over the KV cache";
       op.phase = ph;
       op.count = attention_layers;
-      const double cache = KvCacheBytes(m, static_cast<long long>(decode_context), kvf->bytes_per_element, s.tp) *
+      const double cache = KvCacheBytes(m, static_cast<long long>(decode_context), kvf.bytes_per_element, s.tp) *
                            batch / std::max(1.0, attention_layers);
       op.flops = batch * AttentionFlopsPerToken(m, decode_context) / std::max(1.0, attention_layers) / tp;
       op.bytes = cache + batch * 2 * q * ab;
@@ -267,7 +268,7 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
 
   // Training: one optimizer step of the training estimate (its accumulation steps, its
   // trainable parameters and sharding).
-  if (Result<TrainEstimate> train = EstimateTraining(catalog, s); train.ok()) {
+  if (Result<TrainEstimate> train = EstimateTraining(r, s); train.ok()) {
     const double micro_rows = static_cast<double>(s.micro_batch * s.context), steps = train->accumulation_steps;
     const double tokens_weights = (q + 2 * kv) * h + h * q + (dense_layers > 0 ? mats * ffn * h : 0);
     RoofOp op;
@@ -307,7 +308,7 @@ Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s) {
     add(adam, fp32_peak > 0 ? fp32_peak : half_peak, bw, "fp32");
     if (s.dp > 1) {
       std::vector<std::string> ignored;
-      const Link ring = CollectiveLink(catalog, *gpu, train->gpus, ignored);
+      const Link ring = CollectiveLink(catalog, gpu, train->gpus, ignored);
       RoofOp ar;
       ar.key = "train_all_reduce";
       ar.name = "gradient all-reduce";

@@ -138,43 +138,50 @@ std::string ComputePrecision(const Gpu& gpu, const WeightFormat& wf, const Engin
 
 Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
                                     Efficiency eff) {
-  const Model* model = catalog.FindModel(s.model);
-  const Gpu* gpu = catalog.FindGpu(s.gpu);
-  const WeightFormat* wf = catalog.FindWeightFormat(s.weights);
-  const KvFormat* kvf = catalog.FindKvFormat(s.kv);
-  const EngineProfile* engine = catalog.FindEngine(s.engine);
-  if (!model || !gpu || !wf || !kvf || !engine) return Error{"scenario: unknown id (run the memory estimate first)"};
-  if (gpu->bandwidth_bytes_per_s <= 0)
-    return Error{"gpu: the catalog has no memory bandwidth for '" + gpu->id + "', so speed cannot be estimated"};
+  Result<Resolved> r = Resolve(catalog, s);
+  if (!r) return Error{r.error()};
+  return EstimateSpeed(*r, s, memory, eff);
+}
+
+Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const MemoryEstimate& memory,
+                                    Efficiency eff) {
+  const Catalog& catalog = r.catalog;
+  const Model& model = r.model;
+  const Gpu& gpu = r.gpu;
+  const WeightFormat& wf = r.weights;
+  const KvFormat& kvf = r.kv;
+  const EngineProfile& engine = r.engine;
+  if (gpu.bandwidth_bytes_per_s <= 0)
+    return Error{"gpu: the catalog has no memory bandwidth for '" + gpu.id + "', so speed cannot be estimated"};
 
   SpeedEstimate e;
-  const EngineCalibration& cal = engine->calibration;
+  const EngineCalibration& cal = engine.calibration;
   e.eta_bw = eff.bw > 0 ? eff.bw : cal.decode_bw_efficiency;
   e.eta_compute = eff.compute > 0 ? eff.compute : cal.prefill_compute_efficiency;
   e.decode_band = cal.decode;
   e.prefill_band = cal.prefill;
-  e.compute_precision = ComputePrecision(*gpu, *wf, *engine);
+  e.compute_precision = ComputePrecision(gpu, wf, engine);
   // A MIG slice runs on its share of the SMs and of the memory bandwidth (capacity.h).
-  e.peak_flops = Peak(*gpu, e.compute_precision) * memory.device.compute_share;
-  e.bandwidth = gpu->bandwidth_bytes_per_s * memory.device.bandwidth_share;
+  e.peak_flops = Peak(gpu, e.compute_precision) * memory.device.compute_share;
+  e.bandwidth = gpu.bandwidth_bytes_per_s * memory.device.bandwidth_share;
   const bool no_peak = e.peak_flops <= 0;
   if (no_peak)
-    e.warnings.push_back(gpu->name + ": the catalog has no dense throughput figure, so compute time is left out"
+    e.warnings.push_back(gpu.name + ": the catalog has no dense throughput figure, so compute time is left out"
                          " (decode is memory-bound; prefill cannot be estimated)");
-  if (model->encoder_only)
-    e.warnings.push_back(model->name + " is an encoder-only model (embeddings, reranking): it generates no tokens, so the "
+  if (model.encoder_only)
+    e.warnings.push_back(model.name + " is an encoder-only model (embeddings, reranking): it generates no tokens, so the "
                          "decode figures do not apply; its work is the prefill, one forward pass over the input");
   if (!(e.eta_bw > 0) || !(e.eta_compute > 0))
-    return Error{"engine: '" + engine->id + "' has no fitted efficiencies"};
+    return Error{"engine: '" + engine.id + "' has no fitted efficiencies"};
 
   const int tp = s.tp;
-  const Link link = tp > 1 ? CollectiveLink(catalog, *gpu, tp, e.warnings) : Link{};
+  const Link link = tp > 1 ? CollectiveLink(catalog, gpu, tp, e.warnings) : Link{};
   e.link_bytes_per_s = link.bytes_per_s;
   e.link_name = link.name;
 
-  const ParamCount params = CountParams(*model);
-  const double bpp = wf->bits_per_weight / 8.0;
-  const double layers = model->layers;
+  const ParamCount params = CountParams(model);
+  const double bpp = wf.bits_per_weight / 8.0;
+  const double layers = model.layers;
   const double gpu_share = static_cast<double>(memory.layers_on_gpu) / layers;
   const double batch = static_cast<double>(s.batch);
   const double prompt = static_cast<double>(std::min(s.prompt, s.context));
@@ -182,7 +189,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   const double bw_gpu = e.bandwidth * e.eta_bw;
   const double bw_host = s.ram_gbs * 1e9 * e.eta_bw;
   const double flops_gpu = no_peak ? 0 : e.peak_flops * e.eta_compute;
-  const double hidden_bytes = static_cast<double>(model->hidden) * 2;  // 16-bit activations
+  const double hidden_bytes = static_cast<double>(model.hidden) * 2;  // 16-bit activations
 
   // --- Decode: one token for each of `batch` sequences --------------------------------------
   // Weights read once per step (Pope et al. 2022, "Efficiently Scaling Transformer
@@ -194,16 +201,16 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   const int pp = std::max(1, s.pp);
   const double micro_batches = std::min<double>(batch, pp);
   const double mb = batch / micro_batches;
-  e.experts_touched = ExpertsTouchedFraction(*model, mb);
-  const double routed_active = model->moe ? params.routed * model->moe->experts_per_token / model->moe->experts : 0;
+  e.experts_touched = ExpertsTouchedFraction(model, mb);
+  const double routed_active = model.moe ? params.routed * model.moe->experts_per_token / model.moe->experts : 0;
   const double step_params = params.active - routed_active + params.routed * e.experts_touched;
   // The input embedding is only gathered (one row per token): it is not streamed.
   const double streamed_params = step_params - params.input_embedding;
   const double weights_gpu = streamed_params * bpp * gpu_share / tp;
   const double weights_host = streamed_params * bpp * (1 - gpu_share);
-  const double kv_read = KvCacheBytes(*model, static_cast<long long>(e.decode_context), kvf->bytes_per_element, tp) * mb;
+  const double kv_read = KvCacheBytes(model, static_cast<long long>(e.decode_context), kvf.bytes_per_element, tp) * mb;
   const double kv_gpu = kv_read * gpu_share, kv_host = kv_read * (1 - gpu_share) * tp;
-  const double decode_flops = (2 * params.active * mb + AttentionFlopsPerToken(*model, e.decode_context) * mb) / tp;
+  const double decode_flops = (2 * params.active * mb + AttentionFlopsPerToken(model, e.decode_context) * mb) / tp;
 
   StepTime& d = e.decode;
   d.bytes = weights_gpu + kv_gpu;
@@ -212,7 +219,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   d.compute_s = no_peak ? 0 : decode_flops / flops_gpu;
   d.terms.push_back({"weights_read", "Weights read",
                      FormatBytes(weights_gpu, ByteUnit::GB) + (pp > 1 ? " per GPU over " + std::to_string(pp) + " stages" : " per GPU") +
-                         (model->moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
+                         (model.moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
                          " / (" + Rate(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")",
                      weights_gpu / bw_gpu});
   d.terms.push_back({"kv_read", "KV cache read",
@@ -228,18 +235,18 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   const double launch = layers * cal.layer_overhead_s;
   d.serial_s += launch;
   d.terms.push_back({"launch", "Per-layer overhead",
-                     FormatCount(model->layers) + " layers × " + FormatFixed(cal.layer_overhead_s * 1e6, 1) +
+                     FormatCount(model.layers) + " layers × " + FormatFixed(cal.layer_overhead_s * 1e6, 1) +
                          " µs (fitted fixed time per layer and step: launches, synchronisation, small-matrix inefficiency)",
                      launch});
   // Expert parallelism: MoE layers dispatch each token to its top-k experts' GPUs and combine
   // the results (two all-to-alls, each GPU sending (n-1)/n of mb × k hidden vectors; GShard,
   // Lepikhin et al. 2020) instead of all-reducing the MLP output.
-  const bool ep = s.ep == 1 && model->moe && tp > 1;
+  const bool ep = s.ep == 1 && model.moe && tp > 1;
   int moe_layers = 0;
-  for (int layer = 0; layer < model->layers; ++layer) moe_layers += model->IsMoeLayer(layer);
+  for (int layer = 0; layer < model.layers; ++layer) moe_layers += model.IsMoeLayer(layer);
   const double all_reduces_per_step = ep ? 2 * layers - moe_layers : 2 * layers;
   auto all_to_all = [&](double tokens) {
-    const double bytes = tokens * model->moe->experts_per_token * hidden_bytes * (tp - 1) / tp;
+    const double bytes = tokens * model.moe->experts_per_token * hidden_bytes * (tp - 1) / tp;
     return bytes / link.bytes_per_s + link.latency_s;
   };
   if (tp > 1) {
@@ -259,13 +266,13 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
     d.serial_s += a2a;
     d.terms.push_back({"all_to_all", "Expert all-to-all",
                        "2 × " + std::to_string(moe_layers) + " MoE layers × all-to-all of " + FormatFixed(mb, 0) +
-                           " tokens × top-" + std::to_string(model->moe->experts_per_token) + " hidden vectors over " +
+                           " tokens × top-" + std::to_string(model.moe->experts_per_token) + " hidden vectors over " +
                            link.name,
                        a2a});
   }
   if (pp > 1) {
     std::vector<std::string> expected;  // crossing nodes between stages is the intended layout
-    const Link hop = CollectiveLink(catalog, *gpu, tp * pp, expected);
+    const Link hop = CollectiveLink(catalog, gpu, tp * pp, expected);
     const double handoff = (pp - 1) * (mb * hidden_bytes / hop.bytes_per_s + hop.latency_s);
     d.serial_s += handoff;
     d.terms.push_back({"pipeline", "Pipeline hand-offs",
@@ -291,9 +298,9 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   auto prefill = [&](double sequences) {
     StepTime p;
     const double tokens = sequences * prompt;
-    const double chunk = engine->max_batched_tokens > 0 ? engine->max_batched_tokens : 8192;
+    const double chunk = engine.max_batched_tokens > 0 ? engine.max_batched_tokens : 8192;
     const double passes = std::max(1.0, std::ceil(tokens / chunk));
-    const double flops = (2 * params.active * tokens + AttentionFlopsPerToken(*model, prompt / 2) * tokens) / tp;
+    const double flops = (2 * params.active * tokens + AttentionFlopsPerToken(model, prompt / 2) * tokens) / tp;
     const double wbytes = (params.total - params.input_embedding) * bpp * gpu_share / tp * passes;
     p.bytes = wbytes;
     p.flops = flops;
@@ -318,7 +325,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
     p.serial_s += per_token;
     if (per_token > 0)
       p.terms.push_back({"token_work", "Non-matmul work",
-                         FormatCount(static_cast<long long>(tokens)) + " tokens × " + FormatCount(model->layers) +
+                         FormatCount(static_cast<long long>(tokens)) + " tokens × " + FormatCount(model.layers) +
                              " layers × " + FormatFixed(cal.prefill_token_layer_s * 1e6, 2) + " µs (fitted)",
                          per_token});
     if (ep) {
@@ -333,7 +340,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
       const double ar = all_reduces_per_step * passes * AllReduceSeconds(tokens / passes * hidden_bytes, tp, link);
       p.serial_s += ar;
       p.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
-                         "2 × " + FormatCount(model->layers) + " layers × " + FormatFixed(passes, 0) +
+                         "2 × " + FormatCount(model.layers) + " layers × " + FormatFixed(passes, 0) +
                              " pass(es) × all-reduce of " + FormatBytes(tokens / passes * hidden_bytes, ByteUnit::GB) +
                              " over " + link.name,
                          ar});
@@ -343,7 +350,7 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
       // PCIe for each 512-token micro-batch (ggml-cuda offload_op for batch >= 32).
       Link pcie;
       std::vector<std::string> ignored;
-      Gpu plain = *gpu;
+      Gpu plain = gpu;
       plain.interconnect.reset();
       pcie = CollectiveLink(catalog, plain, 1, ignored);
       const double ubatches = std::max(1.0, std::ceil(tokens / 512));
@@ -366,14 +373,14 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
   e.prefill_tokens_per_s = e.prefill.seconds > 0 && !no_peak ? batch * prompt / e.prefill.seconds : 0;
   if (no_peak) {
     e.ttft_s = 0;
-    const std::string why = gpu->name + " has no dense throughput figure in the catalog, so prefill cannot be estimated";
+    const std::string why = gpu.name + " has no dense throughput figure in the catalog, so prefill cannot be estimated";
     e.unknown = {{"ttft_s", why}, {"prefill_tokens_per_s", why}};
   }
 
   e.assumptions = {
       "decode at the mean cache length over the output: prompt + output / 2 = " +
           FormatCount(static_cast<long long>(e.decode_context)) + " tokens",
-      "efficiencies " + std::string(eff.bw > 0 || eff.compute > 0 ? "given" : "fitted for " + engine->name) +
+      "efficiencies " + std::string(eff.bw > 0 || eff.compute > 0 ? "given" : "fitted for " + engine.name) +
           ": bandwidth × " + FormatFixed(e.eta_bw, 2) + ", " + e.compute_precision + " peak × " +
           FormatFixed(e.eta_compute, 2) + ", " + FormatFixed(cal.layer_overhead_s * 1e6, 1) + " µs per layer and step",
       "all sequences decode in lock-step (continuous batching at a steady batch)",
@@ -382,12 +389,12 @@ Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, c
     e.assumptions.push_back(std::to_string(pp) + " pipeline stages: decode runs " + FormatFixed(micro_batches, 0) +
                             " micro-batches in flight; prefill passes the stages one after another (no overlap "
                             "counted: an upper bound on its time)");
-  if (model->moe)
+  if (model.moe)
     e.assumptions.push_back("MoE routing uniform and independent per token: " +
                             FormatFixed(e.experts_touched * 100, 0) + "% of routed experts read per step");
   if (tp > 1)
     e.assumptions.push_back("all-reduce latency " + Seconds(link.latency_s) + " per call (stated assumption)");
-  if (memory.layers_on_gpu < model->layers)
+  if (memory.layers_on_gpu < model.layers)
     e.assumptions.push_back("offloaded layers run on the CPU at host RAM bandwidth " + FormatFixed(s.ram_gbs, 1) + " GB/s");
   if (!memory.fits) e.warnings.push_back("the scenario does not fit in memory: speeds are what it would run at if it did");
   return e;

@@ -4,7 +4,7 @@
 
 #include "json_fields.h"
 
-#include "gpuplan/model.h"
+#include "gpuplan/resolve.h"
 #include "gpuplan/training.h"
 #include "gpuplan/units.h"
 
@@ -71,7 +71,7 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     if (!e) return r.skipped = e.error(), r;
     const double psi = Num(c, "params");
     if (!(psi > 0)) return r.skipped = "no parameter count", r;
-    r.estimated = ModelStateBytes(*e) / CountParams(*catalog.FindModel(s.model)).total * psi / scale;
+    r.estimated = ModelStateBytes(*e) / e->total_params * psi / scale;
   } else if (r.kind == "activation_bytes_per_layer") {
     if (c.contains("sequence_parallel") && c["sequence_parallel"].is_boolean())
       s.sp = c["sequence_parallel"].get<bool>() ? 1 : 0;
@@ -94,14 +94,14 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     r.estimated = e->terms[4].bytes / scale;  // activations, one layer
   } else if (r.kind == "gpu_hours" || r.kind == "train_days") {
     s.model = Str(c, "model");
-    if (!catalog.FindModel(s.model)) return r.skipped = "model not in the catalog", r;
+    const Result<Resolved> ids = Resolve(catalog, s);
+    if (!ids && UnresolvedField(ids.error()) == "model") return r.skipped = "model not in the catalog", r;
     s.tokens = Num(c, "tokens");
     if (!(s.tokens > 0)) return r.skipped = "no token count", r;
     const double achieved = Num(c, "achieved_tflops_per_gpu");
     if (achieved > 0) {
-      const Gpu* g = catalog.FindGpu(s.gpu);
-      if (!g || !g->dense_flops.count("bf16")) return r.skipped = "no GPU peak", r;
-      s.mfu = std::min(1.0, achieved * 1e12 / g->dense_flops.at("bf16"));
+      if (!ids || !ids->gpu.dense_flops.count("bf16")) return r.skipped = "no GPU peak", r;
+      s.mfu = std::min(1.0, achieved * 1e12 / ids->gpu.dense_flops.at("bf16"));
     }
     s.dp = static_cast<int>(Num(c, "gpus", 1));
     if (Num(c, "global_batch_tokens") > 0 && s.context > 0)
@@ -138,9 +138,12 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     // Multi-GPU fine-tuning recipes (torchtune, axolotl) shard with FSDP: ZeRO-3 over the GPUs.
     if (!c.contains("dp") && Num(c, "gpus", 1) > 1) s.dp = static_cast<int>(Num(c, "gpus")), s.zero = 3;
     s.model = Str(c, "model");
-    if (!catalog.FindModel(s.model)) return r.skipped = "model not in the catalog", r;
-    if (!catalog.FindGpu(s.gpu)) return r.skipped = "GPU not in the catalog", r;
-    Result<TrainEstimate> e = EstimateTraining(catalog, s);
+    const Result<Resolved> ids = Resolve(catalog, s);
+    if (!ids) {
+      const std::string field = UnresolvedField(ids.error());
+      return r.skipped = field == "model" ? "model not in the catalog" : field == "gpu" ? "GPU not in the catalog" : ids.error(), r;
+    }
+    Result<TrainEstimate> e = EstimateTraining(*ids, s);
     if (!e) return r.skipped = e.error(), r;
     r.estimated = e->total_bytes / scale;
   } else {

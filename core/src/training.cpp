@@ -1,7 +1,5 @@
 #include "gpuplan/training.h"
 
-#include "gpuplan/capacity.h"
-
 #include <algorithm>
 #include <cmath>
 
@@ -66,11 +64,16 @@ double RingLink(const Catalog& catalog, const Gpu& gpu, double gpus) {
 }  // namespace
 
 Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s) {
-  const Model* model = catalog.FindModel(s.model);
-  const Gpu* gpu = catalog.FindGpu(s.gpu);
-  if (!model) return Error{"model: unknown model '" + s.model + "'"};
-  if (!gpu) return Error{"gpu: unknown GPU '" + s.gpu + "'"};
-  if (s.tp < 1 || s.pp < 1 || s.dp < 1 || s.micro_batch < 1 || s.context < 1 || model->layers < 1)
+  Result<Resolved> r = Resolve(catalog, s);
+  if (!r) return Error{r.error()};
+  return EstimateTraining(*r, s);
+}
+
+Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
+  const Catalog& catalog = r.catalog;
+  const Model& model = r.model;
+  const Gpu& gpu = r.gpu;
+  if (s.tp < 1 || s.pp < 1 || s.dp < 1 || s.micro_batch < 1 || s.context < 1 || model.layers < 1)
     return Error{"scenario: tp, pp, dp, micro-batch and context must be >= 1"};
 
   TrainEstimate e;
@@ -82,13 +85,13 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   if (tp * pp * dp > kMaxGpus)
     return Error{"scenario: tp × pp × dp = " + Per(tp * pp * dp) + " GPUs; at most " + Per(kMaxGpus)};
   e.gpus = static_cast<int>(tp * pp * dp);
-  const ParamCount params = CountParams(*model);
+  const ParamCount params = CountParams(model);
   e.total_params = params.total;
   const bool lora = s.method == "lora" || s.method == "qlora";
   const bool qlora = s.method == "qlora";
-  const double layers = model->layers;
+  const double layers = model.layers;
   const double adapted_layers = s.lora_layers > 0 ? std::min<double>(s.lora_layers, layers) : layers;
-  e.trainable_params = lora ? LoraParams(*model, s.lora_rank, s.lora_targets, adapted_layers) : params.total;
+  e.trainable_params = lora ? LoraParams(model, s.lora_rank, s.lora_targets, adapted_layers) : params.total;
   const double model_split = tp * pp;  // tensor and pipeline parallelism split every tensor
 
   // --- Model states (ZeRO paper, Rajbhandari et al. 2019, §3: 2Ψ BF16 weights + 2Ψ gradients
@@ -103,7 +106,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   if (lora) {
     std::string base_id = s.weights;
     if (qlora && base_id.rfind("nf4", 0) != 0 && base_id.rfind("fp4-bnb", 0) != 0) base_id = "nf4-dq";
-    const WeightFormat* base = catalog.FindWeightFormat(base_id);
+    const WeightFormat* base = base_id == r.weights.id ? &r.weights : catalog.FindWeightFormat(base_id);
     if (!base) return Error{"weights: unknown weight format '" + base_id + "' for the frozen base"};
     base_weight_bytes = base->bits_per_weight / 8;
     base_label = base->name;
@@ -168,13 +171,13 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   //     micro-batches of its L/pp layers (1F1B schedule, §4.2.3): L layers' worth in all. LoRA
   //     restricted to the last layers stores nothing below the first adapted one: no gradient
   //     flows there.
-  const double sq = static_cast<double>(s.context), b = static_cast<double>(s.micro_batch), h = model->hidden;
-  const double a = model->heads;
-  const double ffn = model->moe ? static_cast<double>(model->moe->experts_per_token) * model->moe->expert_intermediate +
-                                      model->moe->shared_intermediate +
-                                      static_cast<double>(model->moe->shared_experts) * model->moe->expert_intermediate
-                                : model->intermediate;
-  const double mlp_coeff = 3 + (model->gated_mlp ? 6 : 4) * ffn / h;
+  const double sq = static_cast<double>(s.context), b = static_cast<double>(s.micro_batch), h = model.hidden;
+  const double a = model.heads;
+  const double ffn = model.moe ? static_cast<double>(model.moe->experts_per_token) * model.moe->expert_intermediate +
+                                     model.moe->shared_intermediate +
+                                     static_cast<double>(model.moe->shared_experts) * model.moe->expert_intermediate
+                               : model.intermediate;
+  const double mlp_coeff = 3 + (model.gated_mlp ? 6 : 4) * ffn / h;
   const bool scores = !s.flash && s.recompute == "none";
   double per_layer_coeff = 11 + mlp_coeff + 4;  // × s·b·h
   std::string act_formula;
@@ -198,19 +201,19 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   const double activations = per_layer * stored_layers;  // L/pp layers × pp micro-batches in flight
   e.terms.push_back({"activations", "Activations",
                      act_formula + "; s " + FormatCount(s.context) + ", b " + FormatCount(s.micro_batch) + ", h " +
-                         FormatCount(model->hidden) + " × " + Per(stored_layers) + " layers" +
+                         FormatCount(model.hidden) + " × " + Per(stored_layers) + " layers" +
                          (pp > 1 ? " (first stage: " + Per(pp) + " micro-batches of L/" + Per(pp) + " layers)" : ""),
                      activations});
   // FP32 logits and their gradient for the micro-batch (the largest single tensor for
   // big vocabularies): s·b·V·4 bytes, split over TP (vocab-parallel).
-  const double logits = sq * b * model->vocab * 4 * 2 / tp;
+  const double logits = sq * b * model.vocab * 4 * 2 / tp;
   e.terms.push_back({"logits", "Logits (FP32) and their gradient",
                      "2 × s·b·V·4 B / TP = " + FormatCount(s.context) + " × " + FormatCount(s.micro_batch) + " × " +
-                         FormatCount(model->vocab) + " × 8 B / " + Per(tp),
+                         FormatCount(model.vocab) + " × 8 B / " + Per(tp),
                      logits});
   // Temporary buffers: ZeRO-3/FSDP gathers one layer's full weights (and prefetches the next);
   // gradient bucketing keeps about one layer's gradients in flight.
-  const double layer_bytes = (params.total - params.embedding) / model->layers * 2 / tp;
+  const double layer_bytes = (params.total - params.embedding) / model.layers * 2 / tp;
   const double buffers = (zero >= 3 ? 2 : 1) * layer_bytes;
   e.terms.push_back({"buffers", "Temporary buffers",
                      (zero >= 3 ? "2 gathered layers (ZeRO-3 prefetch)" : "one layer's gradient bucket") +
@@ -219,7 +222,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.terms.push_back({"overhead", "Runtime overhead", FormatFixed(s.overhead_gib, 2) + " GiB (CUDA context, allocator)",
                      s.overhead_gib * kGiB});
   for (const Term& t : e.terms) e.total_bytes += t.bytes;
-  Result<DeviceMemory> device = EstimateDeviceMemory(*gpu, s);
+  Result<DeviceMemory> device = EstimateDeviceMemory(gpu, s);
   if (!device) return Error{device.error()};
   e.device = std::move(device).value();
   e.capacity_bytes = e.device.free_bytes;
@@ -249,7 +252,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   //     weights' gradient: 2N forward + 2N input gradients through the adapted layers + 6 × the
   //     adapter parameters (no backward at all below the first adapted layer).
   const double n_active = params.active;
-  const double attn = 12.0 * model->layers * static_cast<double>(model->heads) * model->head_dim * sq;
+  const double attn = 12.0 * model.layers * static_cast<double>(model.heads) * model.head_dim * sq;
   const double recompute_factor = s.recompute == "full" ? 4.0 / 3 : 1;
   if (lora) {
     const double backward_share = adapted_layers / layers;
@@ -262,14 +265,14 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
     e.flops_formula = "6 × " + FormatParams(n_active) + " active params + attention";
   }
   if (s.recompute == "full") e.flops_formula += " × 4/3 (full recomputation: another forward)";
-  const auto peak_it = gpu->dense_flops.find("bf16");
-  const double peak = peak_it != gpu->dense_flops.end() ? peak_it->second
-                      : gpu->dense_flops.count("fp16")  ? gpu->dense_flops.at("fp16")
+  const auto peak_it = gpu.dense_flops.find("bf16");
+  const double peak = peak_it != gpu.dense_flops.end() ? peak_it->second
+                      : gpu.dense_flops.count("fp16")  ? gpu.dense_flops.at("fp16")
                                                         : 0;
   // Without a 16-bit compute figure the memory stands and the time cannot be estimated.
   const bool no_peak = !(peak > 0);
   if (no_peak) {
-    const std::string why = gpu->name + " has no BF16/FP16 dense throughput in the catalog, so training time cannot be estimated";
+    const std::string why = gpu.name + " has no BF16/FP16 dense throughput in the catalog, so training time cannot be estimated";
     for (const char* k : {"tokens_per_s", "seconds", "days", "gpu_hours", "step", "cloud_usd", "spot_usd", "energy_kwh",
                           "energy_usd", "scaling"})
       e.unknown.emplace(k, why);
@@ -310,7 +313,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   const double gather_bytes = (frozen * base_weight_bytes + trainable * 2) / replica_gpus;
   const double ring = hybrid ? shard_dp : dp;  // GPUs on the sharded ring
   const double share = (ring - 1) / ring;
-  const double ring_link = RingLink(catalog, *gpu, (hybrid ? shard_dp : dp) * replica_gpus);
+  const double ring_link = RingLink(catalog, gpu, (hybrid ? shard_dp : dp) * replica_gpus);
   double per_micro = 0, per_step = 0;  // bytes per GPU
   if (zero >= 3)
     per_micro = share * (2 * gather_bytes + grad_bytes);
@@ -321,7 +324,7 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   double micro_comm = dp > 1 ? per_micro / ring_link : 0, step_comm = dp > 1 ? per_step / ring_link : 0;
   if (hybrid) {
     const double groups = dp / shard_dp;
-    const double across = 2 * (groups - 1) / groups * grad_bytes / shard_dp / RingLink(catalog, *gpu, e.gpus);
+    const double across = 2 * (groups - 1) / groups * grad_bytes / shard_dp / RingLink(catalog, gpu, e.gpus);
     (zero >= 2 ? micro_comm : step_comm) += across;
   }
   const double micro_compute = e.step_compute_s / accumulation;
@@ -343,11 +346,11 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   e.price_basis = s.price_hour > 0 ? "given price per GPU-hour" : basis;
   e.cloud_usd = hour * e.gpu_hours;
   e.spot_usd = spot * e.gpu_hours * (1 + s.spot_overhead);
-  e.energy_kwh = gpu->tdp_w / 1000 * e.gpu_hours * s.pue;
+  e.energy_kwh = gpu.tdp_w / 1000 * e.gpu_hours * s.pue;
   e.energy_usd = e.energy_kwh * s.kwh_usd;
   if (!(hour > 0)) e.unknown.emplace("cloud_usd", "no cloud offer for this GPU in the catalog: set price-hour");
   if (!(spot > 0)) e.unknown.emplace("spot_usd", "no spot offer for this GPU in the catalog");
-  if (!(gpu->tdp_w > 0))
+  if (!(gpu.tdp_w > 0))
     for (const char* k : {"energy_kwh", "energy_usd"}) e.unknown.emplace(k, "no TDP for this GPU in the catalog");
 
   e.assumptions = {
@@ -377,9 +380,9 @@ Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s
   if (lora && zero > 0 && zero < 3)
     e.warnings.push_back(
         "ZeRO-1/2 shard only the adapters' states with LoRA; the frozen base is replicated (ZeRO-3/FSDP shards it)");
-  if (model->max_context > 0 && s.context > model->max_context)
+  if (model.max_context > 0 && s.context > model.max_context)
     e.warnings.push_back("sequence " + FormatCount(s.context) + " exceeds the model's window of " +
-                         FormatCount(model->max_context));
+                         FormatCount(model.max_context));
   return e;
 }
 
@@ -397,7 +400,9 @@ std::vector<ScalingPoint> TrainingScaling(const Catalog& catalog, const Scenario
   // each, so communication and the pipeline bubble weigh more (until dp × micro-batch reaches
   // the global batch).
   std::vector<ScalingPoint> out;
-  Result<TrainEstimate> base = EstimateTraining(catalog, s);
+  Result<Resolved> r = Resolve(catalog, s);
+  if (!r) return out;
+  Result<TrainEstimate> base = EstimateTraining(*r, s);
   if (!base || base->unknown.count("seconds")) return out;  // no time without a compute figure
   const double global = base->accumulation_steps * s.dp * static_cast<double>(s.micro_batch);
   for (int dp = 1; dp <= max_dp && dp * static_cast<double>(s.micro_batch) <= global; dp *= 2) {
@@ -405,7 +410,7 @@ std::vector<ScalingPoint> TrainingScaling(const Catalog& catalog, const Scenario
     t.dp = dp;
     t.global_batch = static_cast<long long>(global);
     if (t.shard_group >= dp) t.shard_group = 0;
-    Result<TrainEstimate> e = EstimateTraining(catalog, t);
+    Result<TrainEstimate> e = EstimateTraining(*r, t);
     if (!e) break;
     out.push_back({e->gpus, e->tokens_per_s, e->scaling_efficiency, e->seconds / 86400});
   }

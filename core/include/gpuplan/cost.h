@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/resolve.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/speed.h"
 
@@ -54,6 +55,8 @@ struct CostEstimate {
 };
 
 CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const SpeedEstimate& speed);
+// The same with the scenario's ids already resolved (resolve.h); `r` must be Resolve(…, s)'s.
+CostEstimate EstimateCost(const Resolved& r, const Scenario& s, const SpeedEstimate& speed);
 
 // The cheapest on-demand (or spot) price per GPU-hour among the catalog's offers for a GPU;
 // 0 when none. `basis` names the offer and its date.

@@ -11,6 +11,7 @@
 #include "gpuplan/capacity.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/expected.h"
+#include "gpuplan/resolve.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan {
@@ -51,6 +52,8 @@ struct MemoryEstimate {
 // With limits = false, max_context and max_batch are left at 0 (the verdict alone, for
 // callers that try many GPU counts: the context search is most of the cost).
 Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s, bool limits = true);
+// The same with the scenario's ids already resolved (resolve.h); `r` must be Resolve(…, s)'s.
+Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool limits = true);
 
 // Layers on the GPUs for a scenario: gpu-layers, or every layer when it is "all" (-1).
 int LayersOnGpu(const Model& m, const Scenario& s);

@@ -13,6 +13,7 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/expected.h"
+#include "gpuplan/resolve.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan {
@@ -87,6 +88,8 @@ struct Roofline {
 // the LM head, and a training step (micro-batch × context: forward and backward GEMMs, the
 // AdamW update, the data-parallel gradient all-reduce).
 Result<Roofline> BuildRoofline(const Catalog& catalog, const Scenario& s);
+// The same with the scenario's ids already resolved (resolve.h); `r` must be Resolve(…, s)'s.
+Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s);
 
 // [SECTION] Chart layout (shared by the page's widget and the SVG writer) --------------
 struct Tick {

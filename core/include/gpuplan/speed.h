@@ -12,6 +12,7 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/expected.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/resolve.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan {
@@ -63,6 +64,9 @@ struct Efficiency {
 
 // The memory estimate supplies the offload split; call EstimateMemory first.
 Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
+                                    Efficiency eff = {});
+// The same with the scenario's ids already resolved (resolve.h); `r` must be Resolve(…, s)'s.
+Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const MemoryEstimate& memory,
                                     Efficiency eff = {});
 
 // The link a collective over n GPUs runs on: NVLink (or the part's scale-up fabric) or PCIe of

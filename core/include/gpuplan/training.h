@@ -12,6 +12,7 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/expected.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/resolve.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan {
@@ -46,6 +47,8 @@ struct TrainEstimate {
 };
 
 Result<TrainEstimate> EstimateTraining(const Catalog& catalog, const Scenario& s);
+// The same with the scenario's ids already resolved (resolve.h); `r` must be Resolve(…, s)'s.
+Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s);
 
 // Scaling: tokens/s and efficiency at other data-parallel degrees and the scenario's global
 // batch (the curve on the page, the table in the CLI).
