@@ -131,147 +131,155 @@ std::string FormatNumber(double v) {
 // the CLI flags, --help and the page all iterate this table.
 namespace {
 
-enum class Kind { kModel, kWeights, kKv, kGpu, kEngine, kInteger, kNumber, kChoice, kMig };
+using Kind = FieldKind;
 
+// A field as the table holds it: what every door sees (FieldInfo) and where it lives.
 struct FieldDef {
   FieldInfo info;
-  Kind kind;
-  double lo = 0, hi = 0;                   // limits for numbers and integers
-  std::string Scenario::*text = nullptr;   // id fields
+  std::string Scenario::*text = nullptr;   // id and word fields
   long long Scenario::*integer = nullptr;
   double Scenario::*number = nullptr;
-  int Scenario::*small = nullptr;          // int fields (count)
-  const char* special = nullptr;           // a word that stands for -1 ("all")
-  std::vector<std::string> choices = {};   // kChoice: the words accepted
+  int Scenario::*small = nullptr;          // int fields (tp, pp, ...)
 };
+
+FieldDef Def(const char* key, const char* label, const char* help, Kind kind, double lo = 0, double hi = 0) {
+  FieldDef f;
+  f.info.key = key;
+  f.info.label = label;
+  f.info.help = help;
+  f.info.kind = kind;
+  f.info.lo = lo;
+  f.info.hi = hi;
+  return f;
+}
 
 const std::vector<FieldDef>& Table() {
   static const std::vector<FieldDef> table = [] {
     std::vector<FieldDef> t;
+    // id fields: a catalog id
     auto id = [&](const char* key, const char* label, const char* help, Kind kind, std::string Scenario::*m) {
-      FieldDef f{{key, label, help}, kind};
+      FieldDef f = Def(key, label, help, kind);
       f.text = m;
       t.push_back(f);
     };
-    auto integer = [&](const char* key, const char* label, const char* help, double lo, double hi,
+    auto integer = [&](const char* key, const char* label, const char* help, double lo, double hi, double step,
                        long long Scenario::*m, const char* special = nullptr) {
-      FieldDef f{{key, label, help}, Kind::kInteger, lo, hi};
+      FieldDef f = Def(key, label, help, Kind::kInteger, lo, hi);
+      f.info.step = step;
+      f.info.special = special;
       f.integer = m;
-      f.special = special;
       t.push_back(f);
     };
-    auto number = [&](const char* key, const char* label, const char* help, double lo, double hi,
-                      double Scenario::*m) {
-      FieldDef f{{key, label, help}, Kind::kNumber, lo, hi};
+    auto small = [&](const char* key, const char* label, const char* help, double lo, double hi, double step,
+                     int Scenario::*m) {
+      FieldDef f = Def(key, label, help, lo == 0 && hi == 1 ? Kind::kSwitch : Kind::kInteger, lo, hi);
+      f.info.step = step;
+      f.small = m;
+      t.push_back(f);
+    };
+    // decimals < 0: shortest form ("%g")
+    auto number = [&](const char* key, const char* label, const char* help, double lo, double hi, double step,
+                      int decimals, double Scenario::*m) {
+      FieldDef f = Def(key, label, help, Kind::kNumber, lo, hi);
+      f.info.step = step;
+      f.info.decimals = decimals;
       f.number = m;
+      t.push_back(f);
+    };
+    auto choice = [&](const char* key, const char* label, const char* help, std::vector<std::string> words,
+                      std::string Scenario::*m) {
+      FieldDef f = Def(key, label, help, Kind::kChoice);
+      f.info.choices = std::move(words);
+      f.text = m;
       t.push_back(f);
     };
     id("model", "Model", "model id from the catalog (gpuplan catalog models)", Kind::kModel, &Scenario::model);
     id("weights", "Weights", "weight format id: bf16, fp8, q4_k_m, ... (gpuplan catalog formats)", Kind::kWeights,
        &Scenario::weights);
     id("kv", "KV cache", "KV-cache element format id: fp16, bf16, fp8", Kind::kKv, &Scenario::kv);
-    integer("context", "Context", "tokens per sequence, prompt + output (1 to 16777216)", 1,
-            static_cast<double>(kMaxContext), &Scenario::context);
-    integer("prompt", "Prompt", "prompt tokens per sequence, at most the context (1 to 16777216)", 1,
-            static_cast<double>(kMaxContext), &Scenario::prompt);
-    integer("batch", "Batch", "concurrent sequences (1 to 65536)", 1, static_cast<double>(kMaxBatch),
+    integer("context", "Context (tokens)", "tokens per sequence, prompt + output (1 to 16777216)", 1,
+            static_cast<double>(kMaxContext), 1024, &Scenario::context);
+    integer("prompt", "Prompt (tokens)", "prompt tokens per sequence, at most the context (1 to 16777216)", 1,
+            static_cast<double>(kMaxContext), 256, &Scenario::prompt);
+    integer("batch", "Batch (sequences)", "concurrent sequences (1 to 65536)", 1, static_cast<double>(kMaxBatch), 1,
             &Scenario::batch);
     id("gpu", "GPU", "accelerator id from the catalog (gpuplan catalog gpus)", Kind::kGpu, &Scenario::gpu);
-    {
-      // Links and commands from before the rename say count=; they still read (FieldInfo::old_key).
-      FieldDef f{{"tp", "Tensor parallel", "tensor-parallel degree: GPUs per pipeline stage, each holding 1/tp of every layer (1 to 4096)", "count"},
-                 Kind::kInteger, 1, static_cast<double>(kMaxCount)};
-      f.small = &Scenario::tp;
-      t.push_back(f);
-      FieldDef p{{"pp", "Pipeline stages", "pipeline-parallel stages, layers split between them (1 to 64); GPUs in all = tp × pp"},
-                 Kind::kInteger, 1, 64};
-      p.small = &Scenario::pp;
-      t.push_back(p);
-      FieldDef x{{"ep", "Expert parallel", "1: MoE experts placed whole on the GPUs of a stage (expert parallelism), 0: each expert split by tensor parallelism"},
-                 Kind::kInteger, 0, 1};
-      x.small = &Scenario::ep;
-      t.push_back(x);
-    }
+    // Links and commands from before the rename say count=; they still read (FieldInfo::old_key).
+    small("tp", "Tensor parallel",
+          "tensor-parallel degree: GPUs per pipeline stage, each holding 1/tp of every layer (1 to 4096)", 1,
+          static_cast<double>(kMaxCount), 1, &Scenario::tp);
+    t.back().info.old_key = "count";
+    small("pp", "Pipeline stages", "pipeline-parallel stages, layers split between them (1 to 64); GPUs in all = tp × pp",
+          1, 64, 1, &Scenario::pp);
+    small("ep", "Expert parallel",
+          "1: MoE experts placed whole on the GPUs of a stage (expert parallelism), 0: each expert split by tensor parallelism",
+          0, 1, 0, &Scenario::ep);
     id("engine", "Engine", "inference engine profile: vllm, sglang, llama.cpp, hf-transformers, tensorrt-llm",
        Kind::kEngine, &Scenario::engine);
     number("mem-util", "Memory cap", "engine memory cap as a fraction (vLLM gpu_memory_utilization); 0 = engine default",
-           0, 1, &Scenario::mem_util);
-    number("overhead-gib", "Overhead", "CUDA context + runtime per GPU in GiB (0 to 1024)", 0, kMaxOverheadGib,
-           &Scenario::overhead_gib);
+           0, 1, 0.01, 2, &Scenario::mem_util);
+    number("overhead-gib", "Overhead (GiB)", "CUDA context + runtime per GPU in GiB (0 to 1024)", 0, kMaxOverheadGib,
+           0.25, 2, &Scenario::overhead_gib);
+    choice("ecc", "ECC", "ECC on GDDR cards (it takes 1/16 of their memory): default (the card's factory setting), on, off",
+           {"default", "on", "off"}, &Scenario::ecc);
     {
-      FieldDef f{{"ecc", "ECC", "ECC on GDDR cards (it takes 1/16 of their memory): default (the card's factory setting), on, off"},
-                 Kind::kChoice};
-      f.text = &Scenario::ecc;
-      f.choices = {"default", "on", "off"};
-      t.push_back(f);
-      FieldDef m{{"mig", "MIG profile", "MIG GPU-instance profile to run in, e.g. 1g.10gb (gpuplan catalog show GPU lists them); none = the whole GPU"},
-                 Kind::kMig};
+      FieldDef m = Def("mig", "MIG slice",
+                       "MIG GPU-instance profile to run in, e.g. 1g.10gb (gpuplan catalog show GPU lists them); none = the whole GPU",
+                       Kind::kMig);
       m.text = &Scenario::mig;
       t.push_back(m);
     }
-    number("gpu-mem-gib", "GPU memory", "memory the GPU may use in GiB, instead of the catalog's total and a unified machine's OS rule (0 = the catalog's; up to 100000)",
-           0, 100000, &Scenario::gpu_mem_gib);
-    number("used-gib", "Used elsewhere", "memory other processes already hold on each GPU in GiB: a desktop, a second model (0 to 100000)",
-           0, 100000, &Scenario::used_gib);
+    number("gpu-mem-gib", "Limit (GiB)", "memory the GPU may use in GiB, instead of the catalog's total and a unified machine's OS rule (0 = the catalog's; up to 100000)",
+           0, 100000, 1, 2, &Scenario::gpu_mem_gib);
+    number("used-gib", "In use (GiB)", "memory other processes already hold on each GPU in GiB: a desktop, a second model (0 to 100000)",
+           0, 100000, 0.5, 2, &Scenario::used_gib);
     integer("gpu-layers", "GPU layers", "layers kept on the GPUs (llama.cpp -ngl), the rest in host RAM; all = every layer",
-            0, static_cast<double>(kMaxLayers), &Scenario::gpu_layers, "all");
-    number("ram-gbs", "Host RAM GB/s", "host memory bandwidth for offloaded layers, GB/s (1 to 100000)", 1, 100000,
+            0, static_cast<double>(kMaxLayers), 1, &Scenario::gpu_layers, "all");
+    number("ram-gbs", "Host RAM GB/s", "host memory bandwidth for offloaded layers, GB/s (1 to 100000)", 1, 100000, 1, 1,
            &Scenario::ram_gbs);
-    number("price-hour", "$/GPU-hour", "cloud price per GPU-hour in $; 0 = the catalog's cheapest on-demand offer", 0,
-           1000, &Scenario::price_hour);
-    number("buy-usd", "Price per GPU", "purchase price per GPU in $; 0 = the catalog's price", 0, 10000000,
+    number("price-hour", "$/GPU-hour (0 = catalog)", "cloud price per GPU-hour in $; 0 = the catalog's cheapest on-demand offer", 0,
+           1000, 0, 2, &Scenario::price_hour);
+    number("buy-usd", "$ per GPU (0 = catalog)", "purchase price per GPU in $; 0 = the catalog's price", 0, 10000000, 0, 0,
            &Scenario::buy_usd);
-    number("years", "Years", "years over which owned hardware is paid off (0.1 to 20)", 0.1, 20, &Scenario::years);
-    number("kwh-usd", "$/kWh", "electricity price in $ per kWh (0 to 10)", 0, 10, &Scenario::kwh_usd);
-    number("pue", "PUE", "power usage effectiveness of the room (1 to 5)", 1, 5, &Scenario::pue);
-    number("utilization", "Utilisation", "share of hours the GPUs are busy, rented or owned (0.01 to 1)", 0.01, 1,
+    number("years", "Years", "years over which owned hardware is paid off (0.1 to 20)", 0.1, 20, 0.5, 1, &Scenario::years);
+    number("kwh-usd", "$/kWh", "electricity price in $ per kWh (0 to 10)", 0, 10, 0.01, 3, &Scenario::kwh_usd);
+    number("pue", "PUE", "power usage effectiveness of the room (1 to 5)", 1, 5, 0.05, 2, &Scenario::pue);
+    number("utilization", "Utilisation", "share of hours the GPUs are busy, rented or owned (0.01 to 1)", 0.01, 1, 0.05, 2,
            &Scenario::utilization);
     number("spot-overhead", "Spot overhead",
-           "extra GPU-hours on spot for interruptions and restarts from checkpoints, as a fraction (0 to 5)", 0, 5,
+           "extra GPU-hours on spot for interruptions and restarts from checkpoints, as a fraction (0 to 5)", 0, 5, 0.05, 2,
            &Scenario::spot_overhead);
-    auto choice = [&](const char* key, const char* label, const char* help, std::vector<std::string> words,
-                      std::string Scenario::*m) {
-      FieldDef f{{key, label, help}, Kind::kChoice};
-      f.text = m;
-      f.choices = std::move(words);
-      t.push_back(f);
-    };
-    auto small = [&](const char* key, const char* label, const char* help, double lo, double hi, int Scenario::*m) {
-      FieldDef f{{key, label, help}, Kind::kInteger, lo, hi};
-      f.small = m;
-      t.push_back(f);
-    };
     choice("method", "Method", "training method: full (pre-training or full fine-tune), lora, qlora",
            {"full", "lora", "qlora"}, &Scenario::method);
     choice("optimizer", "Optimizer", "adamw, adamw-8bit, adafactor, sgd (with momentum), lion",
            {"adamw", "adamw-8bit", "adafactor", "sgd", "lion"}, &Scenario::optimizer);
     small("zero", "ZeRO stage", "ZeRO stage over the data-parallel GPUs: 0 none, 1 optimizer, 2 + gradients, 3 + parameters (FSDP)",
-          0, 3, &Scenario::zero);
-    small("dp", "Data parallel", "data-parallel replicas (1 to 65536); GPUs in all = tp × pp × dp", 1, 65536,
+          0, 3, 1, &Scenario::zero);
+    small("dp", "Data parallel", "data-parallel replicas (1 to 65536); GPUs in all = tp × pp × dp", 1, 65536, 1,
           &Scenario::dp);
-    integer("micro-batch", "Micro-batch", "sequences per GPU per micro-step (1 to 65536)", 1, 65536, &Scenario::micro_batch);
+    integer("micro-batch", "Micro-batch", "sequences per GPU per micro-step (1 to 65536)", 1, 65536, 1, &Scenario::micro_batch);
     choice("recompute", "Recompute", "activation recomputation: none, selective (attention), full (every layer)",
            {"none", "selective", "full"}, &Scenario::recompute);
-    small("flash", "Flash attention", "1: flash/SDPA attention (no score tensors kept), 0: eager", 0, 1, &Scenario::flash);
-    small("lora-rank", "LoRA rank", "LoRA rank r (1 to 4096)", 1, 4096, &Scenario::lora_rank);
+    small("flash", "Flash attention", "1: flash/SDPA attention (no score tensors kept), 0: eager", 0, 1, 0, &Scenario::flash);
+    small("lora-rank", "LoRA rank", "LoRA rank r (1 to 4096)", 1, 4096, 1, &Scenario::lora_rank);
     choice("lora-targets", "LoRA targets", "adapted modules: all-linear (attention and MLP), attention (q, k, v, o), qv",
            {"all-linear", "attention", "qv"}, &Scenario::lora_targets);
-    small("lora-layers", "LoRA layers", "adapted layers counted from the last (0 = every layer; 0 to 100000)", 0, 100000,
+    small("lora-layers", "LoRA layers", "adapted layers counted from the last (0 = every layer; 0 to 100000)", 0, 100000, 1,
           &Scenario::lora_layers);
     small("sp", "Sequence parallel", "1: sequence parallelism splits norms and dropouts over the tensor-parallel GPUs too", 0, 1,
-          &Scenario::sp);
+          0, &Scenario::sp);
     small("shard-group", "Shard group", "GPUs a ZeRO/FSDP shard spans (hybrid shard: replicas across groups); 0 = every data-parallel GPU",
-          0, 65536, &Scenario::shard_group);
+          0, 65536, 1, &Scenario::shard_group);
     integer("global-batch", "Global batch", "sequences per optimizer step (0 = dp × micro-batch × 8; up to 16777216)", 0,
-            16777216, &Scenario::global_batch);
-    number("tokens", "Tokens", "training tokens D (1e3 to 1e16)", 1e3, 1e16, &Scenario::tokens);
-    number("mfu", "MFU", "model FLOPs utilisation, 0.01 to 1 (Llama 3: 0.38-0.43 on H100)", 0.01, 1, &Scenario::mfu);
-    small("offload", "CPU offload", "0 none, 1 optimizer states to CPU (ZeRO-Offload), 2 parameters too", 0, 2,
+            16777216, 1, &Scenario::global_batch);
+    number("tokens", "Tokens", "training tokens D (1e3 to 1e16)", 1e3, 1e16, 0, -1, &Scenario::tokens);
+    number("mfu", "MFU", "model FLOPs utilisation, 0.01 to 1 (Llama 3: 0.38-0.43 on H100)", 0.01, 1, 0, 2, &Scenario::mfu);
+    small("offload", "CPU offload", "0 none, 1 optimizer states to CPU (ZeRO-Offload), 2 parameters too", 0, 2, 1,
           &Scenario::offload);
     small("master", "FP32 master", "1: BF16 mixed precision with FP32 master weights and FP32 optimizer states; 0: pure BF16",
-          0, 1, &Scenario::master);
+          0, 1, 0, &Scenario::master);
     small("opt-in-bwd", "Optimizer in backward", "1: each parameter is updated as its gradient is computed (no gradient buffer)",
-          0, 1, &Scenario::opt_in_bwd);
+          0, 1, 0, &Scenario::opt_in_bwd);
     return t;
   }();
   return table;
@@ -294,6 +302,13 @@ const std::vector<FieldInfo>& ScenarioFields() {
   return fields;
 }
 
+const FieldInfo* FindField(std::string_view key) {
+  const FieldDef* f = FindDef(key);
+  return f ? &f->info : nullptr;
+}
+
+std::string ExactNumber(double v) { return FormatNumber(v); }
+
 std::string GetField(const Scenario& s, std::string_view key) {
   const FieldDef* f = FindDef(key);
   if (!f) return {};
@@ -301,7 +316,7 @@ std::string GetField(const Scenario& s, std::string_view key) {
   if (f->small) return std::to_string(s.*(f->small));
   if (f->integer) {
     const long long v = s.*(f->integer);
-    return v < 0 && f->special ? f->special : std::to_string(v);
+    return v < 0 && f->info.special ? f->info.special : std::to_string(v);
   }
   return FormatNumber(s.*(f->number));
 }
@@ -310,7 +325,7 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
                               const Catalog& catalog) {
   const FieldDef* f = FindDef(key);
   if (!f) return Error{"unknown field " + Quote(key)};
-  switch (f->kind) {
+  switch (f->info.kind) {
     case Kind::kModel:
       if (!catalog.FindModel(value)) return FieldError(key, UnknownIdMessage("model", value, Ids(catalog.models)));
       break;
@@ -328,18 +343,21 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
     case Kind::kEngine:
       if (!catalog.FindEngine(value)) return FieldError(key, UnknownIdMessage("engine", value, Ids(catalog.engines)));
       break;
-    case Kind::kInteger: {
+    case Kind::kInteger:
+    case Kind::kSwitch: {
       long long v = 0;
-      if (f->special && value == f->special) {
+      if (f->info.special && value == f->info.special) {
         v = -1;
-      } else if (!ParseInteger(value, v) || static_cast<double>(v) < f->lo || static_cast<double>(v) > f->hi) {
-        return FieldError(key, Quote(value) + " must be a whole number from " + FormatNumber(f->lo) + " to " +
-                                   FormatNumber(f->hi) + (f->special ? std::string(", or ") + f->special : ""));
+      } else if (!ParseInteger(value, v) || static_cast<double>(v) < f->info.lo || static_cast<double>(v) > f->info.hi) {
+        return FieldError(key, Quote(value) + " must be a whole number from " + FormatNumber(f->info.lo) + " to " +
+                                   FormatNumber(f->info.hi) + (f->info.special ? std::string(", or ") + f->info.special : ""));
       }
       if (f->small) s.*(f->small) = static_cast<int>(v);
       else s.*(f->integer) = v;
       return std::nullopt;
     }
+    case Kind::kText:
+      break;
     case Kind::kMig: {
       // Profiles differ per GPU: here the name must be one some GPU has; the estimate checks the
       // scenario's GPU (a link may set mig before gpu).
@@ -353,17 +371,17 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
       break;
     }
     case Kind::kChoice:
-      if (std::find(f->choices.begin(), f->choices.end(), value) == f->choices.end()) {
+      if (std::find(f->info.choices.begin(), f->info.choices.end(), value) == f->info.choices.end()) {
         std::string list;
-        for (const std::string& c : f->choices) list += (list.empty() ? "" : ", ") + c;
+        for (const std::string& c : f->info.choices) list += (list.empty() ? "" : ", ") + c;
         return FieldError(key, Quote(value) + " must be one of " + list);
       }
       break;
     case Kind::kNumber: {
       double v = 0;
-      if (!ParseNumber(value, v) || v < f->lo || v > f->hi)
-        return FieldError(key, Quote(value) + " must be a number from " + FormatNumber(f->lo) + " to " +
-                                   FormatNumber(f->hi));
+      if (!ParseNumber(value, v) || v < f->info.lo || v > f->info.hi)
+        return FieldError(key, Quote(value) + " must be a number from " + FormatNumber(f->info.lo) + " to " +
+                                   FormatNumber(f->info.hi));
       s.*(f->number) = v;
       return std::nullopt;
     }

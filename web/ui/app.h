@@ -105,12 +105,13 @@ class App {
   // The Cost panel (panel_cost.cpp).
   void DrawCost();
   void DrawCostInputs();
-  // A number field edited through the shared parser (SetField), with its help as a tooltip.
-  void NumberField(const char* key, const char* label, double current, double step, const char* format);
+  // One input, drawn from the field table (kind, label, help, limits, step, choices) and
+  // edited through the shared parser (fields.cpp): the page's only widget set.
+  void Field(std::string_view key);
+  void MigField(const FieldInfo& f);
+  std::string EccNote() const;
 
   void DrawInputs();
-  void DrawDeviceMemoryInputs();
-  void GibField(const char* key, const char* label, double current, double step);
   void DrawResult();
   void DrawSpeedSummary();
   // Inputs on the left, the view beside them (below them when the window is narrow).

@@ -20,37 +20,15 @@ namespace {
 
 std::string Usd(double v) { return v > 0 ? FormatUsd(v, v >= 1 ? 2 : 3) : "-"; }
 
-const char* FieldHelp(const char* key) {
-  for (const FieldInfo& f : ScenarioFields())
-    if (std::string_view(f.key) == key) return f.help;
-  return "";
-}
-
 }  // namespace
 
-void App::NumberField(const char* key, const char* label, double current, double step, const char* format) {
-  double v = current;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  ImGui::InputScalar(label, ImGuiDataType_Double, &v, step > 0 ? &step : nullptr, step > 0 ? &step : nullptr, format);
-  Track(key);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", FieldHelp(key));
-  if (v != current && (ImGui::IsItemDeactivatedAfterEdit() || !ImGui::IsItemActive() || step > 0)) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    Edit(key, buf);
-  }
-}
-
 void App::DrawCostInputs() {
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 9.0f);
   ImGui::TextColored(Muted(), "Renting");
-  NumberField("price-hour", "$/GPU-hour (0 = catalog)", scenario_.price_hour, 0, "%.2f");
-  NumberField("spot-overhead", "Spot overhead", scenario_.spot_overhead, 0.05, "%.2f");
-  NumberField("utilization", "Utilisation", scenario_.utilization, 0.05, "%.2f");
+  for (const char* key : {"price-hour", "spot-overhead", "utilization"}) Field(key);
   ImGui::TextColored(Muted(), "Owning");
-  NumberField("buy-usd", "$ per GPU (0 = catalog)", scenario_.buy_usd, 0, "%.0f");
-  NumberField("years", "Years", scenario_.years, 0.5, "%.1f");
-  NumberField("kwh-usd", "$/kWh", scenario_.kwh_usd, 0.01, "%.3f");
-  NumberField("pue", "PUE", scenario_.pue, 0.05, "%.2f");
+  for (const char* key : {"buy-usd", "years", "kwh-usd", "pue"}) Field(key);
+  ImGui::PopItemWidth();
 }
 
 void App::DrawCost() {

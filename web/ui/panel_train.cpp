@@ -20,71 +20,19 @@ namespace {
 }  // namespace
 
 void App::DrawTrainInputs() {
-  const float width = ImGui::GetFontSize() * 9.0f;
-  auto choice = [&](const char* key, const char* label, const std::string& current,
-                    std::initializer_list<const char*> words) {
-    ImGui::SetNextItemWidth(width);
-    if (ImGui::BeginCombo(label, current.c_str())) {
-      for (const char* w : words)
-        if (ImGui::Selectable(w, current == w)) Edit(key, w);
-      ImGui::EndCombo();
-    }
-    Track(key);
+  // Two to a line; each drawn from the field table (fields.cpp).
+  static const char* const kRows[][2] = {
+      {"method", "optimizer"}, {"zero", "dp"},         {"micro-batch", "recompute"}, {"lora-rank", "lora-targets"},
+      {"lora-layers", "offload"}, {"shard-group", "global-batch"}, {"tokens", "mfu"},
+      {"flash", "master"},     {"opt-in-bwd", "sp"},
   };
-  auto integer = [&](const char* key, const char* label, long long current) {
-    long long v = current, step = 1;
-    ImGui::SetNextItemWidth(width);
-    ImGui::InputScalar(label, ImGuiDataType_S64, &v, &step, &step, nullptr);
-    Track(key);
-    if (v != current) Edit(key, std::to_string(v));
-  };
-  auto number = [&](const char* key, const char* label, double current, const char* format) {
-    double v = current;
-    ImGui::SetNextItemWidth(width);
-    ImGui::InputDouble(label, &v, 0, 0, format);
-    Track(key);
-    if (ImGui::IsItemDeactivatedAfterEdit() && v != current) {
-      char buf[40];
-      std::snprintf(buf, sizeof buf, "%.6g", v);
-      Edit(key, buf);
-    }
-  };
-  choice("method", "Method", scenario_.method, {"full", "lora", "qlora"});
-  ImGui::SameLine();
-  choice("optimizer", "Optimizer", scenario_.optimizer, {"adamw", "adamw-8bit", "adafactor", "sgd", "lion"});
-  integer("zero", "ZeRO stage", scenario_.zero);
-  ImGui::SameLine();
-  integer("dp", "Data parallel", scenario_.dp);
-  integer("micro-batch", "Micro-batch", scenario_.micro_batch);
-  ImGui::SameLine();
-  choice("recompute", "Recompute", scenario_.recompute, {"none", "selective", "full"});
-  integer("lora-rank", "LoRA rank", scenario_.lora_rank);
-  ImGui::SameLine();
-  choice("lora-targets", "LoRA targets", scenario_.lora_targets, {"all-linear", "attention", "qv"});
-  integer("lora-layers", "LoRA layers", scenario_.lora_layers);
-  ImGui::SameLine();
-  integer("offload", "CPU offload", scenario_.offload);
-  integer("shard-group", "Shard group", scenario_.shard_group);
-  ImGui::SameLine();
-  integer("global-batch", "Global batch", scenario_.global_batch);
-  number("tokens", "Tokens", scenario_.tokens, "%.3g");
-  ImGui::SameLine();
-  number("mfu", "MFU", scenario_.mfu, "%.2f");
-  bool flash = scenario_.flash == 1;
-  if (ImGui::Checkbox("Flash attention", &flash)) Edit("flash", flash ? "1" : "0");
-  Track("flash");
-  ImGui::SameLine();
-  bool master = scenario_.master == 1;
-  if (ImGui::Checkbox("FP32 master", &master)) Edit("master", master ? "1" : "0");
-  Track("master");
-  ImGui::SameLine();
-  bool in_bwd = scenario_.opt_in_bwd == 1;
-  if (ImGui::Checkbox("Optimizer in backward", &in_bwd)) Edit("opt-in-bwd", in_bwd ? "1" : "0");
-  Track("opt-in-bwd");
-  ImGui::SameLine();
-  bool sp = scenario_.sp == 1;
-  if (ImGui::Checkbox("Sequence parallel", &sp)) Edit("sp", sp ? "1" : "0");
-  Track("sp");
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 9.0f);
+  for (const auto& row : kRows) {
+    Field(row[0]);
+    ImGui::SameLine();
+    Field(row[1]);
+  }
+  ImGui::PopItemWidth();
   ImGui::TextColored(Muted(), "Sequence length = Context; GPUs = tp x pp x dp");
 }
 

@@ -77,14 +77,29 @@ struct Scenario {
 };
 
 // [SECTION] Fields ---------------------------------------------------------------------
+// What a field holds, so that every door draws and checks it the same way: the page picks a
+// widget by it, the CLI its flag's type, the parser its rule.
+enum class FieldKind { kModel, kWeights, kKv, kGpu, kEngine, kInteger, kNumber, kChoice, kMig, kSwitch, kText };
+
 struct FieldInfo {
   const char* key;    // hash key and CLI flag name (--key)
   const char* label;  // short label for the page
   const char* help;   // one line, with limits
   const char* old_key = nullptr;  // the key's name in older links and commands, still read
+  FieldKind kind = FieldKind::kText;
+  double lo = 0, hi = 0;                 // kInteger, kNumber: the limits
+  double step = 0;                       // the page's +/- step (0: none)
+  int decimals = 0;                      // kNumber: decimals shown
+  const char* special = nullptr;         // kInteger: a word that stands for -1 ("all")
+  std::vector<std::string> choices = {}; // kChoice: the words accepted
 };
 
 const std::vector<FieldInfo>& ScenarioFields();
+const FieldInfo* FindField(std::string_view key);  // by key or old key; null for another word
+
+// The shortest text that reads back to the same double (1 -> "1", 0.75 -> "0.75"): what a
+// widget writes back through SetField, so a typed value is kept exactly.
+std::string ExactNumber(double v);
 
 // The field's value as text (what the hash and the CLI command carry).
 std::string GetField(const Scenario& s, std::string_view key);

@@ -1,0 +1,259 @@
+// web/ui/fields.cpp — the page's one widget set: every input is drawn from the field table
+// (scenario.h FieldInfo: kind, label, help, limits, step, choices), and every change goes back
+// through the same parser as the URL hash and the CLI flags. The catalog pickers (model, GPU,
+// formats, engine) and the per-GPU choices (ECC, MIG) are kinds of field like any other.
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+
+#include <imgui.h>
+
+#include "app.h"
+#include "tables.h"
+#include "theme.h"
+#include "gpuplan/describe.h"
+#include "gpuplan/model.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan::ui {
+
+namespace {
+
+
+bool ContainsNoCase(std::string_view hay, std::string_view needle) {
+  if (needle.empty()) return true;
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != hay.end();
+}
+
+// A searchable picker over catalog entries; returns the chosen id when it changed.
+template <typename T, typename Label, typename Tip>
+std::optional<std::string> Picker(const char* label, const std::vector<T>& entries, const std::string& current,
+                                  char* filter, size_t filter_size, Label label_of, Tip tip_of) {
+  std::optional<std::string> chosen;
+  const T* cur = nullptr;
+  for (const T& e : entries)
+    if (e.id == current) cur = &e;
+  std::string preview = cur ? label_of(*cur) : current;
+  if (ImGui::BeginCombo(label, preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+    if (filter) {
+      if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+      ImGui::SetNextItemWidth(-1);
+      ImGui::InputTextWithHint("##filter", "search...", filter, filter_size);
+    }
+    size_t shown = 0;
+    for (const T& e : entries) {
+      std::string text = label_of(e);
+      if (filter && !ContainsNoCase(text, filter) && !ContainsNoCase(e.id, filter)) continue;
+      ++shown;
+      bool selected = &e == cur;
+      if (ImGui::Selectable((text + "##" + e.id).c_str(), selected)) chosen = e.id;
+      if (ImGui::IsItemHovered()) {
+        std::string tip = tip_of(e);
+        if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+      }
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    if (filter) ImGui::TextDisabled("%zu of %zu%s", shown, entries.size(), filter[0] ? " match" : "");
+    ImGui::EndCombo();
+  }
+  return chosen;
+}
+
+std::string GpuLabel(const Gpu& g) {
+  return g.name + "  (" + FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit + ")";
+}
+
+std::string GpuTip(const Gpu& g) {
+  std::string tip = g.name + "\nMemory: " + FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit + " " +
+                    g.memory_type;
+  if (g.memory_reported)
+    tip += "\nDriver reports " + FormatBytes(g.memory_reported->bytes, ByteUnit::GiB) + " (" + g.memory_reported->how + ")";
+  else if (g.memory_derived)
+    tip += "\nDerived: " + FormatBytes(g.memory_derived->bytes, ByteUnit::GiB) + " (" + g.memory_derived->how + ")";
+  if (g.bandwidth_bytes_per_s > 0) tip += "\nBandwidth: " + FormatFixed(g.bandwidth_bytes_per_s / kGB, 0) + " GB/s";
+  for (const Source& s : g.sources) tip += "\nSource: " + s.title.substr(0, 90) + " (read " + s.read + ")";
+  if (g.sources.empty()) tip += "\nSources: loading (the Catalog panel lists them)";
+  return tip;
+}
+
+}  // namespace
+
+void App::Field(std::string_view key) {
+  const FieldInfo* f = FindField(key);
+  if (!f) return;
+  const Catalog& cat = *catalog_;
+  const std::string value = GetField(scenario_, f->key);
+  bool tip = true;  // the field's help on hover (the pickers show their entries' own)
+  switch (f->kind) {
+    case FieldKind::kModel:
+      if (auto id = Picker(f->label, cat.models, value, model_filter_, sizeof model_filter_,
+                           [this](const Model& m) { return m.name + "  (" + FormatParams(Params(m).total) + ")"; },
+                           [this](const Model& m) {
+                             const ParamCount& c = Params(m);
+                             return m.name + "\n" + std::to_string(m.layers) + " layers; " + DescribeAttention(m) + "\n" +
+                                    FormatParams(c.total) + " parameters" +
+                                    (m.moe ? ", " + FormatParams(c.active) + " active per token" : "") +
+                                    (m.hf_repo.empty() ? "" : "\n" + m.hf_repo);
+                           }))
+        Edit(f->key, *id);
+      tip = false;
+      break;
+    case FieldKind::kGpu:
+      if (auto id = Picker(f->label, cat.gpus, value, gpu_filter_, sizeof gpu_filter_, GpuLabel, [this](const Gpu& g) {
+            RequestSources();  // the tooltip lists the sources
+            return GpuTip(g);
+          }))
+        Edit(f->key, *id);
+      tip = false;
+      break;
+    case FieldKind::kWeights:
+      if (auto id = Picker(f->label, cat.weight_formats, value, nullptr, 0,
+                           [](const WeightFormat& w) { return w.name + "  (" + FormatFixed(w.bits_per_weight, 2) + " bits)"; },
+                           [this](const WeightFormat& w) { return Words(w.derivation) + "\nSource: " + w.source.title; }))
+        Edit(f->key, *id);
+      if (const WeightFormat* w = cat.FindWeightFormat(value))
+        ItemTip(w->name + ": " + FormatFixed(w->bits_per_weight, 3) + " bits per weight\n" + Words(w->derivation));
+      tip = false;
+      break;
+    case FieldKind::kKv:
+      if (auto id = Picker(f->label, cat.kv_formats, value, nullptr, 0,
+                           [](const KvFormat& k) { return k.name + "  (" + FormatShort(k.bytes_per_element) + " B)"; },
+                           [this](const KvFormat& k) { return Words(k.derivation) + "\nSource: " + k.source.title; }))
+        Edit(f->key, *id);
+      if (const KvFormat* k = cat.FindKvFormat(value))
+        ItemTip(k->name + ": " + FormatShort(k->bytes_per_element) + " bytes per element\n" + Words(k->derivation));
+      tip = false;
+      break;
+    case FieldKind::kEngine:
+      if (auto id = Picker(f->label, cat.engines, value, nullptr, 0, [](const EngineProfile& e) { return e.name; },
+                           [this](const EngineProfile& e) { return e.version + "\n" + Words(e.activation_workspace); }))
+        Edit(f->key, *id);
+      if (const EngineProfile* e = cat.FindEngine(value)) ItemTip(e->name + " " + e->version + "\n" + Words(e->activation_workspace));
+      tip = false;
+      break;
+    case FieldKind::kMig:
+      MigField(*f);
+      tip = false;
+      break;
+    case FieldKind::kChoice: {
+      // ECC's "default" stands for the card's factory setting: the preview names it.
+      const Gpu* gpu = cat.FindGpu(scenario_.gpu);
+      std::string preview = value;
+      if (key == "ecc" && value == "default" && gpu && gpu->ecc.value_or(false)) preview += gpu->ecc_default_on ? " (on)" : " (off)";
+      if (ImGui::BeginCombo(f->label, preview.c_str())) {
+        for (const std::string& w : f->choices) {
+          if (ImGui::Selectable(w.c_str(), value == w)) Edit(f->key, w);
+          Track((std::string(f->key) + ":" + w).c_str());
+        }
+        ImGui::EndCombo();
+      }
+      break;
+    }
+    case FieldKind::kSwitch: {
+      bool on = value == "1";
+      if (ImGui::Checkbox(f->label, &on)) Edit(f->key, on ? "1" : "0");
+      break;
+    }
+    case FieldKind::kInteger: {
+      long long v = f->special && value == f->special ? -1 : std::atoll(value.c_str());
+      long long step = static_cast<long long>(f->step);
+      const long long before = v;
+      ImGui::InputScalar(f->label, ImGuiDataType_S64, &v, step > 0 ? &step : nullptr, step > 0 ? &step : nullptr, nullptr);
+      if (v != before) Edit(f->key, v < 0 && f->special ? std::string(f->special) : std::to_string(v));
+      break;
+    }
+    case FieldKind::kNumber: {
+      double v = std::strtod(value.c_str(), nullptr), step = f->step;
+      const double before = v;
+      char format[16];
+      if (f->decimals < 0) std::snprintf(format, sizeof format, "%%g");
+      else std::snprintf(format, sizeof format, "%%.%df", f->decimals);
+      ImGui::InputScalar(f->label, ImGuiDataType_Double, &v, step > 0 ? &step : nullptr, step > 0 ? &step : nullptr, format);
+      // Typed text is taken when the field is left (or Enter); the +/- buttons at once. The
+      // value goes back as the shortest text that reads back to it: nothing is rounded away.
+      if (v != before && (ImGui::IsItemDeactivatedAfterEdit() || !ImGui::IsItemActive() || step > 0)) Edit(f->key, ExactNumber(v));
+      break;
+    }
+    case FieldKind::kText: {
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "%s", value.c_str());
+      if (ImGui::InputText(f->label, buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue)) Edit(f->key, buf);
+      break;
+    }
+  }
+  Track(f->key);
+  if (tip) {
+    std::string help = f->help;
+    if (key == "ecc") help += EccNote();
+    ItemTip(help);
+  }
+}
+
+// What ECC does on the scenario's GPU: its memory type, and its factory setting.
+std::string App::EccNote() const {
+  const Gpu* gpu = catalog_->FindGpu(scenario_.gpu);
+  if (!gpu) return {};
+  const bool has_ecc = gpu->ecc.value_or(false);
+  if (gpu->memory_type.rfind("HBM", 0) == 0) return "\n" + gpu->name + " (" + gpu->memory_type + "): ECC takes no memory.";
+  if (!has_ecc) return "\n" + gpu->name + (gpu->ecc ? ": no ECC to switch." : ": the catalog has no ECC figure.");
+  if (gpu->ecc_reserved_fraction <= 0) return "\n" + gpu->name + ": ECC takes no memory here.";
+  return "\n" + gpu->name + ": factory setting " + (gpu->ecc_default_on ? "on" : "off") +
+         (gpu->ecc_note.empty() ? "" : " (" + gpu->ecc_note + ")") + ".";
+}
+
+// MIG: the scenario GPU's own profiles; without any the combo only offers a way back to none.
+void App::MigField(const FieldInfo& f) {
+  const Gpu* gpu = catalog_->FindGpu(scenario_.gpu);
+  const std::vector<MigProfile> none;
+  const std::vector<MigProfile>& profiles = gpu ? gpu->mig_profiles : none;
+  auto label = [](const MigProfile& p) { return p.name + "  (" + FormatBytes(p.bytes, ByteUnit::GiB) + ")"; };
+  std::string preview = scenario_.mig;
+  for (const MigProfile& p : profiles)
+    if (p.name == scenario_.mig) preview = label(p);
+  ImGui::BeginDisabled(profiles.empty() && scenario_.mig == "none");
+  if (ImGui::BeginCombo(f.label, preview.c_str())) {
+    if (ImGui::Selectable("none  (the whole GPU)", scenario_.mig == "none")) Edit(f.key, "none");
+    Track("mig:none");
+    for (const MigProfile& p : profiles) {
+      if (ImGui::Selectable(label(p).c_str(), scenario_.mig == p.name)) Edit(f.key, p.name);
+      if (p.max_instances > 0 && ImGui::IsItemHovered())
+        ImGui::SetTooltip("up to %d per GPU (nvidia-smi mig -lgip)", p.max_instances);
+      Track(("mig:" + p.name).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::EndDisabled();
+  ItemTip(profiles.empty() ? (gpu ? gpu->name : scenario_.gpu) + ": no MIG profiles in the catalog."
+                           : std::string(f.help) + "\nThe estimate gets that slice's memory, SMs and bandwidth.");
+}
+
+void App::DrawInputs() {
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 18.0f);
+  Field("model");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Import")) ImGui::OpenPopup("import-model");
+  ItemTip("A model that is not in the catalog: paste its Hugging Face config.json (or drop the file on the page)");
+  Track("model-import");
+  if (ImGui::BeginPopup("import-model")) {
+    ImGui::TextUnformatted("Paste a Hugging Face config.json (or a gpuplan catalog file); it joins this session's catalog");
+    DrawImportBody(true);
+    ImGui::EndPopup();
+  }
+  for (const char* key : {"gpu", "tp", "pp", "ep", "weights", "kv", "engine", "context", "prompt", "batch", "overhead-gib"})
+    Field(key);
+  // What stands between the GPU's total and what the workload may allocate (capacity.h), in the
+  // order the Fit panel's rows take it: ECC, a MIG slice, the user's own limit, other processes.
+  ImGui::TextColored(Muted(), "GPU memory");
+  for (const char* key : {"ecc", "mig", "gpu-mem-gib", "used-gib"}) Field(key);
+  ImGui::PopItemWidth();
+
+  ImGui::PushStyleColor(ImGuiCol_Text, Bad());
+  for (const auto& [field, message] : field_errors_) ImGui::TextWrapped("%s", message.c_str());
+  ImGui::PopStyleColor();
+}
+
+}  // namespace gpuplan::ui

@@ -1,0 +1,126 @@
+// web/ui/panel_fit.cpp — the Fit panel: the verdict, a bar of the terms against the capacity,
+// the breakdown (the same rows as `gpuplan fit` and its Markdown), max context and batch, and
+// a summary of speed and cost for the same scenario.
+#include <algorithm>
+#include <cmath>
+
+#include <imgui.h>
+
+#include "app.h"
+#include "tables.h"
+#include "theme.h"
+#include "gpuplan/capacity.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan::ui {
+
+void App::DrawResult() {
+  if (!session_.Fit().ok()) {
+    ImGui::TextColored(Bad(), "%s", session_.Fit().error().c_str());
+    return;
+  }
+  const MemoryEstimate& e = session_.Fit().value();
+  const std::string per = scenario_.tp > 1 ? " per GPU" : "";
+
+  if (e.fits)
+    ImGui::TextColored(Good(), "FITS%s: %s of %s usable, %s free", per.c_str(), FormatBytes(e.total_bytes).c_str(),
+                       FormatBytes(e.usable_bytes).c_str(), FormatBytes(e.headroom_bytes).c_str());
+  else
+    ImGui::TextColored(Bad(), "DOES NOT FIT%s: needs %s, has %s (short by %s)", per.c_str(),
+                       FormatBytes(e.total_bytes).c_str(), FormatBytes(e.usable_bytes).c_str(),
+                       FormatBytes(-e.headroom_bytes).c_str());
+  ItemTip("total = the sum of the terms below; usable = " + e.usable_basis + "; free = usable - total");
+
+  // A stacked bar: each term's share of the capacity.
+  {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 1.2f;
+    double scale = std::max(e.capacity_bytes, e.total_bytes);
+    const ImU32 colors[] = {IM_COL32(90, 140, 230, 255), IM_COL32(230, 160, 60, 255), IM_COL32(120, 190, 120, 255),
+                            IM_COL32(150, 150, 160, 255)};
+    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), Colors().bar_bg);
+    float x = p.x;
+    for (size_t i = 0; i < e.terms.size() && scale > 0; ++i) {
+      float tw = static_cast<float>(e.terms[i].bytes / scale) * w;
+      dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + tw, p.y + h), colors[i % 4]);
+      x += tw;
+    }
+    if (scale > 0) {
+      float cap_x = p.x + static_cast<float>(e.capacity_bytes / scale) * w;
+      dl->AddLine(ImVec2(cap_x, p.y - 2), ImVec2(cap_x, p.y + h + 2), Colors().marker, 2.0f);
+      const float use_x = p.x + static_cast<float>(e.usable_bytes / scale) * w;  // the engine's cap
+      dl->AddLine(ImVec2(use_x, p.y - 2), ImVec2(use_x, p.y + h + 2), IM_COL32(255, 220, 80, 255), 2.0f);
+    }
+    ImGui::Dummy(ImVec2(w, h));
+    Track("usage-bar");
+  }
+
+  std::vector<BytesRow> rows;
+  for (const Term& t : e.terms) rows.push_back({t.name, t.bytes, t.formula});
+  rows.push_back({"Total", e.total_bytes, "sum of the terms above"});
+  for (const CapacityRow& c : CapacityRows(e.device)) rows.push_back({c.name, c.bytes, c.how});
+  rows.push_back({"Usable", e.usable_bytes, e.usable_basis});
+  rows.push_back({e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "usable - total"});
+  BytesTable("breakdown", "Term" + per, rows);
+
+  ImGui::Text("KV cache: %s per token (whole model)", FormatBytes(e.kv_bytes_per_token, ByteUnit::MiB, 3).c_str());
+  ItemTip("2 x layers x KV heads x head dim x bytes per element (GQA/MQA-aware; MLA: latent + RoPE key; "
+          "sliding-window layers hold at most the window) = " + FormatShort(e.kv_bytes_per_token, 6) + " bytes");
+  ImGui::Text("Max context at batch %lld: %s tokens%s", scenario_.batch, FormatCount(e.max_context).c_str(),
+              e.context_window > 0 && e.max_context > e.context_window
+                  ? (" (memory limit; the model's window is " + FormatCount(e.context_window) + ")").c_str()
+                  : "");
+  ItemTip("the longest context whose KV cache and activations fit in the usable memory beside the weights, at batch " +
+          std::to_string(scenario_.batch));
+  ImGui::Text("Max batch at %s tokens: %s sequences", FormatCount(scenario_.context).c_str(),
+              FormatCount(e.max_batch).c_str());
+  ItemTip("the most sequences of " + FormatCount(scenario_.context) +
+          " tokens whose KV cache fits in the usable memory beside the weights and the fixed terms");
+  for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
+  if (ImGui::TreeNode("Assumptions")) {
+    for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
+    ImGui::TreePop();
+  }
+  DrawSpeedSummary();
+  ImGui::TextColored(Muted(), "CLI twin:");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", ViewCliCommand(*FindView("fit"), session_).c_str());
+}
+
+// Speed and cost of the same scenario, with the reference set's band (gpuplan speed).
+void App::DrawSpeedSummary() {
+  ImGui::Separator();
+  if (!session_.Speed().ok()) {
+    ImGui::TextColored(Warn(), "Speed: %s", session_.Speed().error().c_str());
+    return;
+  }
+  const SpeedEstimate& e = session_.Speed().value();
+  const Band& b = e.decode_band;
+  ImGui::TextWrapped("Decode: %s tok/s per user, %s tok/s in all (band %s-%s from %d measurements); %s-bound",
+              FormatFixed(e.tokens_per_s_user, 1).c_str(), FormatFixed(e.tokens_per_s_total, 1).c_str(),
+              FormatFixed(e.tokens_per_s_user * b.lo, 1).c_str(), FormatFixed(e.tokens_per_s_user * b.hi, 1).c_str(),
+              b.cases, e.decode.bound.c_str());
+  Track("speed");
+  if (ImGui::IsItemHovered()) {
+    std::string tip;
+    for (const TimeTerm& t : e.decode.terms) tip += t.name + ": " + FormatFixed(t.seconds * 1e3, 3) + " ms = " + t.formula + "\n";
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
+  if (auto it = e.unknown.find("ttft_s"); it != e.unknown.end())
+    ImGui::TextColored(Muted(), "Time to first token: unknown (%s)", it->second.c_str());
+  else if (e.ttft_s > 0)
+    ImGui::TextWrapped("Time to first token: %s ms; prefill %s tok/s", FormatFixed(e.ttft_s * 1e3, 1).c_str(),
+                FormatFixed(e.prefill_tokens_per_s, 0).c_str());
+  if (CostNow().cloud_per_m_output > 0) {
+    ImGui::TextWrapped("Cloud: $%s per 1M output tokens (%s)", FormatFixed(CostNow().cloud_per_m_output, 3).c_str(),
+                CostNow().cloud_basis.c_str());
+    ItemTip("$" + FormatFixed(CostNow().cloud_hour, 2) + "/h / (" + FormatFixed(e.tokens_per_s_total, 1) +
+            " tok/s x 3,600 s) x 10^6; the Cost panel has the rest");
+  }
+  if (CostNow().owned_per_m_output > 0)
+    ImGui::Text("Owned: $%s per 1M output tokens", FormatFixed(CostNow().owned_per_m_output, 3).c_str());
+  for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
+}
+
+}  // namespace gpuplan::ui
