@@ -161,8 +161,7 @@ CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
       r.estimated = (ids.engine.memory_fraction > 0 ? mem->kv_pool_bytes : mem->terms[1].bytes) / scale;
     } else if (c.kind == "peak_memory_gib" || c.kind == "total_memory_gib") {
       // Engines that pre-allocate to their cap (vLLM) hold the cap; the others what they need.
-      const EngineProfile& e = ids.engine;
-      const bool preallocates = e.memory_fraction > 0 && e.memory_fraction_of == "total" && e.id != "sglang";
+      const bool preallocates = ids.engine.memory_cap == MemoryCap::kTotal;
       r.estimated = (preallocates ? mem->usable_bytes : mem->total_bytes) / scale;
     } else {
       Result<SpeedEstimate> sp = EstimateSpeed(ids, s, *mem);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <cmath>
 #include <set>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -567,6 +568,94 @@ CloudOffer ReadCloudOffer(Reader& r) {
   return o;
 }
 
+// One of a required field's allowed words; missing or unknown (the error names them all): none.
+template <typename T, size_t N>
+std::optional<T> ReadChoice(Reader& r, const char* key, const std::pair<const char*, T> (&choices)[N]) {
+  const size_t before = r.errors().size();
+  const std::string word = r.String(key);
+  if (r.errors().size() != before) return std::nullopt;
+  std::string names;
+  for (const auto& [name, value] : choices) {
+    if (word == name) return value;
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  }
+  r.Fail(key, "must be one of " + names);
+  return std::nullopt;
+}
+
+// SGLang's reserve rule (_handle_gpu_memory_settings), read from the figures engines.json
+// records: the constants of reserved_mem_mib and the tiers of defaults_by_gpu_memory.
+EngineReserve ReadEngineReserve(Reader& r) {
+  EngineReserve res;
+  if (const json* mib = r.Object("reserved_mem_mib")) {
+    Reader m(*mib, r.where() + ": reserved_mem_mib");
+    res.constant_mib = m.Positive("constant", true, /*allow_zero=*/true);
+    res.per_chunk_token_mib = m.Positive("per_chunked_prefill_token", true, /*allow_zero=*/true);
+    res.min_chunk_tokens = m.Positive("min_chunked_prefill_tokens", true, /*allow_zero=*/true);
+    res.per_graph_batch_mib = m.Positive("per_cuda_graph_max_bs", true, /*allow_zero=*/true);
+    res.per_8_gpus_mib = m.Positive("per_tp_x_pp_over_8", true, /*allow_zero=*/true);
+    res.floor_mib = m.Positive("floor_if_gpu_mem_over_60gib", true, /*allow_zero=*/true);
+    r.Adopt(m);
+  }
+  const json* tiers = r.Array("defaults_by_gpu_memory");
+  if (!tiers) return res;
+  for (size_t i = 0; i < tiers->size(); ++i) {
+    Reader t((*tiers)[i], r.where() + ": defaults_by_gpu_memory[" + std::to_string(i) + "]");
+    EngineReserveTier tier;
+    tier.below_gib = t.Positive("gpu_mem_below_gib", false);  // null: no bound
+    tier.chunk_tokens = t.Positive("chunked_prefill_size");
+    if (t.Has("cuda_graph_max_bs")) {
+      tier.graphs_tp_below_4 = tier.graphs_tp_4_up = t.Positive("cuda_graph_max_bs");
+    } else {
+      tier.graphs_tp_below_4 = t.Positive("cuda_graph_max_bs_tp_lt_4");
+      tier.graphs_tp_4_up = t.Positive("cuda_graph_max_bs_tp_ge_4");
+    }
+    const bool last = i + 1 == tiers->size();
+    if (last != (tier.below_gib == 0))
+      t.Fail("gpu_mem_below_gib", last ? "must be null in the last tier (it takes every larger GPU)"
+                                       : "is missing (only the last tier is unbounded)");
+    else if (!res.tiers.empty() && tier.below_gib > 0 && tier.below_gib <= res.tiers.back().below_gib)
+      t.Fail("gpu_mem_below_gib", "must grow from tier to tier");
+    r.Adopt(t);
+    res.tiers.push_back(tier);
+  }
+  if (res.tiers.empty()) r.Fail("defaults_by_gpu_memory", "must list at least one tier");
+  return res;
+}
+
+// What the estimators do differently per engine (catalog.h, EngineProfile). Every profile
+// states each of these: a user's engine behaves per its fields, never per a built-in default.
+void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
+  static const std::pair<const char*, MemoryCap> kCaps[] = {
+      {"total", MemoryCap::kTotal}, {"free", MemoryCap::kFree}, {"reserve", MemoryCap::kReserve}, {"none", MemoryCap::kNone}};
+  static const std::pair<const char*, WorkspaceModel> kWorkspaces[] = {
+      {"profiled-forward", WorkspaceModel::kProfiledForward},
+      {"reserve-rule", WorkspaceModel::kReserveRule},
+      {"compute-buffer", WorkspaceModel::kComputeBuffer},
+      {"prefill-forward", WorkspaceModel::kPrefillForward}};
+  if (const std::optional<MemoryCap> cap = ReadChoice(r, "memory_cap", kCaps)) {
+    e.memory_cap = *cap;
+    // The cap applies the engine's fraction, named as the engine names it.
+    if (e.memory_cap == MemoryCap::kTotal && e.memory_fraction_of != "total")
+      r.Fail("memory_cap", "is 'total' but no fraction of total memory is given (gpu_memory_utilization_default)");
+    else if (e.memory_cap == MemoryCap::kFree && e.memory_fraction_of != "free")
+      r.Fail("memory_cap", "is 'free' but no fraction of free memory is given (kv_cache_free_gpu_mem_fraction_default)");
+    else if (e.memory_cap == MemoryCap::kNone && e.memory_fraction > 0)
+      r.Fail("memory_cap", "is 'none' but the profile gives a memory fraction (use total, free or reserve)");
+  }
+  if (const std::optional<WorkspaceModel> model = ReadChoice(r, "workspace_model", kWorkspaces)) {
+    e.workspace_model = *model;
+    // What each way of sizing the workspace needs (the profiled token count is read with the
+    // engine's other batch figures).
+    if (e.workspace_model == WorkspaceModel::kComputeBuffer)
+      e.micro_batch_tokens = static_cast<int>(r.Integer("default_n_ubatch"));
+    if (e.workspace_model == WorkspaceModel::kReserveRule) e.reserve = ReadEngineReserve(r);
+  }
+  e.input_embedding_on_host = r.Bool("input_embedding_on_host", false, /*required=*/true);
+  e.layer_offload = r.Bool("layer_offload", false, /*required=*/true);
+  e.gguf_int8_matmul = r.Bool("gguf_int8_matmul", false, /*required=*/true);
+}
+
 EngineProfile ReadEngine(Reader& r) {
   EngineProfile e;
   e.id = r.String("id");
@@ -587,8 +676,10 @@ EngineProfile ReadEngine(Reader& r) {
     e.memory_fraction_of = f.of;
   }
   e.calibrate_like = r.String("calibrate_like", false);
+  ReadEngineBehaviour(r, e);
   e.kv_block_tokens = static_cast<int>(r.Integer("kv_block_tokens", false));
-  e.max_batched_tokens = static_cast<int>(r.Integer("default_max_num_batched_tokens", false));
+  e.max_batched_tokens = static_cast<int>(
+      r.Integer("default_max_num_batched_tokens", e.workspace_model == WorkspaceModel::kProfiledForward));
   e.cuda_context_bytes = r.Positive("cuda_context_mib", false) * kMiB;
   e.activation_workspace = r.String("activation_workspace", false);
   e.notes = r.String("notes", false);
@@ -636,7 +727,8 @@ EngineProfile ReadEngine(Reader& r) {
   }
   RequireSourced(r, e.sources, {"gpu_memory_utilization_default", "mem_fraction_static_fallback",
                                 "kv_cache_free_gpu_mem_fraction_default", "kv_block_tokens",
-                                "default_max_num_batched_tokens", "cuda_context_mib", "activation_workspace_gib_examples"});
+                                "default_max_num_batched_tokens", "cuda_context_mib", "activation_workspace_gib_examples",
+                                "default_n_ubatch", "reserved_mem_mib", "defaults_by_gpu_memory"});
   return e;
 }
 

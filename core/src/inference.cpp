@@ -30,20 +30,24 @@ double TokenFfnWidth(const Model& m) {
   return static_cast<double>(e.experts_per_token + e.shared_experts) * e.expert_intermediate + e.shared_intermediate;
 }
 
-// SGLang's reserve for activations and CUDA graphs, per GPU (python/sglang/srt/server_args.py,
-// _handle_gpu_memory_settings, as recorded in engines.json): 512 MiB + 1.5 MiB per
-// chunked-prefill token + 2 MiB per CUDA-graph batch size + 1 GiB per 8 GPUs of TP×PP,
-// floored at 10 GiB on GPUs above 60 GiB. Tiers of chunked_prefill_size / cuda_graph_max_bs
-// by GPU memory are the ones engines.json lists.
-double SglangReserveBytes(double capacity_bytes, int tp) {
+// A reserve for activations and CUDA graphs, per GPU, by the engine's rule (EngineReserve; SGLang's
+// python/sglang/srt/server_args.py, _handle_gpu_memory_settings, as recorded in engines.json):
+// 512 MiB + 1.5 MiB per chunked-prefill token + 2 MiB per CUDA-graph batch size + 1 GiB per 8
+// GPUs, floored at 10 GiB on GPUs above 60 GiB, with chunked_prefill_size / cuda_graph_max_bs
+// from the tier of the GPU's memory. SGLang counts TP × PP GPUs; the estimate counts tp.
+double ReserveBytes(const EngineReserve& rule, double capacity_bytes, int tp) {
   const double gib = capacity_bytes / kGiB;
-  double chunk = 16384, graphs = 512;
-  if (gib < 20) chunk = 2048, graphs = 8;
-  else if (gib < 35) chunk = 2048, graphs = tp < 4 ? 24 : 80;
-  else if (gib < 60) chunk = 4096, graphs = tp < 4 ? 32 : 160;
-  else if (gib < 160) chunk = 8192, graphs = tp < 4 ? 256 : 512;
-  double mib = 512 + 1.5 * chunk + 2 * graphs + 1024.0 * tp / 8.0;
-  if (gib > 60) mib = std::max(mib, 10240.0);
+  const EngineReserveTier* tier = &rule.tiers.back();
+  for (const EngineReserveTier& t : rule.tiers)
+    if (t.below_gib == 0 || gib < t.below_gib) {
+      tier = &t;
+      break;
+    }
+  const double chunk = std::max(tier->chunk_tokens, rule.min_chunk_tokens);
+  const double graphs = tp < 4 ? tier->graphs_tp_below_4 : tier->graphs_tp_4_up;
+  double mib = rule.constant_mib + rule.per_chunk_token_mib * chunk + rule.per_graph_batch_mib * graphs +
+               rule.per_8_gpus_mib * tp / 8.0;
+  if (gib > rule.floor_above_gib) mib = std::max(mib, rule.floor_mib);
   return mib * kMiB;
 }
 
@@ -52,49 +56,67 @@ struct Workspace {
   std::string formula;
 };
 
-// Activation / workspace peak per GPU the engine holds besides weights and KV cache.
+// Activation / workspace peak per GPU the engine holds besides weights and KV cache, by the
+// engine's workspace model (catalog.h, WorkspaceModel).
 Workspace EngineWorkspace(const EngineProfile& engine, const Model& m, const Scenario& s, double capacity) {
   const double tp = s.tp;
   const double h = m.hidden, vocab = m.vocab;
   const double qkv = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim;
   const double ffn = TokenFfnWidth(m);
   Workspace w;
-  if (engine.id == "vllm" || engine.id == "tensorrt-llm") {
-    // vLLM sizes the KV cache after a profiling forward pass of max_num_batched_tokens tokens
-    // (Worker.determine_num_available_blocks / profile_run). Its peak is the MLP's live
-    // tensors (gate+up output 2·I and the activated I, 2 bytes each), the QKV projection,
-    // a few hidden-sized buffers, and fp32 logits + probabilities for up to max_num_seqs (256)
-    // sampled rows. Checked against vLLM's logged 1.26 GiB for Llama-3-8B (engines.json).
-    const double t = engine.max_batched_tokens > 0 ? engine.max_batched_tokens : 8192;
-    const double rows = std::min(256.0, t);
-    w.bytes = t * 2 * (3 * ffn / tp + qkv / tp + 4 * h) + rows * vocab * 8;
-    w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × ((3 × " +
-                FormatCount(static_cast<long long>(ffn)) + " FFN + " + FormatCount(static_cast<long long>(qkv)) +
-                " QKV) / " + Plural(s.tp, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) + " hidden) + " +
-                FormatCount(static_cast<long long>(rows)) + " rows × vocab " + FormatCount(m.vocab) + " × 8 B logits";
-  } else if (engine.id == "sglang" && s.mem_util > 0) {
-    // An explicit --mem-fraction-static replaces the reserve rule: weights + KV <= fraction × total.
+  if (engine.memory_cap == MemoryCap::kReserve && s.mem_util > 0) {
+    // An explicit fraction (SGLang --mem-fraction-static) replaces the reserve rule:
+    // weights + KV <= fraction × total.
     w.bytes = capacity * (1 - s.mem_util);
     w.formula = "memory outside mem-fraction-static " + FormatFixed(s.mem_util, 2);
-  } else if (engine.id == "sglang") {
-    w.bytes = SglangReserveBytes(capacity, s.tp);
-    w.formula = "SGLang reserve: 512 MiB + 1.5 MiB × chunked-prefill tokens + 2 MiB × CUDA-graph batch sizes"
-                " + 1 GiB per 8 GPUs (10 GiB floor above 60 GiB)";
-  } else if (engine.id == "llama.cpp") {
-    // Compute buffer for one micro-batch (n_ubatch 512) with flash attention on: fp32 logits
-    // for the micro-batch plus the FFN and hidden intermediates (llama.cpp reserves the
-    // worst-case graph at startup; 'CUDA0 compute buffer size' in its log).
-    const double ub = 512;
-    w.bytes = ub * 4 * (vocab + ffn + 4 * h) / tp;
-    w.formula = "512-token micro-batch × 4 B × (vocab " + FormatCount(m.vocab) + " + FFN " +
-                FormatCount(static_cast<long long>(ffn)) + " + 4 × hidden)";
-  } else {
-    // Transformers generate(): the prefill forward of every prompt at once (SDPA attention,
-    // no P² scores) with fp32 logits for the last position only (logits_to_keep).
-    const double tokens = static_cast<double>(s.batch) * static_cast<double>(std::min(s.prompt, s.context));
-    w.bytes = tokens * 2 * (3 * ffn + 4 * h) / tp + static_cast<double>(s.batch) * vocab * 4;
-    w.formula = FormatCount(static_cast<long long>(tokens)) + " prompt tokens × 2 B × (3 × FFN + 4 × hidden) + " +
-                Plural(s.batch, "row", "rows") + " × vocab × 4 B";
+    return w;
+  }
+  switch (engine.workspace_model) {
+    case WorkspaceModel::kProfiledForward: {
+      // vLLM sizes the KV cache after a profiling forward pass of max_num_batched_tokens tokens
+      // (Worker.determine_num_available_blocks / profile_run; TensorRT-LLM's PyTorch backend
+      // likewise). Its peak is the MLP's live tensors (gate+up output 2·I and the activated I,
+      // 2 bytes each), the QKV projection, a few hidden-sized buffers, and fp32 logits +
+      // probabilities for up to max_num_seqs (256) sampled rows. Checked against vLLM's logged
+      // 1.26 GiB for Llama-3-8B (engines.json).
+      const double t = engine.max_batched_tokens;
+      const double rows = std::min(256.0, t);
+      w.bytes = t * 2 * (3 * ffn / tp + qkv / tp + 4 * h) + rows * vocab * 8;
+      w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × ((3 × " +
+                  FormatCount(static_cast<long long>(ffn)) + " FFN + " + FormatCount(static_cast<long long>(qkv)) +
+                  " QKV) / " + Plural(s.tp, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) + " hidden) + " +
+                  FormatCount(static_cast<long long>(rows)) + " rows × vocab " + FormatCount(m.vocab) + " × 8 B logits";
+      break;
+    }
+    case WorkspaceModel::kReserveRule: {
+      const EngineReserve& rule = *engine.reserve;
+      w.bytes = ReserveBytes(rule, capacity, s.tp);
+      w.formula = engine.name + " reserve: " + FormatShort(rule.constant_mib) + " MiB + " +
+                  FormatShort(rule.per_chunk_token_mib) + " MiB × chunked-prefill tokens + " +
+                  FormatShort(rule.per_graph_batch_mib) + " MiB × CUDA-graph batch sizes + " +
+                  FormatShort(rule.per_8_gpus_mib / 1024) + " GiB per 8 GPUs (" + FormatShort(rule.floor_mib / 1024) +
+                  " GiB floor above " + FormatShort(rule.floor_above_gib) + " GiB)";
+      break;
+    }
+    case WorkspaceModel::kComputeBuffer: {
+      // Compute buffer for one micro-batch (llama.cpp n_ubatch) with flash attention on: fp32
+      // logits for the micro-batch plus the FFN and hidden intermediates (llama.cpp reserves
+      // the worst-case graph at startup; 'CUDA0 compute buffer size' in its log).
+      const double ub = engine.micro_batch_tokens;
+      w.bytes = ub * 4 * (vocab + ffn + 4 * h) / tp;
+      w.formula = FormatCount(engine.micro_batch_tokens) + "-token micro-batch × 4 B × (vocab " + FormatCount(m.vocab) +
+                  " + FFN " + FormatCount(static_cast<long long>(ffn)) + " + 4 × hidden)";
+      break;
+    }
+    case WorkspaceModel::kPrefillForward: {
+      // Transformers generate(): the prefill forward of every prompt at once (SDPA attention,
+      // no P² scores) with fp32 logits for the last position only (logits_to_keep).
+      const double tokens = static_cast<double>(s.batch) * static_cast<double>(std::min(s.prompt, s.context));
+      w.bytes = tokens * 2 * (3 * ffn + 4 * h) / tp + static_cast<double>(s.batch) * vocab * 4;
+      w.formula = FormatCount(static_cast<long long>(tokens)) + " prompt tokens × 2 B × (3 × FFN + 4 × hidden) + " +
+                  Plural(s.batch, "row", "rows") + " × vocab × 4 B";
+      break;
+    }
   }
   return w;
 }
@@ -124,18 +146,18 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
 
   MemoryEstimate e;
   const double tp = s.tp;
-  const bool llama_cpp = engine.id == "llama.cpp";
 
   // Weights: params × effective bits per weight / 8, split evenly by tensor parallelism.
   // Parameters are counted from the architecture (model.h); effective bits include block
   // scales (e.g. GGUF Q8_0 = 8.5; see quant.json derivations). With partial offload
-  // (llama.cpp -ngl) only the first layers_on_gpu layers live on the GPUs; llama.cpp keeps
-  // the input embedding table in host RAM in every case (it only gathers rows from it).
+  // (llama.cpp -ngl) only the first layers_on_gpu layers live on the GPUs; an engine with
+  // input_embedding_on_host (llama.cpp) keeps the input embedding table in host RAM in every
+  // case (it only gathers rows from it).
   const ParamCount params = CountParams(model);
   e.layers_on_gpu = LayersOnGpu(model, s);
   const double bytes_per_param = wf.bits_per_weight / 8.0;
   const double layer_params = (params.total - params.embedding) / model.layers;
-  const double host_embedding = llama_cpp ? params.input_embedding : 0;
+  const double host_embedding = engine.input_embedding_on_host ? params.input_embedding : 0;
   // Pipeline parallelism splits the layers into pp stages; the largest stage sets the need
   // per GPU, and the first and last stages also hold the input embedding and the LM head.
   const int pp = std::max(1, s.pp);
@@ -201,7 +223,9 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   e.device = std::move(device).value();
   const double capacity = e.device.free_bytes;
   const Workspace ws = EngineWorkspace(engine, model, s, e.device.runtime_bytes);
-  Term activations{"activations", llama_cpp ? "Compute buffer" : "Activations / workspace", ws.formula, ws.bytes};
+  Term activations{"activations",
+                   engine.workspace_model == WorkspaceModel::kComputeBuffer ? "Compute buffer" : "Activations / workspace",
+                   ws.formula, ws.bytes};
 
   Term overhead{"overhead", "Runtime overhead",
                 FormatFixed(s.overhead_gib, 2) + " GiB per GPU (stated assumption: CUDA context and framework; "
@@ -213,14 +237,15 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   e.capacity_bytes = capacity;
   e.capacity_basis = e.device.basis;
 
-  // The engine's cap: vLLM's gpu_memory_utilization and SGLang's mem_fraction_static are
-  // fractions of the device's total as the runtime sees it (torch.cuda.mem_get_info's total);
-  // TensorRT-LLM's KV fraction is of the memory still free after weights and activations
-  // (engines.json). llama.cpp and Transformers take what they need of what is free.
+  // The engine's cap (catalog.h, MemoryCap): vLLM's gpu_memory_utilization is a fraction of
+  // the device's total as the runtime sees it (torch.cuda.mem_get_info's total); TensorRT-LLM's
+  // KV fraction is of the memory still free after weights and activations (engines.json).
+  // SGLang's mem_fraction_static is what its reserve (the workspace term) leaves; llama.cpp
+  // and Transformers take what they need of what is free.
   const double fixed = weights.bytes + activations.bytes + overhead.bytes;
   const double fraction = s.mem_util > 0 ? s.mem_util : engine.memory_fraction;
   bool cap_refused = false;
-  if (engine.memory_fraction_of == "total" && engine.id != "sglang" && fraction > 0) {
+  if (engine.memory_cap == MemoryCap::kTotal && fraction > 0) {
     const double cap = e.device.runtime_bytes * fraction;
     e.usable_bytes = std::min(cap, capacity);
     e.usable_basis = engine.name + " memory cap " + FormatFixed(fraction, 2) + " × " +
@@ -233,13 +258,13 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
                            FormatBytes(capacity) + " free beside other processes; lower mem-util to " +
                            FormatFixed(std::floor(capacity / e.device.runtime_bytes * 100) / 100, 2) + " or less");
     }
-  } else if (engine.memory_fraction_of == "free" && fraction > 0) {
+  } else if (engine.memory_cap == MemoryCap::kFree && fraction > 0) {
     e.usable_bytes = fixed + std::max(0.0, capacity - fixed) * fraction;
     e.usable_basis = engine.name + " KV fraction " + FormatFixed(fraction, 2) + " of the memory free after weights";
   } else {
     e.usable_bytes = capacity;
     e.usable_basis = "all that is free (" + engine.name + " has no memory cap)";
-    if (s.mem_util > 0 && engine.id != "sglang")
+    if (s.mem_util > 0 && engine.memory_cap != MemoryCap::kReserve)  // a reserve's fraction is in the workspace term
       e.warnings.push_back("mem-util has no effect with " + engine.name);
   }
   e.headroom_bytes = e.usable_bytes - e.total_bytes;
@@ -301,7 +326,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (pp > model.layers)
     e.warnings.push_back("pp: " + std::to_string(pp) + " stages for " + std::to_string(model.layers) +
                          " layers leaves stages empty");
-  if (offload && !llama_cpp)
+  if (offload && !engine.layer_offload)
     e.warnings.push_back("partial offload is modelled the llama.cpp way (-ngl); " + engine.name +
                          " offloads differently, if at all");
   if (model.mla && s.tp > 1)

@@ -130,7 +130,7 @@ std::string ComputePrecision(const Gpu& gpu, const WeightFormat& wf, const Engin
   auto has = [&](const char* key) { return Peak(gpu, key) > 0; };
   if (wf.id.rfind("fp8", 0) == 0 && has("fp8")) return "fp8";
   if (wf.id == "nvfp4" && has("fp4")) return "fp4";
-  if ((wf.id == "int8" || (engine.id == "llama.cpp" && IsGguf(wf))) && has("int8")) return "int8";
+  if ((wf.id == "int8" || (engine.gguf_int8_matmul && IsGguf(wf))) && has("int8")) return "int8";
   if (has("fp16")) return "fp16";
   if (has("bf16")) return "bf16";
   return "fp32";

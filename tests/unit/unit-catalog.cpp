@@ -12,6 +12,8 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/describe.h"
+#include "gpuplan/inference.h"
+#include "gpuplan/speed.h"
 #include "gpuplan/units.h"
 
 using namespace gpuplan;
@@ -30,6 +32,23 @@ std::string GpuFile(const std::string& memory = R"({"value": 24, "unit": "GB", "
 }
 
 Result<Catalog> Load(const std::string& text) { return LoadCatalog({{"user.json", text}}); }
+
+// A built-in engine's entry as engines.json has it (the embedded file, with its sources).
+nlohmann::json BuiltInEngine(const std::string& id) {
+  for (const CatalogFile& f : EmbeddedCatalogFiles()) {
+    if (f.name != "engines.json") continue;
+    const nlohmann::json doc = nlohmann::json::parse(f.text);
+    for (const nlohmann::json& e : doc["engines"])
+      if (e["id"] == id) return e;
+  }
+  FAIL("no built-in engine " << id);
+  return {};
+}
+
+// A user catalog file holding one engine entry.
+std::string EngineFile(const nlohmann::json& entry) {
+  return nlohmann::json{{"schema", 1}, {"engines", nlohmann::json::array({entry})}}.dump();
+}
 
 }  // namespace
 
@@ -392,4 +411,125 @@ TEST_CASE("the page's catalog-sources bundle reads back as the built-in files; a
   CHECK_THAT(ParseCatalogBundle(R"({"schema": "gpuplan.catalog-files/1", "files": [{"name": 1}]})").error(),
              Contains("needs a name and a doc"));
   CHECK_THAT(ParseCatalogBundle("not json").error(), Contains("not a gpuplan.catalog-files/1"));
+}
+
+TEST_CASE("an engine that is not built in behaves exactly per its fields", "[catalog][engine]") {
+  // Each built-in engine's fields under a new id and name: the estimators key on the fields,
+  // never on the id, so every number is the same (bit for bit).
+  Catalog with_copies = test::Cat();
+  for (const char* id : {"vllm", "sglang", "llama.cpp", "hf-transformers", "tensorrt-llm"}) {
+    nlohmann::json copy = BuiltInEngine(id);
+    copy["id"] = std::string(id) + "-copy";
+    copy["name"] = "A build of " + copy["name"].get<std::string>();
+    Result<Catalog> c = LoadCatalog({{"mine.json", EngineFile(copy)}}, with_copies);
+    INFO(id << ": " << (c.ok() ? std::string() : c.error()));
+    REQUIRE(c.ok());
+    with_copies = std::move(c).value();
+  }
+  struct Case {
+    const char* model;
+    const char* weights;
+    const char* gpu;
+    int tp;
+    long long batch, context, gpu_layers;
+    double mem_util;
+  };
+  const Case cases[] = {
+      {"llama-3.1-8b", "bf16", "rtx-4090", 1, 8, 8192, -1, 0},
+      {"llama-3.1-70b", "fp8", "h100-sxm", 2, 32, 8192, -1, 0},
+      {"llama-3.1-70b", "fp8", "h200-sxm", 4, 16, 32768, -1, 0},
+      {"llama-3.1-8b", "q4_k_m", "t4", 1, 1, 4096, -1, 0},
+      {"llama-3.1-8b", "int8", "l40s", 1, 4, 8192, -1, 0.8},
+      {"mixtral-8x7b", "q4_k_m", "rtx-4090", 1, 1, 4096, 20, 0},
+      {"deepseek-r1", "fp8", "b200", 8, 16, 32768, -1, 0},
+  };
+  for (const char* id : {"vllm", "sglang", "llama.cpp", "hf-transformers", "tensorrt-llm"}) {
+    for (const Case& k : cases) {
+      Scenario s;
+      s.model = k.model;
+      s.weights = k.weights;
+      s.gpu = k.gpu;
+      s.tp = k.tp;
+      s.batch = k.batch;
+      s.context = k.context;
+      s.gpu_layers = k.gpu_layers;
+      s.mem_util = k.mem_util;
+      s.engine = id;
+      Scenario t = s;
+      t.engine = std::string(id) + "-copy";
+      INFO(id << " " << k.model << " " << k.weights << " on " << k.tp << " × " << k.gpu);
+      Result<MemoryEstimate> a = EstimateMemory(with_copies, s), b = EstimateMemory(with_copies, t);
+      REQUIRE(a.ok());
+      REQUIRE(b.ok());
+      REQUIRE(a->terms.size() == b->terms.size());
+      for (size_t i = 0; i < a->terms.size(); ++i) {
+        CHECK(a->terms[i].key == b->terms[i].key);
+        CHECK(a->terms[i].bytes == b->terms[i].bytes);
+      }
+      CHECK(a->total_bytes == b->total_bytes);
+      CHECK(a->usable_bytes == b->usable_bytes);
+      CHECK(a->fits == b->fits);
+      CHECK(a->kv_pool_bytes == b->kv_pool_bytes);
+      CHECK(a->host_bytes == b->host_bytes);
+      CHECK(a->max_context == b->max_context);
+      CHECK(a->max_batch == b->max_batch);
+      CHECK(a->warnings.size() == b->warnings.size());
+      Result<SpeedEstimate> va = EstimateSpeed(with_copies, s, *a), vb = EstimateSpeed(with_copies, t, *b);
+      REQUIRE(va.ok());
+      REQUIRE(vb.ok());
+      CHECK(va->compute_precision == vb->compute_precision);
+      CHECK(va->decode.seconds == vb->decode.seconds);
+      CHECK(va->prefill.seconds == vb->prefill.seconds);
+      CHECK(va->ttft_s == vb->ttft_s);
+      CHECK(va->tokens_per_s_user == vb->tokens_per_s_user);
+      CHECK(va->tokens_per_s_total == vb->tokens_per_s_total);
+      CHECK(va->prefill_tokens_per_s == vb->prefill_tokens_per_s);
+    }
+  }
+}
+
+TEST_CASE("a user engine profile without a field the estimators need is refused, naming engine and field",
+          "[catalog][engine]") {
+  auto refused = [](nlohmann::json entry, const std::string& field, const std::string& why) {
+    entry["id"] = "my-engine";
+    Result<Catalog> c = LoadCatalog({{"mine.json", EngineFile(entry)}}, test::Cat());
+    INFO(field);
+    REQUIRE_FALSE(c.ok());
+    CHECK_THAT(c.error(), Contains("mine.json: engines[0] (id 'my-engine')") && Contains("field '" + field + "' " + why));
+  };
+  // Every profile states how its cap applies, how it sizes its workspace, and the rest.
+  for (const char* field : {"memory_cap", "workspace_model", "input_embedding_on_host", "layer_offload", "gguf_int8_matmul"}) {
+    nlohmann::json entry = BuiltInEngine("vllm");
+    entry.erase(field);
+    refused(entry, field, "is missing");
+  }
+  // What each way of sizing the workspace needs.
+  nlohmann::json profiled = BuiltInEngine("vllm");
+  profiled.erase("default_max_num_batched_tokens");
+  refused(profiled, "default_max_num_batched_tokens", "is missing");
+  nlohmann::json buffer = BuiltInEngine("llama.cpp");
+  buffer.erase("default_n_ubatch");
+  refused(buffer, "default_n_ubatch", "is missing");
+  nlohmann::json reserve = BuiltInEngine("sglang");
+  reserve.erase("reserved_mem_mib");
+  refused(reserve, "reserved_mem_mib", "is missing");
+  reserve = BuiltInEngine("sglang");
+  reserve["defaults_by_gpu_memory"].erase(reserve["defaults_by_gpu_memory"].size() - 1);
+  refused(reserve, "gpu_mem_below_gib", "must be null in the last tier");
+  // Words outside the schema, and a cap without the fraction it applies.
+  nlohmann::json word = BuiltInEngine("vllm");
+  word["memory_cap"] = "sometimes";
+  refused(word, "memory_cap", "must be one of total, free, reserve, none");
+  word = BuiltInEngine("vllm");
+  word["workspace_model"] = "guess";
+  refused(word, "workspace_model", "must be one of profiled-forward, reserve-rule, compute-buffer, prefill-forward");
+  nlohmann::json cap = BuiltInEngine("vllm");
+  cap["memory_cap"] = "free";
+  refused(cap, "memory_cap", "is 'free' but no fraction of free memory is given");
+  cap = BuiltInEngine("llama.cpp");
+  cap["memory_cap"] = "total";
+  refused(cap, "memory_cap", "is 'total' but no fraction of total memory is given");
+  nlohmann::json flag = BuiltInEngine("llama.cpp");
+  flag["layer_offload"] = "yes";
+  refused(flag, "layer_offload", "must be true or false");
 }

@@ -291,12 +291,60 @@ struct EngineCalibration {
   std::string basis;                     // how and when the numbers were fitted
 };
 
+// How the engine's memory cap bounds what it uses (engines.json "memory_cap"; inference.cpp).
+enum class MemoryCap {
+  kTotal,    // "total": cap = fraction × the device total the runtime sees; the engine refuses to
+             // start when that much is not free (vLLM gpu_memory_utilization)
+  kFree,     // "free": the KV cache takes the fraction of what is free after weights and
+             // activations (TensorRT-LLM kv_cache_free_gpu_mem_fraction)
+  kReserve,  // "reserve": weights + KV take all but a reserve (the workspace term); mem-util
+             // replaces the reserve rule by a fraction of the total (SGLang mem_fraction_static)
+  kNone,     // "none": the engine takes what it needs of what is free (llama.cpp, Transformers)
+};
+
+// How the engine sizes its activation / workspace peak (engines.json "workspace_model").
+enum class WorkspaceModel {
+  kProfiledForward,  // "profiled-forward": a profiling forward pass of max_batched_tokens tokens
+                     // before the KV cache is sized (vLLM profile_run, TensorRT-LLM PyTorch backend)
+  kReserveRule,      // "reserve-rule": a reserve from GPU memory and TP (EngineReserve; SGLang)
+  kComputeBuffer,    // "compute-buffer": a worst-case graph of one micro-batch of
+                     // micro_batch_tokens, reserved at start-up (llama.cpp n_ubatch)
+  kPrefillForward,   // "prefill-forward": the prefill of every prompt at once, nothing reserved
+                     // ahead (Transformers generate())
+};
+
+// A reserve for activations and CUDA graphs, per GPU, in MiB: constant + per_chunk_token_mib ×
+// max(chunk, min_chunk_tokens) + per_graph_batch_mib × graphs + per_8_gpus_mib × tp / 8, at
+// least floor_mib on GPUs above floor_above_gib; chunk and graphs from the first tier whose
+// bound the GPU's memory is below (SGLang's _handle_gpu_memory_settings, engines.json
+// "reserved_mem_mib" and "defaults_by_gpu_memory").
+struct EngineReserveTier {
+  double below_gib = 0;      // 0: no upper bound (the last tier)
+  double chunk_tokens = 0;   // chunked_prefill_size
+  double graphs_tp_below_4 = 0, graphs_tp_4_up = 0;  // cuda_graph_max_bs at TP < 4 and TP >= 4
+};
+struct EngineReserve {
+  double constant_mib = 0, per_chunk_token_mib = 0, min_chunk_tokens = 0, per_graph_batch_mib = 0;
+  double per_8_gpus_mib = 0, floor_mib = 0;
+  double floor_above_gib = 60;  // named by the key "floor_if_gpu_mem_over_60gib"
+  std::vector<EngineReserveTier> tiers;
+};
+
+// An engine profile. What the estimators do differently per engine is read from these fields,
+// never from the id: a user file may add an engine that behaves per its fields.
 struct EngineProfile {
   std::string id, name, version;
   EngineCalibration calibration;
   std::string calibrate_like;      // engine whose fit to borrow while this one has too few measurements
   double memory_fraction = 0;      // vLLM gpu_memory_utilization, SGLang mem_fraction_static, TRT-LLM KV fraction
   std::string memory_fraction_of;  // "total" (vLLM, SGLang) or "free" (TensorRT-LLM: of free memory after weights)
+  MemoryCap memory_cap = MemoryCap::kNone;
+  WorkspaceModel workspace_model = WorkspaceModel::kPrefillForward;
+  std::optional<EngineReserve> reserve;  // with WorkspaceModel::kReserveRule
+  int micro_batch_tokens = 0;            // with kComputeBuffer: llama.cpp n_ubatch
+  bool input_embedding_on_host = false;  // the input embedding table stays in host RAM (llama.cpp)
+  bool layer_offload = false;            // partial offload of layers to host RAM (llama.cpp -ngl)
+  bool gguf_int8_matmul = false;         // GGUF-quantised weights run on INT8 tensor cores (llama.cpp MMQ)
   int kv_block_tokens = 0;
   int max_batched_tokens = 0;
   double cuda_context_bytes = 0;

@@ -85,8 +85,9 @@ Link PcieLink(const Catalog& catalog, const Gpu& gpu, std::vector<std::string>& 
 double AttentionFlopsPerToken(const Model& m, double context);
 
 // The dense peak a scenario's matmuls run at on a GPU, and its precision key (dense_flops):
-// FP8 weights on FP8 hardware, W8A8 / GGUF-quantised weights on INT8 tensor cores
-// (llama.cpp's MMQ kernels), else 16-bit (FP32 accumulate).
+// FP8 weights on FP8 hardware, W8A8 weights on INT8 tensor cores, GGUF-quantised weights too
+// with an engine whose profile says so (gguf_int8_matmul: llama.cpp's MMQ kernels), else
+// 16-bit (FP32 accumulate).
 std::string ComputePrecision(const Gpu& gpu, const WeightFormat& wf, const EngineProfile& engine);
 
 }  // namespace gpuplan
