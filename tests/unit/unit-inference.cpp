@@ -177,6 +177,54 @@ TEST_CASE("invalid scenarios come back as errors naming the field", "[inference]
   CHECK_FALSE(EstimateMemory(Cat(), s).ok());
 }
 
+TEST_CASE("Resolve looks a scenario's ids up once and names the first unknown field with the known ids",
+          "[inference]") {
+  Scenario s;
+  Result<Resolved> r = Resolve(Cat(), s);
+  REQUIRE(r.ok());
+  CHECK(&r->catalog == &Cat());
+  CHECK(r->model.id == s.model);
+  CHECK(r->gpu.id == s.gpu);
+  CHECK(r->weights.id == s.weights);
+  CHECK(r->kv.id == s.kv);
+  CHECK(r->engine.id == s.engine);
+  // The estimators' overloads that take the resolved ids give the same estimate.
+  Result<MemoryEstimate> a = EstimateMemory(Cat(), s), b = EstimateMemory(*r, s);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(a->total_bytes == b->total_bytes);
+  CHECK(a->max_context == b->max_context);
+
+  struct Bad {
+    std::string Scenario::*field;
+    const char* id;
+    const char* message;
+    const char* named;
+  };
+  const Bad bad[] = {
+      {&Scenario::model, "llama-9", "model: unknown model 'llama-9' (known: ", "model"},
+      {&Scenario::gpu, "h1000", "gpu: unknown GPU 'h1000' (known: ", "gpu"},
+      {&Scenario::weights, "q3", "weights: unknown weight format 'q3' (known: ", "weights"},
+      {&Scenario::kv, "fp7", "kv: unknown KV format 'fp7' (known: ", "kv"},
+      {&Scenario::engine, "ollama", "engine: unknown engine 'ollama' (known: vllm, ", "engine"},
+  };
+  for (const Bad& x : bad) {
+    Scenario t;
+    t.*x.field = x.id;
+    Result<Resolved> u = Resolve(Cat(), t);
+    INFO(x.id);
+    REQUIRE_FALSE(u.ok());
+    CHECK_THAT(u.error(), Catch::Matchers::StartsWith(x.message));
+    CHECK(UnresolvedField(u.error()) == x.named);
+    // Every estimator reports the same.
+    CHECK(EstimateMemory(Cat(), t).error() == u.error());
+  }
+  Scenario both;
+  both.model = "llama-9";
+  both.gpu = "h1000";
+  CHECK(UnresolvedField(Resolve(Cat(), both).error()) == "model");  // in the order of the fields
+}
+
 // The seeds' VRAM table (choosing-gpus-for-llms.ja.txt): each figure's reading reproduces it,
 // and the recommended GPU is re-derived with KV cache, workspace and overhead.
 TEST_CASE("the seeds' VRAM table: what each figure implies, and the recommended GPUs re-derived", "[inference][reference]") {
