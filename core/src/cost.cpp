@@ -12,7 +12,7 @@ namespace {
 constexpr double kHoursPerYear = 8760;
 constexpr double kHoursPerMonth = kHoursPerYear / 12;
 
-std::string Usd(double v) { return "$" + FormatFixed(v, v >= 100 ? 0 : v >= 1 ? 2 : 4); }
+std::string Usd(double v) { return FormatUsd(v, v >= 100 ? 0 : v >= 1 ? 2 : 4); }
 
 // $ per million tokens at `tokens_per_s` for `usd_per_hour` (0 when either is unknown).
 double PerMillion(double usd_per_hour, double tokens_per_s) {

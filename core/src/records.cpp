@@ -117,6 +117,7 @@ std::string FormatReport(const Report& r, std::string_view format) {
   if (!r.title.empty()) out += (md ? "### " : "") + r.title + "\n";
   for (const std::string& l : r.lines) out += (md ? "" : "  ") + l + (md ? "  \n" : "\n");
   for (const Section& sec : r.sections) {
+    if (!sec.shown) continue;
     out += "\n";
     if (!sec.heading.empty()) out += (md ? "**" + sec.heading + "**\n\n" : "  " + sec.heading + ":\n");
     const std::string table = FormatRecords(sec.records, md ? "md" : "table");
@@ -285,77 +286,114 @@ Records RooflineRecords(const Roofline& rl, std::string_view phase) {
   return r;
 }
 
-Records CatalogRecords(const Catalog& cat, std::string_view what) {
+namespace {
+
+Cell TflopsCell(const Gpu& g, const char* precision) {
+  auto it = g.dense_flops.find(precision);
+  return it == g.dense_flops.end() ? Unknown() : Number(it->second / 1e12, FormatFixed(it->second / 1e12, 1));
+}
+
+Records PresetRecords() {
   Records r;
-  auto flops = [](const Gpu& g, const char* p) {
-    auto it = g.dense_flops.find(p);
-    return it == g.dense_flops.end() ? Unknown() : Number(it->second / 1e12, FormatFixed(it->second / 1e12, 1));
-  };
-  if (what == "presets") {
-    r.cols = {{"id", "id"}, {"panel", "panel"}, {"question", "question"}, {"state", "state"}};
-    for (const Preset& p : Presets()) r.rows.push_back({Text(p.id), Text(p.panel), Text(p.question), Text(p.hash)});
-  } else if (what == "gpus") {
-    r.cols = {{"id", "id"}, {"name", "name"}, {"vendor", "vendor"}, {"year", "year", true},
-              {"memory_quoted", "memory", true}, {"memory_bytes", "GiB", true}, {"bandwidth_gb_s", "GB/s", true},
-              {"bf16_dense_tflops", "BF16 TFLOP/s", true}, {"fp8_dense_tflops", "FP8 TFLOP/s", true},
-              {"tdp_w", "W", true}};
-    for (const Gpu& g : cat.gpus)
-      r.rows.push_back({Text(g.id), Text(g.name), Text(g.vendor),
-                        g.year ? Number(g.year, std::to_string(g.year)) : Unknown(),
-                        Text(FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit),
-                        Number(g.TotalBytes(), FormatFixed(g.TotalBytes() / kGiB, 1)),
-                        g.bandwidth_bytes_per_s > 0
-                            ? Number(g.bandwidth_bytes_per_s / kGB, FormatFixed(g.bandwidth_bytes_per_s / kGB, 0))
-                            : Unknown(),
-                        flops(g, "bf16"), flops(g, "fp8"), g.tdp_w > 0 ? Number(g.tdp_w, FormatFixed(g.tdp_w, 0)) : Unknown()});
-  } else if (what == "models") {
-    r.cols = {{"id", "id"}, {"name", "name"}, {"params", "params", true}, {"active_params", "active", true},
-              {"layers", "layers", true}, {"kv_heads", "KV heads", true}, {"attention", "attention (KV cache)"}};
-    for (const Model& m : cat.models) {
-      const ParamCount c = CountParams(m);  // computed from the architecture
-      r.rows.push_back({Text(m.id), Text(m.name), Number(c.total, FormatParams(c.total)),
-                        m.moe ? Number(c.active, FormatParams(c.active)) : Unknown(),
-                        Number(m.layers, std::to_string(m.layers)), Number(m.kv_heads, std::to_string(m.kv_heads)),
-                        Text(DescribeAttention(m))});
-    }
-  } else if (what == "interconnects") {
-    r.cols = {{"id", "id"}, {"name", "name"}, {"kind", "kind"}, {"raw_gb_per_s", "raw GB/s per dir.", true},
-              {"effective_gb_per_s", "effective", true}, {"bidirectional_gb_per_s", "bidir. GB/s", true},
-              {"measured_busbw_gb_per_s", "NCCL busbw", true}, {"domain_gpus", "domain", true}, {"scope", "scope"}};
-    auto gbs = [](double b) { return b > 0 ? Number(b / kGB, FormatShort(b / kGB, 2)) : Unknown(); };
-    for (const InterconnectSpec& l : cat.interconnects)
-      r.rows.push_back({Text(l.id), Text(l.name), Text(l.kind), gbs(l.raw_bytes_per_s), gbs(l.effective_bytes_per_s),
-                        gbs(l.bidirectional_bytes_per_s), gbs(l.measured_busbw_bytes_per_s),
-                        l.domain_gpus ? Number(l.domain_gpus, std::to_string(l.domain_gpus)) : Unknown(), Text(l.scope)});
-  } else if (what == "cloud") {
-    r.cols = {{"id", "id"}, {"provider", "provider"}, {"instance", "instance"}, {"gpu", "GPU"},
-              {"gpu_count", "GPUs", true}, {"on_demand_usd_per_hour", "on-demand $/h", true},
-              {"spot_usd_per_hour", "spot $/h", true}, {"usd_per_gpu_hour", "$/GPU-h", true}, {"region", "region"},
-              {"date", "date"}};
-    auto usd = [](double v) { return v > 0 ? Number(v, FormatFixed(v, 2)) : Unknown(); };
-    for (const CloudOffer& o : cat.cloud_offers)
-      r.rows.push_back({Text(o.id), Text(o.provider), Text(o.instance), Text(o.gpu),
-                        Number(o.gpu_count, std::to_string(o.gpu_count)), usd(o.on_demand_usd_per_hour),
-                        usd(o.spot_usd_per_hour), usd(o.on_demand_usd_per_hour / o.gpu_count), Text(o.region),
-                        Text(o.date)});
-  } else if (what == "engines") {
-    r.cols = {{"id", "id"}, {"name", "name"}, {"memory_fraction", "memory cap", true}, {"of", "of"},
-              {"kv_block_tokens", "KV block", true}, {"examples", "logged workspace examples", true}, {"version", "version"}};
-    for (const EngineProfile& e : cat.engines)
-      r.rows.push_back({Text(e.id), Text(e.name),
-                        e.memory_fraction > 0 ? Number(e.memory_fraction, FormatShort(e.memory_fraction, 3)) : Unknown(),
-                        Text(e.memory_fraction_of),
-                        e.kv_block_tokens ? Number(e.kv_block_tokens, std::to_string(e.kv_block_tokens)) : Unknown(),
-                        Number(static_cast<double>(e.examples.size()), std::to_string(e.examples.size())),
-                        Text(e.version.substr(0, 60))});
-  } else {  // formats
-    r.cols = {{"kind", "kind"}, {"id", "id"}, {"name", "name"}, {"size", "bits/weight or bytes/element", true}};
-    for (const WeightFormat& f : cat.weight_formats)
-      r.rows.push_back({Text("weights"), Text(f.id), Text(f.name), Number(f.bits_per_weight, FormatFixed(f.bits_per_weight, 4))});
-    for (const KvFormat& f : cat.kv_formats)
-      r.rows.push_back({Text("kv"), Text(f.id), Text(f.name), Number(f.bytes_per_element, FormatFixed(f.bytes_per_element, 4))});
+  r.cols = {{"id", "id"}, {"panel", "panel"}, {"question", "question"}, {"state", "state"}};
+  for (const Preset& p : Presets()) r.rows.push_back({Text(p.id), Text(p.panel), Text(p.question), Text(p.hash)});
+  return r;
+}
+
+Records ModelListRecords(const Catalog& cat) {
+  Records r;
+  r.cols = {{"id", "id"}, {"name", "name"}, {"params", "params", true}, {"active_params", "active", true},
+            {"layers", "layers", true}, {"kv_heads", "KV heads", true}, {"attention", "attention (KV cache)"}};
+  for (const Model& m : cat.models) {
+    const ParamCount c = CountParams(m);  // computed from the architecture
+    r.rows.push_back({Text(m.id), Text(m.name), Number(c.total, FormatParams(c.total)),
+                      m.moe ? Number(c.active, FormatParams(c.active)) : Unknown(),
+                      Number(m.layers, std::to_string(m.layers)), Number(m.kv_heads, std::to_string(m.kv_heads)),
+                      Text(DescribeAttention(m))});
   }
   return r;
+}
+
+Records InterconnectRecords(const Catalog& cat) {
+  Records r;
+  r.cols = {{"id", "id"}, {"name", "name"}, {"kind", "kind"}, {"raw_gb_per_s", "raw GB/s per dir.", true},
+            {"effective_gb_per_s", "effective", true}, {"bidirectional_gb_per_s", "bidir. GB/s", true},
+            {"measured_busbw_gb_per_s", "NCCL busbw", true}, {"domain_gpus", "domain", true}, {"scope", "scope"}};
+  auto gbs = [](double b) { return b > 0 ? Number(b / kGB, FormatShort(b / kGB, 2)) : Unknown(); };
+  for (const InterconnectSpec& l : cat.interconnects)
+    r.rows.push_back({Text(l.id), Text(l.name), Text(l.kind), gbs(l.raw_bytes_per_s), gbs(l.effective_bytes_per_s),
+                      gbs(l.bidirectional_bytes_per_s), gbs(l.measured_busbw_bytes_per_s),
+                      l.domain_gpus ? Number(l.domain_gpus, std::to_string(l.domain_gpus)) : Unknown(), Text(l.scope)});
+  return r;
+}
+
+Records CloudRecords(const Catalog& cat) {
+  Records r;
+  r.cols = {{"id", "id"}, {"provider", "provider"}, {"instance", "instance"}, {"gpu", "GPU"},
+            {"gpu_count", "GPUs", true}, {"on_demand_usd_per_hour", "on-demand $/h", true},
+            {"spot_usd_per_hour", "spot $/h", true}, {"usd_per_gpu_hour", "$/GPU-h", true}, {"region", "region"},
+            {"date", "date"}};
+  auto usd = [](double v) { return v > 0 ? Number(v, FormatFixed(v, 2)) : Unknown(); };
+  for (const CloudOffer& o : cat.cloud_offers)
+    r.rows.push_back({Text(o.id), Text(o.provider), Text(o.instance), Text(o.gpu),
+                      Number(o.gpu_count, std::to_string(o.gpu_count)), usd(o.on_demand_usd_per_hour),
+                      usd(o.spot_usd_per_hour), usd(o.on_demand_usd_per_hour / o.gpu_count), Text(o.region),
+                      Text(o.date)});
+  return r;
+}
+
+Records EngineRecords(const Catalog& cat) {
+  Records r;
+  r.cols = {{"id", "id"}, {"name", "name"}, {"memory_fraction", "memory cap", true}, {"of", "of"},
+            {"kv_block_tokens", "KV block", true}, {"examples", "logged workspace examples", true}, {"version", "version"}};
+  for (const EngineProfile& e : cat.engines)
+    r.rows.push_back({Text(e.id), Text(e.name),
+                      e.memory_fraction > 0 ? Number(e.memory_fraction, FormatShort(e.memory_fraction, 3)) : Unknown(),
+                      Text(e.memory_fraction_of),
+                      e.kv_block_tokens ? Number(e.kv_block_tokens, std::to_string(e.kv_block_tokens)) : Unknown(),
+                      Number(static_cast<double>(e.examples.size()), std::to_string(e.examples.size())),
+                      Text(e.version.substr(0, 60))});
+  return r;
+}
+
+Records FormatListRecords(const Catalog& cat) {
+  Records r;
+  r.cols = {{"kind", "kind"}, {"id", "id"}, {"name", "name"}, {"size", "bits/weight or bytes/element", true}};
+  for (const WeightFormat& f : cat.weight_formats)
+    r.rows.push_back({Text("weights"), Text(f.id), Text(f.name), Number(f.bits_per_weight, FormatFixed(f.bits_per_weight, 4))});
+  for (const KvFormat& f : cat.kv_formats)
+    r.rows.push_back({Text("kv"), Text(f.id), Text(f.name), Number(f.bytes_per_element, FormatFixed(f.bytes_per_element, 4))});
+  return r;
+}
+
+}  // namespace
+
+Records GpuListRecords(const Catalog& cat) {
+  Records r;
+  r.cols = {{"id", "id"}, {"name", "name"}, {"vendor", "vendor"}, {"year", "year", true},
+            {"memory_quoted", "memory", true}, {"memory_bytes", "GiB", true}, {"bandwidth_gb_s", "GB/s", true},
+            {"bf16_dense_tflops", "BF16 TFLOP/s", true}, {"fp8_dense_tflops", "FP8 TFLOP/s", true},
+            {"tdp_w", "W", true}};
+  for (const Gpu& g : cat.gpus)
+    r.rows.push_back({Text(g.id), Text(g.name), Text(g.vendor), g.year ? Number(g.year, std::to_string(g.year)) : Unknown(),
+                      Text(FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit),
+                      Number(g.TotalBytes(), FormatFixed(g.TotalBytes() / kGiB, 1)),
+                      g.bandwidth_bytes_per_s > 0
+                          ? Number(g.bandwidth_bytes_per_s / kGB, FormatFixed(g.bandwidth_bytes_per_s / kGB, 0))
+                          : Unknown(),
+                      TflopsCell(g, "bf16"), TflopsCell(g, "fp8"),
+                      g.tdp_w > 0 ? Number(g.tdp_w, FormatFixed(g.tdp_w, 0)) : Unknown()});
+  return r;
+}
+
+Records CatalogRecords(const Catalog& cat, std::string_view kind) {
+  if (kind == "gpus") return GpuListRecords(cat);
+  if (kind == "models") return ModelListRecords(cat);
+  if (kind == "interconnects") return InterconnectRecords(cat);
+  if (kind == "cloud") return CloudRecords(cat);
+  if (kind == "engines") return EngineRecords(cat);
+  if (kind == "presets") return PresetRecords();
+  return FormatListRecords(cat);
 }
 
 }  // namespace gpuplan

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 
@@ -201,10 +202,17 @@ std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const Mem
   if (!e.unknown.empty()) j["peak_flops"] = nullptr, j["unknown"]["peak_flops"] = e.unknown.begin()->second;
   j["cost"] = CostJsonMarked(c);
   if (curves) {
-    auto points = [](const std::vector<CurvePoint>& v, const char* x) {
+    // Chart data, to 6 significant digits: the same text natively and in wasm, whose libm may
+    // differ in the last bit at other batches and contexts.
+    auto sig6 = [](double v) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.6g", v);
+      return Number(std::strtod(buf, nullptr));
+    };
+    auto points = [&](const std::vector<CurvePoint>& v, const char* x) {
       ordered_json a = ordered_json::array();
       for (const CurvePoint& p : v)
-        a.push_back({{x, Number(p.x)}, {"tokens_per_s_user", Number(p.per_user)}, {"tokens_per_s_total", Number(p.total)}});
+        a.push_back({{x, Number(p.x)}, {"tokens_per_s_user", sig6(p.per_user)}, {"tokens_per_s_total", sig6(p.total)}});
       return a;
     };
     j["curves"] = {{"batch", points(curves->batch, "batch")}, {"context", points(curves->context, "context")}};
@@ -270,7 +278,7 @@ std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& 
 }
 
 std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std::vector<ScalingPoint>& scaling,
-                            int indent) {
+                            double target_days, int indent) {
   ordered_json j;
   j["schema"] = "gpuplan.train/1";
   j["scenario"] = ScenarioJson(s);
@@ -314,6 +322,11 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
   j["scaling"] = curve;
   j["assumptions"] = e.assumptions;
   j["warnings"] = e.warnings;
+  if (target_days > 0) {
+    const double need = MfuForDays(e, s.mfu, target_days);
+    j["target"] = {{"days", target_days}, {"mfu_needed", need > 0 ? ordered_json(need) : ordered_json(nullptr)},
+                   {"possible", need > 0 && need <= 1}};
+  }
   return j.dump(indent);
 }
 

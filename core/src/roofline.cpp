@@ -352,29 +352,6 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
 }
 
 // [SECTION] Chart layout -----------------------------------------------------------------
-std::string FormatRate(double v, const std::string& unit) {
-  if (!std::isfinite(v)) return "-";
-  static const struct {
-    double scale;
-    const char* prefix;
-  } kPrefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
-  const bool per_byte = unit.find("/B") != std::string::npos;  // intensities: 0.1, 1, 10, 100, 1k, 10k
-  if (per_byte && std::fabs(v) >= 1000) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.3gk", v / 1000);
-    return buf;
-  }
-  if (!per_byte)
-    for (const auto& p : kPrefixes)
-      if (std::fabs(v) >= p.scale * 0.9995) {
-        char buf[48];
-        std::snprintf(buf, sizeof buf, "%.3g %s", v / p.scale, p.prefix);
-        return buf + unit;
-      }
-  char buf[48];
-  std::snprintf(buf, sizeof buf, per_byte ? "%.3g" : "%.3g %s", v, unit.c_str());
-  return buf;
-}
 
 std::vector<Tick> LogTicks(double lo, double hi, const std::string& unit) {
   std::vector<Tick> out;

@@ -10,14 +10,6 @@ namespace gpuplan {
 
 namespace {
 
-std::string Seconds(double s) {
-  if (s >= 1) return FormatFixed(s, 2) + " s";
-  if (s >= 1e-3) return FormatFixed(s * 1e3, 2) + " ms";
-  return FormatFixed(s * 1e6, 1) + " µs";
-}
-
-std::string Rate(double bytes_per_s) { return FormatFixed(bytes_per_s / 1e9, 0) + " GB/s"; }
-std::string Tflops(double flops) { return FormatFixed(flops / 1e12, 1) + " TFLOP/s"; }
 
 bool IsGguf(const WeightFormat& wf) {
   return !wf.id.empty() && (wf.id[0] == 'q' || wf.id.rfind("iq", 0) == 0);
@@ -220,16 +212,16 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   d.terms.push_back({"weights_read", "Weights read",
                      FormatBytes(weights_gpu, ByteUnit::GB) + (pp > 1 ? " per GPU over " + std::to_string(pp) + " stages" : " per GPU") +
                          (model.moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
-                         " / (" + Rate(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")",
+                         " / (" + FormatGBs(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")",
                      weights_gpu / bw_gpu});
   d.terms.push_back({"kv_read", "KV cache read",
                      FormatBytes(kv_gpu, ByteUnit::GB) + " (" + FormatCount(static_cast<long long>(e.decode_context)) +
-                         " tokens × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " seq) / (" + Rate(e.bandwidth) + " × " +
+                         " tokens × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " seq) / (" + FormatGBs(e.bandwidth) + " × " +
                          FormatFixed(e.eta_bw, 2) + ")",
                      kv_gpu / bw_gpu});
   d.terms.push_back({"compute", "Compute",
                      "2 × " + FormatParams(params.active) + " active params × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) +
-                         " tokens + attention, / " + std::to_string(tp) + " GPU(s) / (" + Tflops(e.peak_flops) + " " +
+                         " tokens + attention, / " + std::to_string(tp) + " GPU(s) / (" + FormatTflops(e.peak_flops) + " " +
                          e.compute_precision + " × " + FormatFixed(e.eta_compute, 2) + ")",
                      d.compute_s});
   const double launch = layers * cal.layer_overhead_s;
@@ -258,7 +250,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                        FormatFixed(all_reduces_per_step, 0) + " all-reduces (2 per layer" +
                            (ep ? ", none after the " + std::to_string(moe_layers) + " MoE layers" : "") + ") × ring of " +
                            FormatBytes(mb * hidden_bytes, ByteUnit::GB) + " over " + link.name + " (" +
-                           Rate(link.bytes_per_s) + " per direction, " + Seconds(link.latency_s) + " latency)",
+                           FormatGBs(link.bytes_per_s) + " per direction, " + FormatSeconds(link.latency_s) + " latency)",
                        ar});
   }
   if (ep) {
@@ -309,12 +301,12 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     p.terms.push_back({"compute", "Compute",
                        "(2 × " + FormatParams(params.active) + " params + attention) × " +
                            FormatCount(static_cast<long long>(tokens)) + " tokens / " + std::to_string(tp) +
-                           " GPU(s) / (" + Tflops(e.peak_flops) + " " + e.compute_precision + " × " +
+                           " GPU(s) / (" + FormatTflops(e.peak_flops) + " " + e.compute_precision + " × " +
                            FormatFixed(e.eta_compute, 2) + ")",
                        p.compute_s});
     p.terms.push_back({"weights_read", "Weights read",
                        FormatFixed(passes, 0) + " forward pass(es) × " + FormatBytes(wbytes / passes, ByteUnit::GB) +
-                           " per GPU / (" + Rate(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")",
+                           " per GPU / (" + FormatGBs(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")",
                        p.memory_s});
     const double launches = passes * layers * cal.layer_overhead_s;
     p.serial_s += launches;
@@ -359,7 +351,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
       p.terms.push_back({"pcie", "Offloaded weights over PCIe",
                          FormatFixed(ubatches, 0) + " micro-batches × " +
                              FormatBytes((params.total - params.input_embedding) * bpp * (1 - gpu_share), ByteUnit::GB) +
-                             " / " + Rate(pcie.bytes_per_s) + " (" + pcie.name + ")",
+                             " / " + FormatGBs(pcie.bytes_per_s) + " (" + pcie.name + ")",
                          copy});
     }
     Finish(p);
@@ -393,7 +385,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     e.assumptions.push_back("MoE routing uniform and independent per token: " +
                             FormatFixed(e.experts_touched * 100, 0) + "% of routed experts read per step");
   if (tp > 1)
-    e.assumptions.push_back("all-reduce latency " + Seconds(link.latency_s) + " per call (stated assumption)");
+    e.assumptions.push_back("all-reduce latency " + FormatSeconds(link.latency_s) + " per call (stated assumption)");
   if (memory.layers_on_gpu < model.layers)
     e.assumptions.push_back("offloaded layers run on the CPU at host RAM bandwidth " + FormatFixed(s.ram_gbs, 1) + " GB/s");
   if (!memory.fits) e.warnings.push_back("the scenario does not fit in memory: speeds are what it would run at if it did");

@@ -86,8 +86,12 @@ std::string FormatParams(double count) {
 std::string FormatSeconds(double s) {
   if (!(s > 0) || !std::isfinite(s)) return "-";
   if (s >= 1) return FormatFixed(s, 2) + " s";
-  return FormatFixed(s * 1e3, s >= 0.01 ? 1 : 2) + " ms";
+  if (s >= 1e-3) return FormatFixed(s * 1e3, s >= 0.01 ? 1 : 2) + " ms";
+  return FormatFixed(s * 1e6, 1) + " µs";
 }
+
+std::string FormatGBs(double bytes_per_s) { return FormatFixed(bytes_per_s / kGB, 0) + " GB/s"; }
+std::string FormatTflops(double flops_per_s) { return FormatFixed(flops_per_s / 1e12, 1) + " TFLOP/s"; }
 
 // Days since 1970-01-01 to a civil date: Howard Hinnant's days_from_civil inverse
 // (http://howardhinnant.github.io/date_algorithms.html#civil_from_days), no time zone tables.
@@ -104,6 +108,30 @@ std::string FormatDateUtc(std::int64_t unix_seconds) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lld", static_cast<long long>(y), static_cast<long long>(m),
                 static_cast<long long>(d));
+  return buf;
+}
+
+std::string FormatRate(double v, const std::string& unit) {
+  if (!std::isfinite(v)) return "-";
+  static const struct {
+    double scale;
+    const char* prefix;
+  } kPrefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+  const bool per_byte = unit.find("/B") != std::string::npos;  // intensities: 0.1, 1, 10, 100, 1k, 10k
+  if (per_byte && std::fabs(v) >= 1000) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3gk", v / 1000);
+    return buf;
+  }
+  if (!per_byte)
+    for (const auto& p : kPrefixes)
+      if (std::fabs(v) >= p.scale * 0.9995) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%.3g %s", v / p.scale, p.prefix);
+        return buf + unit;
+      }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, per_byte ? "%.3g" : "%.3g %s", v, unit.c_str());
   return buf;
 }
 

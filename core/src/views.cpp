@@ -16,6 +16,14 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
+// The scenario and the view options a report's numbers depend on (not the open panel): the
+// same from the CLI and the page.
+std::string ReportState(const Session& session) {
+  ViewOptions v = session.view();
+  v.tab = ViewOptions().tab;
+  return EncodeState(session.scenario()) + EncodeViewOptions(v);
+}
+
 std::string ErrorJson(const std::string& error) { return ordered_json{{"error", error}}.dump(2); }
 
 std::string GpuLine(const Catalog& cat, const Scenario& s) {
@@ -228,7 +236,7 @@ Report CompareReport(Session& session, const ReportOptions&) {
   r.title = "gpuplan compare: " + (m ? m->name : session.scenario().model) + ", " + std::to_string(rows.size()) + " of " +
             std::to_string(session.CompareAll().size()) + " GPUs shown, sorted by " + session.view().sort;
   r.sections.push_back({"", CompareRecords(rows)});
-  r.state = session.StateHash();
+  r.state = ReportState(session);
   return r;
 }
 
@@ -259,8 +267,13 @@ Report TrainReport(Session& session, const ReportOptions& o) {
   AddBytes(memory, "Total", e.total_bytes, "sum of the terms above");
   for (const CapacityRow& c : CapacityRows(e.device)) AddBytes(memory, c.name, c.bytes, c.how);
   r.sections.push_back({"", std::move(memory)});
-  r.sections.push_back({"", TrainRecords(cat, s, e)});
-  r.main = 1;
+  // Time and cost: the rows of the csv after the memory terms (which the table above shows).
+  Records all = TrainRecords(cat, s, e);
+  Records time = all;
+  time.rows.erase(time.rows.begin(), time.rows.begin() + static_cast<long>(std::min(all.rows.size(), e.terms.size() + 1)));
+  r.sections.push_back({"", std::move(time)});
+  r.sections.push_back({"", std::move(all), false});
+  r.main = 2;
   r.after.push_back(std::string(e.fits ? "FITS" : "DOES NOT FIT") + ": " + FormatBytes(e.total_bytes) + " of " +
                     FormatBytes(e.capacity_bytes) + "; the largest micro-batch that fits: " + FormatCount(e.max_micro_batch));
   for (const std::string& x : e.suggestions) r.after.push_back("try: " + x);
@@ -293,14 +306,7 @@ Report TrainReport(Session& session, const ReportOptions& o) {
 std::string TrainJson(Session& session, const ReportOptions& o) {
   const Result<TrainEstimate>& train = session.Train();
   if (!train.ok()) return ErrorJson(train.error());
-  const std::string json = TrainReportJson(session.scenario(), train.value(), session.Scaling());
-  if (!(o.target_days > 0)) return json;
-  ordered_json j = ordered_json::parse(json);
-  const double need = MfuForDays(train.value(), session.scenario().mfu, o.target_days);
-  j["target"] = {{"days", o.target_days},
-                 {"mfu_needed", need > 0 ? ordered_json(need) : ordered_json(nullptr)},
-                 {"possible", need > 0 && need <= 1}};
-  return j.dump(2);
+  return TrainReportJson(session.scenario(), train.value(), session.Scaling(), o.target_days);
 }
 
 // [SECTION] roofline ----------------------------------------------------------------------
@@ -327,7 +333,7 @@ Report RooflineReport(Session& session, const ReportOptions&) {
   r.sections.push_back({"operations", std::move(ops)});
   r.main = 1;
   r.assumptions = rl.assumptions;
-  r.state = session.StateHash();
+  r.state = ReportState(session);
   return r;
 }
 
@@ -375,7 +381,10 @@ Report MachineReport(Session& session, const ReportOptions&) {
     if (g) r.sections.push_back({session.cpu_probe() ? "GPU probe against the catalog" : "", GpuProbeRecords(*probe, *g)});
     else r.warnings.push_back("no catalog GPU matches '" + probe->device_name + "'");
   }
-  if (r.title.empty()) r.title = "gpuplan probe: no measurement yet (gpuplan probe cpu measures this machine)";
+  if (r.title.empty()) {
+    r.title = "gpuplan probe: no measurement yet (gpuplan probe cpu measures this machine)";
+    r.sections.push_back({"", Records{{{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}}, {}}});
+  }
   return r;
 }
 
@@ -391,15 +400,64 @@ std::string MachineJson(Session& session, const ReportOptions& o) {
 // [SECTION] catalog -----------------------------------------------------------------------
 Report CatalogReport(Session& session, const ReportOptions&) {
   Report r;
-  r.sections.push_back({"", CatalogRecords(session.catalog(), "gpus")});
+  r.sections.push_back({"", GpuListRecords(session.catalog())});
   return r;
 }
 
 std::string CatalogJson(Session& session, const ReportOptions&) {
-  std::string json = FormatRecords(CatalogRecords(session.catalog(), "gpus"), "json");
+  std::string json = FormatRecords(GpuListRecords(session.catalog()), "json");
   json.pop_back();  // PrintView ends it with a newline
   return json;
 }
+
+// [SECTION] capacity ----------------------------------------------------------------------
+// What a GPU gives a workload, step by step: the driver's total, ECC, a MIG slice, the driver's
+// reserve, a unified machine's OS rule, the user's limit and other processes (capacity.h).
+Result<DeviceMemory> DeviceNow(Session& session) {
+  const Gpu* g = session.catalog().FindGpu(session.scenario().gpu);
+  if (!g) return Error{"gpu: unknown GPU '" + session.scenario().gpu + "'"};
+  return EstimateDeviceMemory(*g, session.scenario());
+}
+
+Records CapacityRecords(const DeviceMemory& d) {
+  Records r = BytesRecords("step");
+  for (const CapacityRow& c : CapacityRows(d)) AddBytes(r, c.name, c.bytes, c.how);
+  return r;
+}
+
+Report CapacityReport(Session& session, const ReportOptions&) {
+  const Result<DeviceMemory> d = DeviceNow(session);
+  if (!d.ok()) return ErrorReport("gpuplan capacity", d.error());
+  const Gpu& g = *session.catalog().FindGpu(session.scenario().gpu);
+  Report r;
+  r.title = "gpuplan capacity: " + g.name + " (" + FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit + " " +
+            g.memory_type + ")";
+  r.sections.push_back({"", CapacityRecords(d.value())});
+  r.after.push_back("What a workload can allocate: " + FormatBytes(d.value().free_bytes) + " (" + d.value().basis + ")");
+  if (d.value().compute_share < 1 || d.value().bandwidth_share < 1)
+    r.after.push_back("Share of the GPU: " + FormatFixed(d.value().compute_share * 100, 1) + "% of the compute, " +
+                      FormatFixed(d.value().bandwidth_share * 100, 1) + "% of the memory bandwidth");
+  r.state = ReportState(session);
+  return r;
+}
+
+std::string CapacityJson(Session& session, const ReportOptions&) {
+  const Result<DeviceMemory> d = DeviceNow(session);
+  if (!d.ok()) return ErrorJson(d.error());
+  ordered_json j;
+  j["schema"] = "gpuplan.capacity/1";
+  j["gpu"] = session.scenario().gpu;
+  ordered_json steps = ordered_json::array();
+  for (const CapacityRow& c : CapacityRows(d.value())) steps.push_back({{"step", c.name}, {"bytes", c.bytes}, {"how", c.how}});
+  j["steps"] = steps;
+  j["free_bytes"] = d.value().free_bytes;
+  j["basis"] = d.value().basis;
+  j["compute_share"] = d.value().compute_share;
+  j["bandwidth_share"] = d.value().bandwidth_share;
+  return j.dump(2);
+}
+
+std::string CapacityFailure(Session& s) { return DeviceNow(s).ok() ? std::string() : DeviceNow(s).error(); }
 
 std::string NoFailure(Session&) { return {}; }
 std::string FitFailure(Session& s) { return s.Fit().ok() ? std::string() : s.Fit().error(); }
@@ -431,6 +489,10 @@ const std::vector<View>& Views() {
        "the scenario's operations (prefill and decode GEMMs, attention naive vs flash, MoE experts, collectives, a "
        "training step) under the GPU's roofline; --svg writes the chart",
        true, true, {"overlay", "phase"}, RooflineReport, RooflineJson, RooflineFailure},
+      {"capacity", "Capacity",
+       "what the GPU gives a workload, step by step: the driver's total, ECC, a MIG slice, the driver's reserve, a "
+       "unified machine's OS rule, your limit and other processes",
+       true, true, {}, CapacityReport, CapacityJson, CapacityFailure},
       {"machine", "This machine", "this computer's CPU measured (gpuplan probe cpu) and a GPU probe against the catalog",
        false, false, {}, MachineReport, MachineJson, NoFailure},
       {"catalog", "Catalog", "the accelerators and models with every figure's source (gpuplan catalog)", false, false,

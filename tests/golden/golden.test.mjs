@@ -49,6 +49,8 @@ for (const [name, state] of Object.entries(presets)) {
   for (const cmd of ['fit', 'speed', 'cost', 'train'])
     cases.push([`${cmd}-${name}-explain`, [cmd, '--state', state, '--explain']]);
 }
+for (const name of ['mig-1b', 'm4max-70b', 'pp-405b'])
+  for (const f of formats) cases.push([`capacity-${name}-${f}`, ['capacity', '--state', presets[name], '--format', f]]);
 for (const name of ['8b-4090', '70b-fp8-h100', 'r1-8xh200', 'mig-1b'])
   for (const f of name === '8b-4090' || name === 'mig-1b' ? formats : ['table', 'csv']) cases.push([`compare-${name}-${f}`, ['compare', '--state', presets[name], '--format', f]]);
 cases.push(['compare-filters-table', ['compare', '--state', presets['70b-fp8-h100'], '--fits', '--vendor', 'NVIDIA',

@@ -9,6 +9,7 @@
 #include "gpuplan/machine.h"
 #include "gpuplan/probe_result.h"
 #include "gpuplan/roofline.h"
+#include "gpuplan/units.h"
 #include "support.h"
 
 using namespace gpuplan;

@@ -11,6 +11,7 @@
 #include "gpuplan/presets.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/session.h"
+#include "gpuplan/views.h"
 #include "gpuplan/training.h"
 
 using namespace gpuplan;
@@ -206,15 +207,51 @@ TEST_CASE("every preset decodes without a dropped field and computes", "[state][
     INFO(p.id);
     const DecodedState d = DecodeState(p.hash, Cat());
     CHECK(d.dropped.empty());
-    CHECK((p.panel == "fit" || p.panel == "speed" || p.panel == "compare" || p.panel == "train" ||
-           p.panel == "roofline"));
+    // Its panel is a view of the scenario (views.h), and the view has a result for it.
+    const View* v = FindView(p.panel);
+    REQUIRE(v != nullptr);
+    CHECK(v->scenario);
     CHECK(FindPreset(p.id) == &p);
-    if (p.panel == "train") CHECK(EstimateTraining(Cat(), d.scenario).ok());
-    else CHECK(EstimateMemory(Cat(), d.scenario).ok());
+    Session session(Cat());
+    session.SetScenario(d.scenario);
+    CHECK(v->failure(session).empty());
   }
   CHECK(FindPreset("no-such-preset") == nullptr);
   // The seeds' own examples are there.
   CHECK(FindPreset("seed-70b-2x4090") != nullptr);
   CHECK(FindPreset("seed-llama3-8b-8xa100") != nullptr);
   CHECK(FindPreset("deepseek-r1-8xh200") != nullptr);
+}
+
+TEST_CASE("the views table: unique ids, every view prints in every format, failures say why", "[state][views]") {
+  std::vector<std::string> ids = ViewIds();
+  std::sort(ids.begin(), ids.end());
+  CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
+  Session session(Cat());
+  for (const View& v : Views()) {
+    INFO(v.id);
+    CHECK(FindView(v.id) == &v);
+    CHECK(std::string(v.title).size() > 0);
+    CHECK(std::string(v.help).size() > 20);
+    for (const std::string& key : v.options)  // its options are view fields
+      CHECK(std::any_of(ViewFields().begin(), ViewFields().end(), [&](const FieldInfo& f) { return key == f.key; }));
+    CHECK(v.failure(session).empty());
+    for (const char* format : kFormats) {
+      const std::string out = PrintView(v, session, format);
+      CHECK(!out.empty());
+      CHECK(out.back() == '\n');
+      CHECK(out.find("nan") == std::string::npos);
+    }
+  }
+  // A scenario with no result: each scenario view says why (naming the field) and prints that.
+  Scenario s;
+  s.model = "no-such-model";
+  session.SetScenario(s);
+  for (const View& v : Views()) {
+    if (!v.scenario || std::string_view(v.id) == "capacity") continue;  // capacity needs only the GPU
+    INFO(v.id);
+    CHECK_THAT(v.failure(session), Contains("no-such-model"));
+    CHECK_THAT(PrintView(v, session, "table"), Contains("no-such-model"));
+  }
+  CHECK(FindView("not-a-view") == nullptr);
 }

@@ -51,6 +51,7 @@ std::string FormatRecords(const Records& r, std::string_view format);
 struct Section {
   std::string heading;  // empty: no heading line
   Records records;
+  bool shown = true;    // false: csv's alone (the machine-readable whole of what the tables split)
 };
 struct Report {
   std::string title;
@@ -75,5 +76,6 @@ Records RooflineRecords(const Roofline& r, std::string_view phase = "all");
 
 // The catalog as records: kind = gpus, models, formats, interconnects, cloud, engines, presets.
 Records CatalogRecords(const Catalog& catalog, std::string_view kind);
+Records GpuListRecords(const Catalog& catalog);  // kind "gpus" alone (the page's catalog view)
 
 }  // namespace gpuplan

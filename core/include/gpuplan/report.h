@@ -35,8 +35,9 @@ std::string CostReportJson(const Scenario& s, const SpeedEstimate& speed, const 
 std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& rows, int indent = 2);
 
 // The training report (gpuplan.train/1): memory terms per GPU, verdict, time, cost, scaling.
+// With target_days > 0 also "target": the MFU that would finish the tokens in that many days.
 std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std::vector<ScalingPoint>& scaling,
-                            int indent = 2);
+                            double target_days = 0, int indent = 2);
 
 // The roofline report (gpuplan.roofline/1): the roof's ceilings and ridge points, the
 // scenario's operations with intensity, attainable rate, bound and share of their phase.

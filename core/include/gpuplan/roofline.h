@@ -102,8 +102,6 @@ struct Tick {
 // `unit` ("FLOP/s" → "1 T", "FLOP/B" → "0.1").
 std::vector<Tick> LogTicks(double lo, double hi, const std::string& unit);
 
-// "1.2 TFLOP/s", "900 GB/s", "0.25 FLOP/B": SI prefixes (1000-based), three digits.
-std::string FormatRate(double v, const std::string& unit);
 
 struct ChartPoint {
   std::string label;

@@ -45,8 +45,15 @@ std::string FormatUsd(double usd, int decimals);
 // Parameter counts, 1000-based: 8.03e9 -> "8.03 B", 13e6 -> "13.0 M".
 std::string FormatParams(double count);
 
-// Durations: "12.3 ms" below a second, "1.23 s" from one up; "-" when not positive.
+// Durations: "1.23 s" from a second up, "12.3 ms" / "2.08 ms" below, "2.5 µs" below a
+// millisecond; "-" when not positive.
 std::string FormatSeconds(double seconds);
+// A rate with an SI prefix and 3 significant digits: "4.31 TB/s", "781 TFLOP/s"; intensities
+// (a unit with "/B") as plain numbers, "1.2k" from 1000 up. "-" when not finite.
+std::string FormatRate(double value, const std::string& unit);
+// Fixed units for formulas: "1008 GB/s" (10^9 B/s, whole), "165.2 TFLOP/s" (10^12, one decimal).
+std::string FormatGBs(double bytes_per_s);
+std::string FormatTflops(double flops_per_s);
 // A calendar date in UTC, ISO 8601: "2026-12-01" (the date a source or a file was read).
 std::string FormatDateUtc(std::int64_t unix_seconds);
 
