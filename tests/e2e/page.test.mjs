@@ -609,7 +609,8 @@ test('Export buttons on every panel: the copied CLI command prints the copied JS
     assert.equal(await page.evaluate(() => Module.gpuplanLastCopy), copied.embed);
     assert.deepEqual(JSON.parse(copied.json), JSON.parse(runCopiedCommand(copied.cli, 'json')), `${panel}: json`);
     assert.equal(copied.markdown, runCopiedCommand(copied.cli, 'md'), `${panel}: markdown`);
-    assert.match(copied.markdown, /^\| .* \|\n\| (---:?|---) \|/);
+    assert.match(copied.markdown, /^### gpuplan /);  // the whole report, as --format md prints it
+    assert.match(copied.markdown, /^\| .* \|\n\| (---:?|---) \|/m);
     assert.ok(copied.link.startsWith(url + '#v=1&') && copied.link.endsWith(`&tab=${panel}`), copied.link);
     assert.match(copied.embed, new RegExp(`^<iframe src="${url}#embed=${panel}&v=1&[^"]+" width="100%" height="\\d+"`));
   }

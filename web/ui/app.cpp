@@ -247,20 +247,34 @@ void App::DrawViewBody(const View& v) {
   else DrawReport(v);
 }
 
-void App::DrawReport(const View& v) {
-  const Report r = v.report(session_, {});
+void App::DrawReport(const View& v, bool verdict) { DrawReport(v, v.report(session_, {}), verdict); }
+
+void App::DrawReport(const View& v, const Report& r, bool verdict) {
+  size_t first = 0;
+  if (verdict && !r.after.empty()) {
+    const bool fits = r.after[0].rfind("FITS", 0) == 0;
+    ImGui::PushStyleColor(ImGuiCol_Text, fits ? Good() : Bad());
+    ImGui::TextWrapped("%s", r.after[0].c_str());
+    ImGui::PopStyleColor();
+    Track((std::string(v.id) + "-verdict").c_str());
+    first = 1;
+  }
   for (const std::string& l : r.lines) ImGui::TextWrapped("%s", l.c_str());
   for (const Section& sec : r.sections) {
+    if (!sec.shown) continue;
     if (!sec.heading.empty()) ImGui::TextColored(Muted(), "%s", sec.heading.c_str());
     RecordsTable(sec.heading.empty() ? v.id : sec.heading.c_str(), sec.records);
   }
-  for (const std::string& l : r.after) ImGui::TextWrapped("%s", l.c_str());
+  for (size_t i = first; i < r.after.size(); ++i) ImGui::TextWrapped("%s", r.after[i].c_str());
   for (const std::string& w : r.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
   for (const std::string& n : r.notes) ImGui::TextColored(Muted(), "%s", n.c_str());
   if (!r.assumptions.empty() && ImGui::TreeNode("Assumptions")) {
     for (const std::string& a : r.assumptions) ImGui::BulletText("%s", a.c_str());
     ImGui::TreePop();
   }
+  ImGui::TextColored(Muted(), "CLI twin:");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", ViewCliCommand(v, session_).c_str());
 }
 
 // Embed mode (#embed=<panel>&...): one panel for a blog's or a docs page's iframe. The result
@@ -306,8 +320,8 @@ std::string App::ExportText(std::string_view kind, std::string_view panel) {
   if (!v || !v->embeddable) return {};
   // The link opens on this panel with the view options (sort, filters, overlays) as they are.
   ViewOptions at = session_.view();
-  at.tab = v->id;
-  const std::string state = EncodeState(scenario_) + EncodeViewOptions(at);
+  at.tab = ViewOptions().tab;  // written last, always: the panel the link opens
+  const std::string state = EncodeState(scenario_) + EncodeViewOptions(at) + "&tab=" + v->id;
   if (kind == "link") return host_.page_url + "#" + state;
   if (kind == "embed") {
     const Model* m = catalog_->FindModel(scenario_.model);

@@ -94,7 +94,11 @@ class App {
   void ApplyTheme();
   // One view's panel: its own drawing where it has one, else its report's tables.
   void DrawPanel(const View& v);
-  void DrawReport(const View& v);
+  // The view's report as the CLI prints it: lines, tables, verdict and figures, warnings,
+  // assumptions (folded). `verdict`: its first figure line is the verdict, coloured and tracked
+  // as "<view>-verdict".
+  void DrawReport(const View& v, bool verdict = false);
+  void DrawReport(const View& v, const Report& r, bool verdict);
   // The view's result: its panel's drawing, or its report.
   void DrawViewBody(const View& v);
   void DrawEmbedded();
@@ -173,15 +177,15 @@ class App {
   int catalog_view_ = 0;           // 0: accelerators, 1: models
   char catalog_search_[64] = "";
   int vendor_index_ = 0;           // 0: all vendors
-  float min_memory_gib_ = 0;
+  double min_memory_gib_ = 0;
   std::string selected_gpu_;
   std::vector<std::string> visible_ids_;  // rows shown last frame, in order
-  int min_year_ = 2010;
+  long long min_year_ = 2010;
   std::vector<char> import_buffer_ = std::vector<char>(64 * 1024, '\0');
   std::string import_message_;
   bool import_ok_ = true;
   int quoted_precision_ = 0;
-  float quoted_tflops_ = 0;
+  double quoted_tflops_ = 0;
 };
 
 }  // namespace gpuplan::ui

@@ -85,16 +85,24 @@ void App::DrawGpuTable() {
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  ImGui::SliderFloat("min memory", &min_memory_gib_, 0, 256, "%.0f GiB");
+  {
+    const double step = 8;
+    ImGui::InputScalar("min GiB", ImGuiDataType_Double, &min_memory_gib_, &step, &step, "%.0f");
+    min_memory_gib_ = std::clamp(min_memory_gib_, 0.0, 4096.0);
+  }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  ImGui::SliderInt("since", &min_year_, 2010, 2026);
+  {
+    const long long step = 1;
+    ImGui::InputScalar("since", ImGuiDataType_S64, &min_year_, &step, &step, nullptr);
+    min_year_ = std::clamp(min_year_, 2000LL, 2100LL);
+  }
 
   // Filter, then sort by the column the user picked.
   std::vector<const Gpu*> rows;
   for (const Gpu& g : catalog_->gpus) {
     if (vendor_index_ > 0 && g.vendor != vendors[static_cast<size_t>(vendor_index_)]) continue;
-    if (g.TotalBytes() < static_cast<double>(min_memory_gib_) * kGiB) continue;
+    if (g.TotalBytes() < min_memory_gib_ * kGiB) continue;
     if (g.year != 0 && g.year < min_year_) continue;
     if (!Matches(g.name + " " + g.vendor + " " + g.architecture + " " + g.id, catalog_search_)) continue;
     rows.push_back(&g);
@@ -255,7 +263,7 @@ void App::DrawQuotedCheck(const Gpu& g) {
   ImGui::TextColored(Muted(), "A quoted figure:");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  ImGui::InputFloat("TFLOP/s##quoted", &quoted_tflops_, 0, 0, "%.1f");
+  ImGui::InputScalar("TFLOP/s##quoted", ImGuiDataType_Double, &quoted_tflops_, nullptr, nullptr, "%.1f");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   if (ImGui::BeginCombo("##quoted-precision", precisions[static_cast<size_t>(quoted_precision_)].c_str())) {
@@ -267,7 +275,7 @@ void App::DrawQuotedCheck(const Gpu& g) {
     ImGui::SameLine();
     std::string text;
     for (const std::string& w :
-         ExplainQuotedTflops(g, precisions[static_cast<size_t>(quoted_precision_)], static_cast<double>(quoted_tflops_)))
+         ExplainQuotedTflops(g, precisions[static_cast<size_t>(quoted_precision_)], quoted_tflops_))
       text += (text.empty() ? "= " : "; or ") + w;
     ImGui::TextWrapped("%s", text.empty() ? "matches no catalog figure within 2%" : text.c_str());
   }

@@ -32,19 +32,22 @@ void App::DrawCompare() {
     std::snprintf(compare_vendor_, sizeof compare_vendor_, "%s", f.vendor.c_str());
   if (ImGui::InputTextWithHint("##vendor", "vendor...", compare_vendor_, sizeof compare_vendor_)) Edit("vendor", compare_vendor_);
   Track("compare-vendor");
-  auto limit = [&](const char* key, const char* label, double value, double scale, float speed, float width) {
-    float v = static_cast<float>(value * scale);
+  // A limit is typed and taken when the field is left (or Enter); the view option keeps it in
+  // its own unit (seconds for TTFT, shown in ms).
+  auto limit = [&](const char* key, const char* label, double value, double scale, float width) {
+    double v = value * scale;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * width);
-    if (ImGui::DragFloat(label, &v, speed, 0, 1e9f, "%.0f") && v >= 0) Edit(key, FormatShort(v / scale, 6));
+    ImGui::InputScalar(label, ImGuiDataType_Double, &v, nullptr, nullptr, "%.0f");
+    if (ImGui::IsItemDeactivatedAfterEdit() && v >= 0 && v != value * scale) Edit(key, ExactNumber(v / scale));
     Track((std::string("compare-") + key).c_str());
   };
   ImGui::SameLine();
-  limit("min-tps", "min tok/s", f.min_tokens_per_s, 1, 1, 7);
+  limit("min-tps", "min tok/s", f.min_tokens_per_s, 1, 7);
   ImGui::SameLine();
-  limit("max-ttft", "max TTFT ms", f.max_ttft_s, 1e3, 10, 7);
-  limit("max-upfront", "max upfront $", f.max_upfront_usd, 1, 100, 8);
+  limit("max-ttft", "max TTFT ms", f.max_ttft_s, 1e3, 7);
+  limit("max-upfront", "max upfront $", f.max_upfront_usd, 1, 8);
   ImGui::SameLine();
-  limit("max-watts", "max W", f.max_watts, 1, 10, 7);
+  limit("max-watts", "max W", f.max_watts, 1, 7);
   ImGui::SameLine();
   ImGui::TextColored(Muted(), "(0 = no limit)");
   const std::vector<CompareRow> rows = session_.CompareShown();  // the same rows the exports and the CLI give

@@ -20,17 +20,6 @@ void App::DrawResult() {
     return;
   }
   const MemoryEstimate& e = session_.Fit().value();
-  const std::string per = scenario_.tp > 1 ? " per GPU" : "";
-
-  if (e.fits)
-    ImGui::TextColored(Good(), "FITS%s: %s of %s usable, %s free", per.c_str(), FormatBytes(e.total_bytes).c_str(),
-                       FormatBytes(e.usable_bytes).c_str(), FormatBytes(e.headroom_bytes).c_str());
-  else
-    ImGui::TextColored(Bad(), "DOES NOT FIT%s: needs %s, has %s (short by %s)", per.c_str(),
-                       FormatBytes(e.total_bytes).c_str(), FormatBytes(e.usable_bytes).c_str(),
-                       FormatBytes(-e.headroom_bytes).c_str());
-  ItemTip("total = the sum of the terms below; usable = " + e.usable_basis + "; free = usable - total");
-
   // A stacked bar: each term's share of the capacity.
   {
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -55,37 +44,10 @@ void App::DrawResult() {
     ImGui::Dummy(ImVec2(w, h));
     Track("usage-bar");
   }
-
-  std::vector<BytesRow> rows;
-  for (const Term& t : e.terms) rows.push_back({t.name, t.bytes, t.formula});
-  rows.push_back({"Total", e.total_bytes, "sum of the terms above"});
-  for (const CapacityRow& c : CapacityRows(e.device)) rows.push_back({c.name, c.bytes, c.how});
-  rows.push_back({"Usable", e.usable_bytes, e.usable_basis});
-  rows.push_back({e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "usable - total"});
-  BytesTable("breakdown", "Term" + per, rows);
-
-  ImGui::Text("KV cache: %s per token (whole model)", FormatBytes(e.kv_bytes_per_token, ByteUnit::MiB, 3).c_str());
-  ItemTip("2 x layers x KV heads x head dim x bytes per element (GQA/MQA-aware; MLA: latent + RoPE key; "
-          "sliding-window layers hold at most the window) = " + FormatShort(e.kv_bytes_per_token, 6) + " bytes");
-  ImGui::Text("Max context at batch %lld: %s tokens%s", scenario_.batch, FormatCount(e.max_context).c_str(),
-              e.context_window > 0 && e.max_context > e.context_window
-                  ? (" (memory limit; the model's window is " + FormatCount(e.context_window) + ")").c_str()
-                  : "");
-  ItemTip("the longest context whose KV cache and activations fit in the usable memory beside the weights, at batch " +
-          std::to_string(scenario_.batch));
-  ImGui::Text("Max batch at %s tokens: %s sequences", FormatCount(scenario_.context).c_str(),
-              FormatCount(e.max_batch).c_str());
-  ItemTip("the most sequences of " + FormatCount(scenario_.context) +
-          " tokens whose KV cache fits in the usable memory beside the weights and the fixed terms");
-  for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
-  if (ImGui::TreeNode("Assumptions")) {
-    for (const std::string& a : e.assumptions) ImGui::BulletText("%s", a.c_str());
-    ImGui::TreePop();
-  }
+  ItemTip("the terms against the capacity (white) and the engine's cap (yellow)");
+  // The rows `gpuplan fit` prints, the verdict first; then speed and cost of the same scenario.
+  DrawReport(*FindView("fit"), true);
   DrawSpeedSummary();
-  ImGui::TextColored(Muted(), "CLI twin:");
-  ImGui::SameLine();
-  ImGui::TextWrapped("%s", ViewCliCommand(*FindView("fit"), session_).c_str());
 }
 
 // Speed and cost of the same scenario, with the reference set's band (gpuplan speed).

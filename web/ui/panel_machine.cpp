@@ -14,21 +14,6 @@
 
 namespace gpuplan::ui {
 
-namespace {
-
-constexpr ImGuiTableFlags kTable = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-
-void Row(const std::string& a, const std::string& b, const std::string& c = {}) {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(a.c_str());
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(b.c_str());
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(c.c_str());
-}
-
-}  // namespace
 
 void App::DrawMachine() {
   // A measurement asked for runs a few frames later, after a frame that says so was drawn: the
@@ -81,65 +66,25 @@ void App::DrawMachine() {
   ImGui::TextColored(Muted(),
                      "Drop a probe file here (gpuplan probe cpu --out cpu.json, gpuplan probe gpu --out gpu.json) "
                      "to load it.");
-  if (session_.cpu_probe()) {
-    const CpuProbeResult& p = *session_.cpu_probe();
-    const CpuInfo& c = p.cpu;
-    if (ImGui::BeginTable("machine-cpu", 3, kTable)) {
-      ImGui::TableSetupColumn("Quantity");
-      ImGui::TableSetupColumn("Value");
-      ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
-      ImGui::TableHeadersRow();
-      for (const MachineRow& r : CpuProbeRows(p)) Row(r.quantity, r.text, r.how);
-      ImGui::EndTable();
-    }
+  // The rows `gpuplan probe cpu` and `gpuplan probe compare` print: the CPU measured here (or
+  // loaded), a loaded GPU probe against its catalog entry.
+  if (session_.cpu_probe() || session_.gpu_probe()) {
+    DrawReport(*FindView("machine"), false);
     Track("machine-table");
-    for (const std::string& n : p.notes) ImGui::BulletText("%s", n.c_str());
-    for (const std::string& a : c.assumptions) ImGui::BulletText("%s", a.c_str());
-    if (!p.sweep.empty()) {
-      Series bw{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "read GB/s"};
-      for (const SweepPoint& sp : p.sweep) {
-        bw.x.push_back(sp.size_bytes);
-        bw.y.push_back(sp.bytes_per_s / 1e9);
-      }
-      ImGui::TextUnformatted("Read bandwidth against the working set (bytes): the steps are the cache levels");
-      Chart("sweep", {bw}, "working set", "GB/s", ImGui::GetFontSize() * 10);
-      Track("chart-sweep");
+  } else {
+    ImGui::TextColored(Muted(), "No measurement yet. A GPU: run `gpuplan probe gpu --out gpu.json` on its machine and drop the file here.");
+  }
+  if (session_.cpu_probe() && !session_.cpu_probe()->sweep.empty()) {
+    Series bw{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "read GB/s"};
+    for (const SweepPoint& sp : session_.cpu_probe()->sweep) {
+      bw.x.push_back(sp.size_bytes);
+      bw.y.push_back(sp.bytes_per_s / 1e9);
     }
+    ImGui::TextUnformatted("Read bandwidth against the working set (bytes): the steps are the cache levels");
+    Chart("sweep", {bw}, "working set", "GB/s", ImGui::GetFontSize() * 10);
+    Track("chart-sweep");
   }
-
-  ImGui::Separator();
-  ImGui::TextUnformatted("A GPU, measured (gpuplan probe gpu)");
-  if (!session_.gpu_probe()) {
-    ImGui::TextColored(Muted(), "Run `gpuplan probe gpu --out gpu.json` on the GPU's machine and drop the file here.");
-    return;
-  }
-  const Gpu* g = session_.GpuProbeCatalogGpu();
-  ImGui::Text("%s, driver %s, CUDA %s, %s%s", session_.gpu_probe()->device_name.c_str(), session_.gpu_probe()->driver.c_str(),
-              session_.gpu_probe()->cuda_runtime.c_str(), session_.gpu_probe()->date.c_str(),
-              g ? (" - catalog entry " + g->id).c_str() : " - no catalog entry matches");
-  if (!g) return;
-  if (ImGui::BeginTable("machine-gpu", 4, kTable)) {
-    ImGui::TableSetupColumn("Metric");
-    ImGui::TableSetupColumn("Measured");
-    ImGui::TableSetupColumn("Datasheet");
-    ImGui::TableSetupColumn("% of datasheet", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
-    for (const MeasuredRow& r : MeasuredVsCatalog(*session_.gpu_probe(), *g)) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.name.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(FormatRate(r.measured, r.unit).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.datasheet > 0 ? FormatRate(r.datasheet, r.unit).c_str() : "-");
-      ImGui::TableNextColumn();
-      if (r.datasheet > 0)
-        ImGui::ProgressBar(static_cast<float>(std::min(1.0, r.ratio())), ImVec2(-1, 0),
-                           (FormatFixed(r.ratio() * 100, 1) + "%").c_str());
-    }
-    ImGui::EndTable();
-  }
-  Track("machine-gpu");
+  if (session_.gpu_probe()) Track("machine-gpu");
 }
 
 }  // namespace gpuplan::ui

@@ -13,11 +13,6 @@
 
 namespace gpuplan::ui {
 
-namespace {
-
-
-}  // namespace
-
 void App::DrawRoofline() {
   if (!session_.RooflineResult().ok()) {
     ImGui::TextColored(Bad(), "%s", session_.RooflineResult().error().c_str());
@@ -77,52 +72,9 @@ void App::DrawRoofline() {
   ImGui::TextColored(Muted(), "%s matmuls; ridge %s FLOP/B against %s. Hover a point or the plot for values.",
                      rl.precision.c_str(), FormatShort(rl.roof.Ridge(rl.precision), 3).c_str(),
                      rl.roof.memory.empty() ? "memory" : rl.roof.memory.front().label.c_str());
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("roof-ops", 6, kFlags)) {
-    ImGui::TableSetupColumn("Phase");
-    ImGui::TableSetupColumn("Operation");
-    ImGui::TableSetupColumn("FLOP/B");
-    ImGui::TableSetupColumn("Attainable");
-    ImGui::TableSetupColumn("Bound");
-    ImGui::TableSetupColumn("Share of phase", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
-    for (const RoofOp& op : rl.ops) {
-      if (!session_.view().ShowsPhase(op.phase)) continue;
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(op.phase.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted((op.name + (op.alternative ? " (not used)" : "")).c_str());
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s%s", op.formula.c_str(),
-                          op.alternative ? "\nNot this scenario's attention (flash field): its share is what it would "
-                                           "take in place of the one used."
-                                         : "");
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(FormatShort(op.intensity, 3).c_str());
-      ItemTip("intensity = FLOPs / bytes = " + FormatShort(op.flops, 4) + " / " + FormatShort(op.bytes, 4) + " (per GPU, per " +
-              "occurrence)\n" + op.formula);
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(FormatRate(op.attainable_flops_per_s, "FLOP/s").c_str());
-      ItemTip("attainable = min(peak, intensity x bandwidth) against the " + op.ceiling + " ceiling: " + op.bound +
-              "-bound");
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(op.bound.c_str());
-      ImGui::TableNextColumn();
-      ImGui::ProgressBar(static_cast<float>(op.share), ImVec2(-1, 0), (FormatFixed(op.share * 100, 1) + "%").c_str());
-      ItemTip("time per step = " + FormatShort(op.count, 4) + " x max(FLOPs / peak, bytes / bandwidth) = " +
-              FormatShort(op.seconds * 1e3, 4) + " ms; share = that / the " + op.phase + " phase's total");
-    }
-    ImGui::EndTable();
-  }
+  // The ceilings and the operations of the phases shown: the rows `gpuplan roofline` prints.
+  DrawReport(*FindView("roofline"), false);
   Track("roof-table");
-  if (ImGui::TreeNode("Assumptions")) {
-    for (const std::string& a : rl.assumptions) ImGui::BulletText("%s", a.c_str());
-    ImGui::TreePop();
-  }
-  ImGui::TextColored(Muted(), "CLI twin:");
-  ImGui::SameLine();
-  ImGui::TextWrapped("%s", ViewCliCommand(*FindView("roofline"), session_).c_str());
 }
 
 }  // namespace gpuplan::ui

@@ -17,39 +17,6 @@ void ItemTip(const std::string& text) {
   ImGui::EndTooltip();
 }
 
-void BytesTable(const char* id, const std::string& first_column, const std::vector<BytesRow>& rows) {
-  // Narrow (a phone, a small iframe): "how" goes under each term's name, so the words get the
-  // width that a fourth column would squeeze to a few characters.
-  const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 40.0f;
-  if (!ImGui::BeginTable(id, narrow ? 3 : 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
-    return;
-  ImGui::TableSetupColumn(first_column.c_str(), narrow ? ImGuiTableColumnFlags_WidthStretch : 0);
-  ImGui::TableSetupColumn("GiB");
-  ImGui::TableSetupColumn("GB");
-  if (!narrow) ImGui::TableSetupColumn("How", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableHeadersRow();
-  for (const BytesRow& r : rows) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.name.c_str());
-    if (narrow) {
-      ImGui::PushStyleColor(ImGuiCol_Text, Muted());
-      ImGui::TextWrapped("%s", r.how.c_str());
-      ImGui::PopStyleColor();
-    }
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(FormatFixed(r.bytes / kGiB, 2).c_str());
-    ItemTip(r.name + " = " + r.how + "\n= " + FormatShort(r.bytes, 6) + " bytes / 2^30 = " + FormatFixed(r.bytes / kGiB, 4) + " GiB");
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(FormatFixed(r.bytes / kGB, 2).c_str());
-    ItemTip(r.name + " = " + r.how + "\n= " + FormatShort(r.bytes, 6) + " bytes / 10^9 = " + FormatFixed(r.bytes / kGB, 4) + " GB");
-    if (narrow) continue;
-    ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", r.how.c_str());
-  }
-  ImGui::EndTable();
-}
-
 void RecordsTable(const char* id, const Records& r) {
   if (r.cols.empty() || !ImGui::BeginTable(id, static_cast<int>(r.cols.size()),
                                            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
