@@ -870,15 +870,7 @@ Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, 
   std::string id = name_hint;
   if (auto it = doc.find("_name_or_path"); (id.empty() || id == "config.json") && it != doc.end() && it->is_string())
     id = it->get<std::string>();
-  for (const char* suffix : {".json", ".config"})
-    if (id.size() > std::strlen(suffix) && id.compare(id.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
-      id.resize(id.size() - std::strlen(suffix));
-  if (id.empty() || id == "config") id = "imported-model";
-  if (const size_t slash = id.find_last_of('/'); slash != std::string::npos) id = id.substr(slash + 1);
-  for (char& ch : id) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
-    ch = keep ? static_cast<char>(std::tolower(static_cast<unsigned char>(ch))) : '-';
-  }
+  id = ImportedModelId(id);  // the CLI's import-hf gives the same id (hf_config.h)
   Result<Model> m = ImportHfConfig(text, origin, id);
   if (!m.ok()) return Error{m.error()};
   Model model = std::move(m).value();

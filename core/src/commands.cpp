@@ -77,19 +77,6 @@ Records ValidateRecords(const Catalog& base, const Catalog& c) {
 }
 
 // [SECTION] import-hf ---------------------------------------------------------------------
-std::string ImportedModelId(std::string id) {
-  for (const char* suffix : {".json", ".config"})
-    if (id.size() > std::strlen(suffix) && id.compare(id.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
-      id.resize(id.size() - std::strlen(suffix));
-  if (const size_t slash = id.find_last_of("/\\"); slash != std::string::npos) id = id.substr(slash + 1);
-  if (id.empty() || id == "config") return "imported-model";
-  for (char& ch : id) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
-    ch = keep ? static_cast<char>(std::tolower(static_cast<unsigned char>(ch))) : '-';
-  }
-  return id;
-}
-
 Report ModelReport(const Model& m, const std::string& path) {
   const ParamCount c = CountParams(m);
   Report r;

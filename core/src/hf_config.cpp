@@ -1,5 +1,6 @@
 #include "gpuplan/hf_config.h"
 
+#include <cstring>
 #include <cctype>
 #include <cmath>
 #include <initializer_list>
@@ -527,6 +528,19 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
   if (r.failed()) return Error{r.error()};
   if (top.failed()) return Error{top.error()};
   return m;
+}
+
+std::string ImportedModelId(std::string id) {
+  for (const char* suffix : {".json", ".config"})
+    if (id.size() > std::strlen(suffix) && id.compare(id.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
+      id.resize(id.size() - std::strlen(suffix));
+  if (const size_t slash = id.find_last_of("/\\"); slash != std::string::npos) id = id.substr(slash + 1);
+  if (id.empty() || id == "config") return "imported-model";
+  for (char& ch : id) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
+    ch = keep ? static_cast<char>(std::tolower(static_cast<unsigned char>(ch))) : '-';
+  }
+  return id;
 }
 
 }  // namespace gpuplan

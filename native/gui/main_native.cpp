@@ -18,6 +18,7 @@
 #include <string>
 
 #include "app.h"
+#include "gpuplan/machine.h"
 #include "frame.h"
 
 namespace {
@@ -89,6 +90,11 @@ int main(int argc, char** argv) {
     std::ofstream out(name, std::ios::binary);
     out << text;
     return out.good() ? "saved " + name + " in the working folder" : "could not write " + name;
+  };
+  host.measure_cpu = [](bool quick) {
+    gpuplan::CpuProbeOptions options;
+    options.quick = quick;
+    return gpuplan::MeasureMachine(options);
   };
   if (const char* url = std::getenv("GPUPLAN_PAGE_URL")) host.page_url = url;
   app.SetHost(host);

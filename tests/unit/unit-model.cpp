@@ -243,3 +243,17 @@ TEST_CASE("Qwen3-Next: linear-attention layers counted, their state is fixed per
   CHECK(KvCacheBytes(m, 100000, 2, 1) == Approx(state + 100000 * KvBytesPerToken(m, 2)));
   CHECK_THAT(DescribeAttention(m), Contains("36 linear-attention"));
 }
+
+TEST_CASE("an imported config's id is the same from the CLI and the page: lower-case, URL-safe", "[model][import]") {
+  CHECK(ImportedModelId("models/Llama-3.1-8B.config.json") == "llama-3.1-8b");
+  CHECK(ImportedModelId("Qwen2.5 7B (mine).json") == "qwen2.5-7b--mine-");
+  CHECK(ImportedModelId("meta-llama/Llama-3.2-1B") == "llama-3.2-1b");
+  CHECK(ImportedModelId("config.json") == "imported-model");
+  CHECK(ImportedModelId("") == "imported-model");
+  // The page's import names the model by the same rule (catalog.cpp ImportUserText).
+  const std::string text = R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2,
+    "num_attention_heads": 4, "num_key_value_heads": 4, "intermediate_size": 128, "vocab_size": 1000})";
+  Result<ImportedText> r = ImportUserText(test::Cat(), text, "My-Model.config.json");
+  REQUIRE(r.ok());
+  CHECK(r.value().catalog.FindModel("my-model") != nullptr);
+}

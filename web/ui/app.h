@@ -41,6 +41,10 @@ struct HostServices {
   // Fetches the catalog's sources (the page's catalog-sources.json) and hands the text to
   // ImportText; empty where the built-in catalog has them already (natively).
   std::function<void()> load_sources;
+  // Measures this machine's CPU on the calling thread (quick: about 2 s), where the host can
+  // (the native window: machine.h's MeasureMachine); empty on the page, whose probe runs in a
+  // module of its own (SetThreadedProbe).
+  std::function<Result<CpuProbeResult>(bool quick)> measure_cpu;
 };
 
 class App {

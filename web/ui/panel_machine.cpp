@@ -9,7 +9,6 @@
 #include "app.h"
 #include "theme.h"
 #include "chart.h"
-#include "gpuplan/machine.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan::ui {
@@ -24,22 +23,19 @@ void App::DrawMachine() {
     const bool quick = machine_pending_ == 1;
     machine_pending_ = 0;
     machine_threads_ = threaded_probe_ ? threaded_probe_(quick) : 0;
-#ifdef __EMSCRIPTEN__
-    // The page measures in its probe module only: its own module carries no measuring code.
-    if (machine_threads_ == 0) machine_message_ = "the page's probe module is not available here";
-#else
-    if (machine_threads_ == 0) {
-      CpuProbeOptions options;
-      options.quick = quick;
-      Result<CpuProbeResult> m = MeasureMachine(options);
+    // Or on this thread, where the host measures in process (the native window); the page's own
+    // module carries no measuring code, so it has no such service (HostServices).
+    if (machine_threads_ == 0 && host_.measure_cpu) {
+      Result<CpuProbeResult> m = host_.measure_cpu(quick);
       if (m.ok()) {
         session_.SetCpuProbe(std::move(m.value()));
         machine_message_.clear();
       } else {
         machine_message_ = m.error();
       }
+    } else if (machine_threads_ == 0) {
+      machine_message_ = "the page's probe module is not available here";
     }
-#endif
   }
   ImGui::TextUnformatted("This computer's CPU");
   ImGui::TextColored(Muted(), "Measured here, in this %s. Results join the Roofline tab.",

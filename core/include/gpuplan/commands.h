@@ -27,9 +27,6 @@ Report ModelReport(const Model& m, const std::string& path);
 // `import-hf --format json`: a catalog file holding the model (its config kept whole).
 std::string ModelCatalogFileJson(const Model& m, const std::string& config_text, const std::string& absolute_path,
                                  const std::string& date_read);
-// The catalog id a config.json gets from its file or checkpoint name ("Llama-3.1-8B.config.json"
-// -> "llama-3.1-8b"): URL-safe and lower-case, the same in the CLI and on the page.
-std::string ImportedModelId(std::string name);
 
 // `calibrate [--fit]`: the reference cases with estimate and ratio, the error summary, and the
 // fitted engine calibrations.

@@ -20,4 +20,9 @@ namespace gpuplan {
 // The model's id is `id` (or model_type when empty); name and sources are left to the caller.
 Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, const std::string& id = {});
 
+// The catalog id a config.json gets from its file or checkpoint name ("Llama-3.1-8B.config.json"
+// -> "llama-3.1-8b"): URL-safe and lower-case, the same in the CLI (import-hf) and on the page
+// (a dropped or pasted file), so a page link opens against a catalog file the CLI wrote.
+std::string ImportedModelId(std::string name);
+
 }  // namespace gpuplan
