@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_fields.h"
+
 #include "gpuplan/machine.h"
 #include "gpuplan/records.h"
 #include "gpuplan/units.h"
@@ -289,7 +291,7 @@ ImportOutcome Session::Import(std::string_view text, const std::string& name_hin
   auto outcome = [](bool ok, const char* kind, std::string message) { return ImportOutcome{ok, kind, std::move(message)}; };
   if (text.find("\"gpuplan.cpu-probe/") != std::string_view::npos) {
     // The page's threaded probe module reports a failure as {"schema": ..., "error": "..."}.
-    const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+    const nlohmann::json j = detail::ParseJson(text);  // the core's one parser instantiation
     if (j.is_object() && j.contains("error") && j["error"].is_string())
       return outcome(false, "cpu-probe", "CPU probe: " + j["error"].get<std::string>());
     Result<CpuProbeResult> probe = CpuProbeFromJson(std::string(text));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuplan/session.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/compare.h"
 #include "gpuplan/cost.h"
@@ -84,14 +85,15 @@ int main() {
                         Case{"compare whole catalog: DeepSeek-R1 FP8, 32k context", r1},
                         Case{"compare whole catalog: Qwen3-30B-A3B Q4_K_M (llama.cpp)", q}})
     row(c.what, Median(11, [&] { g_sink = g_sink + static_cast<double>(CompareCatalog(cat, c.s).size()); }));
-  // What the page recomputes after an edit (App::Recompute): the estimate and its 20 curve points.
-  row("page recompute after an edit (estimate + 20 curve points)", Median(21, [&] {
-        for (int i = 0; i < 21; ++i) {
-          Scenario t = s8;
-          t.batch = 1 + i;
-          Result<MemoryEstimate> m = EstimateMemory(cat, t);
-          g_sink = g_sink + EstimateSpeed(cat, t, *m)->tokens_per_s_total;
-        }
+  // What the page recomputes after an edit: the Session's fit, speed, cost and speed curves (the
+  // charts' 20 points), each once per change.
+  Session session(cat);
+  session.SetScenario(s8);
+  long long edit = 0;
+  row("page recompute after an edit (Session: fit, speed, cost, 20 curve points)", Median(21, [&] {
+        session.Set("batch", std::to_string(1 + (edit++ % 16)));
+        g_sink = g_sink + session.Speed()->tokens_per_s_total + session.Cost()->cloud_hour +
+                 static_cast<double>(session.Curves().batch.size());
       }));
   return 0;
 }

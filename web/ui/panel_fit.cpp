@@ -50,39 +50,16 @@ void App::DrawResult() {
   DrawSpeedSummary();
 }
 
-// Speed and cost of the same scenario, with the reference set's band (gpuplan speed).
+// Speed of the same scenario, with the reference set's band: the rows of gpuplan speed.
 void App::DrawSpeedSummary() {
   ImGui::Separator();
   if (!session_.Speed().ok()) {
     ImGui::TextColored(Warn(), "Speed: %s", session_.Speed().error().c_str());
     return;
   }
-  const SpeedEstimate& e = session_.Speed().value();
-  const Band& b = e.decode_band;
-  ImGui::TextWrapped("Decode: %s tok/s per user, %s tok/s in all (band %s-%s from %d measurements); %s-bound",
-              FormatFixed(e.tokens_per_s_user, 1).c_str(), FormatFixed(e.tokens_per_s_total, 1).c_str(),
-              FormatFixed(e.tokens_per_s_user * b.lo, 1).c_str(), FormatFixed(e.tokens_per_s_user * b.hi, 1).c_str(),
-              b.cases, e.decode.bound.c_str());
+  ImGui::TextColored(Muted(), "Speed of the same scenario, with the band from the reference set (the Speed panel shows the work):");
+  RecordsTable("speed-summary", SpeedRecords(session_.Speed().value()));
   Track("speed");
-  if (ImGui::IsItemHovered()) {
-    std::string tip;
-    for (const TimeTerm& t : e.decode.terms) tip += t.name + ": " + FormatFixed(t.seconds * 1e3, 3) + " ms = " + t.formula + "\n";
-    ImGui::SetTooltip("%s", tip.c_str());
-  }
-  if (auto it = e.unknown.find("ttft_s"); it != e.unknown.end())
-    ImGui::TextColored(Muted(), "Time to first token: unknown (%s)", it->second.c_str());
-  else if (e.ttft_s > 0)
-    ImGui::TextWrapped("Time to first token: %s ms; prefill %s tok/s", FormatFixed(e.ttft_s * 1e3, 1).c_str(),
-                FormatFixed(e.prefill_tokens_per_s, 0).c_str());
-  if (CostNow().cloud_per_m_output > 0) {
-    ImGui::TextWrapped("Cloud: $%s per 1M output tokens (%s)", FormatFixed(CostNow().cloud_per_m_output, 3).c_str(),
-                CostNow().cloud_basis.c_str());
-    ItemTip("$" + FormatFixed(CostNow().cloud_hour, 2) + "/h / (" + FormatFixed(e.tokens_per_s_total, 1) +
-            " tok/s x 3,600 s) x 10^6; the Cost panel has the rest");
-  }
-  if (CostNow().owned_per_m_output > 0)
-    ImGui::Text("Owned: $%s per 1M output tokens", FormatFixed(CostNow().owned_per_m_output, 3).c_str());
-  for (const std::string& w : e.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
 }
 
 }  // namespace gpuplan::ui
