@@ -1,3 +1,10 @@
+// core/src/records.cpp — results as records and their printers (records.h).
+//
+// Index:
+//   FormatRecords: table, csv, md, json of one set of records
+//   FormatReport: a whole report (title, sections, verdict, notes) as table, md or csv
+//   FitRecords ... RooflineRecords: each result's rows
+//   CatalogRecords: the catalog lists by kind
 #include "gpuplan/records.h"
 
 #include <algorithm>

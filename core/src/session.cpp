@@ -1,3 +1,9 @@
+// core/src/session.cpp — the Session (session.h): view options and their codec, then the
+// session's state, imports and cached results.
+//
+// Index:
+//   [SECTION] View options
+//   [SECTION] Session
 #include "gpuplan/session.h"
 
 #include <algorithm>
@@ -73,18 +79,39 @@ bool ViewOptions::ShowsPhase(std::string_view name) const {
 }
 
 const std::vector<FieldInfo>& ViewFields() {
-  static const std::vector<FieldInfo> fields = {
-      {"tab", "Panel", "the panel a link opens: fit, speed, compare, train, cost, roofline, machine, catalog"},
-      {"sort", "Sort by", "compare: the column to sort by (descending for speeds, ascending for costs)"},
-      {"fits", "Fits only", "compare: 1 = only the GPUs that fit (at up to 64 GPUs)"},
-      {"vendor", "Vendor", "compare: only this vendor (or GPU id substring), e.g. AMD"},
-      {"min-tps", "Min tok/s", "compare: at least this many tokens/s in all (decode); 0 = no limit"},
-      {"max-ttft", "Max TTFT s", "compare: time to first token at most this many seconds; 0 = no limit"},
-      {"max-upfront", "Max upfront $", "compare: purchase budget in $ for all the GPUs; 0 = no limit"},
-      {"max-watts", "Max W", "compare: power budget, TDP of all the GPUs in W; 0 = no limit"},
-      {"overlay", "Overlay", "roofline: more catalog GPUs whose roofs to draw (ids, comma-separated, up to 6)"},
-      {"phase", "Phases", "roofline: which operations: all, or prefill, decode, train joined by commas"},
-  };
+  static const std::vector<FieldInfo> fields = [] {
+    auto field = [](const char* key, const char* label, const char* help, FieldKind kind, double hi = 0) {
+      FieldInfo f{key, label, help};
+      f.kind = kind;
+      f.hi = hi;
+      return f;
+    };
+    std::vector<FieldInfo> t = {
+        field("tab", "Panel", "the panel a link opens: fit, speed, compare, train, cost, roofline, machine, catalog",
+              FieldKind::kText),
+        field("sort", "Sort by", "compare: the column to sort by (descending for speeds, ascending for costs)",
+              FieldKind::kChoice),
+        field("fits", "Fits only", "compare: 1 = only the GPUs that fit (at up to 64 GPUs)", FieldKind::kSwitch, 1),
+        field("vendor", "Vendor", "compare: only this vendor (or GPU id substring), e.g. AMD", FieldKind::kText),
+        field("min-tps", "Min tok/s", "compare: at least this many tokens/s in all (decode); 0 = no limit",
+              FieldKind::kNumber, 1e12),
+        field("max-ttft", "Max TTFT s", "compare: time to first token at most this many seconds; 0 = no limit",
+              FieldKind::kNumber, 1e12),
+        field("max-upfront", "Max upfront $", "compare: purchase budget in $ for all the GPUs; 0 = no limit",
+              FieldKind::kNumber, 1e12),
+        field("max-watts", "Max W", "compare: power budget, TDP of all the GPUs in W; 0 = no limit", FieldKind::kNumber,
+              1e12),
+        field("overlay", "Overlay", "roofline: more catalog GPUs whose roofs to draw (ids, comma-separated, up to 6)",
+              FieldKind::kText),
+        field("phase", "Phases", "roofline: which operations: all, or prefill, decode, train joined by commas",
+              FieldKind::kText),
+    };
+    for (FieldInfo& f : t) {
+      if (f.kind == FieldKind::kNumber) f.decimals = -1;
+      if (std::string_view(f.key) == "sort") f.choices = SortKeys();
+    }
+    return t;
+  }();
   return fields;
 }
 
@@ -205,6 +232,18 @@ void Session::Changed(bool scenario_changed) {
 void Session::ReplaceCatalog(Catalog c) {
   catalog_ = std::move(c);
   Changed(true);  // the same ids may carry other figures now
+}
+
+const FieldInfo* Session::Field(std::string_view key) {
+  for (const FieldInfo& f : ViewFields())
+    if (key == f.key) return &f;
+  return FindField(key);
+}
+
+std::string Session::Get(std::string_view key) const {
+  for (const FieldInfo& f : ViewFields())
+    if (key == f.key) return GetViewField(view_, key);
+  return GetField(scenario_, key);
 }
 
 std::optional<Error> Session::Set(std::string_view key, std::string_view value) {

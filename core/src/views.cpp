@@ -1,3 +1,10 @@
+// core/src/views.cpp — the table of result views and what each prints (views.h).
+//
+// Index:
+//   [SECTION] fit, speed, cost, compare, train, roofline: the scenario's views
+//   [SECTION] machine, catalog: this machine's probes, the catalog list
+//   [SECTION] capacity: what the GPU gives a workload, step by step
+//   Views(): the table itself, at the end
 #include "gpuplan/views.h"
 
 #include <algorithm>

@@ -1,3 +1,11 @@
+// web/ui/app.cpp — the App: the session's state through the page (links, themes, imports),
+// the tab bar from the views table, embed mode and the export bar. Each panel has its own
+// file (panel_*.cpp); every input is drawn by fields.cpp.
+//
+// Index:
+//   state: LoadState, StateHash, Edit, ImportText, ResultJson
+//   Frame: the tab bar (views.h), DrawPanel, DrawViewBody, DrawReport
+//   embed mode, exports: DrawEmbedded, ExportText, DrawExportBar, DrawWithInputs
 #include "app.h"
 #include "theme.h"
 #include "tables.h"

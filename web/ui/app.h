@@ -168,7 +168,6 @@ class App {
   std::map<std::string, Rect> rects_;
   char model_filter_[64] = "";
   char gpu_filter_[64] = "";
-  char compare_vendor_[65] = "";              // the vendor filter as typed
   std::string tab_ = "fit";                   // the panel drawn last frame
   std::string requested_tab_;                 // a panel to select next frame (a link, a preset, "Use in Fit")
   std::string embed_;                         // embed=<panel>: that panel alone, compact

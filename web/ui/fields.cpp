@@ -83,10 +83,10 @@ std::string GpuTip(const Gpu& g) {
 }  // namespace
 
 void App::Field(std::string_view key) {
-  const FieldInfo* f = FindField(key);
+  const FieldInfo* f = Session::Field(key);  // a scenario field or a view option
   if (!f) return;
   const Catalog& cat = *catalog_;
-  const std::string value = GetField(scenario_, f->key);
+  const std::string value = session_.Get(f->key);
   bool tip = true;  // the field's help on hover (the pickers show their entries' own)
   switch (f->kind) {
     case FieldKind::kModel:
@@ -179,9 +179,11 @@ void App::Field(std::string_view key) {
       break;
     }
     case FieldKind::kText: {
+      // Taken when the field is left or on Enter, like a typed number.
       char buf[128];
       std::snprintf(buf, sizeof buf, "%s", value.c_str());
-      if (ImGui::InputText(f->label, buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue)) Edit(f->key, buf);
+      ImGui::InputText(f->label, buf, sizeof buf);
+      if (ImGui::IsItemDeactivatedAfterEdit() && value != buf) Edit(f->key, buf);
       break;
     }
   }

@@ -21,33 +21,16 @@ std::string Tps(double v) { return ChartValue(v); }
 }  // namespace
 
 void App::DrawCompare() {
-  // The filters are view options: links, the CLI command and the exports carry them.
-  const CompareFilter& f = session_.view().filter;
-  bool fits = f.fits_only;
-  if (ImGui::Checkbox("Fits only", &fits)) Edit("fits", fits ? "1" : "0");
-  Track("compare-fits");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  if (!ImGui::IsItemActive() && f.vendor != compare_vendor_)
-    std::snprintf(compare_vendor_, sizeof compare_vendor_, "%s", f.vendor.c_str());
-  if (ImGui::InputTextWithHint("##vendor", "vendor...", compare_vendor_, sizeof compare_vendor_)) Edit("vendor", compare_vendor_);
-  Track("compare-vendor");
-  // A limit is typed and taken when the field is left (or Enter); the view option keeps it in
-  // its own unit (seconds for TTFT, shown in ms).
-  auto limit = [&](const char* key, const char* label, double value, double scale, float width) {
-    double v = value * scale;
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * width);
-    ImGui::InputScalar(label, ImGuiDataType_Double, &v, nullptr, nullptr, "%.0f");
-    if (ImGui::IsItemDeactivatedAfterEdit() && v >= 0 && v != value * scale) Edit(key, ExactNumber(v / scale));
-    Track((std::string("compare-") + key).c_str());
-  };
-  ImGui::SameLine();
-  limit("min-tps", "min tok/s", f.min_tokens_per_s, 1, 7);
-  ImGui::SameLine();
-  limit("max-ttft", "max TTFT ms", f.max_ttft_s, 1e3, 7);
-  limit("max-upfront", "max upfront $", f.max_upfront_usd, 1, 8);
-  ImGui::SameLine();
-  limit("max-watts", "max W", f.max_watts, 1, 7);
+  // The filters are view options: links, the CLI command and the exports carry them; each is
+  // drawn from its field (fields.cpp) like the scenario's inputs.
+  static const char* const kFilters[] = {"fits", "vendor", "min-tps", "max-ttft", "max-upfront", "max-watts"};
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 7);
+  for (size_t i = 0; i < std::size(kFilters); ++i) {
+    if (i % 3) ImGui::SameLine();
+    Field(kFilters[i]);
+    Track((std::string("compare-") + kFilters[i]).c_str());
+  }
+  ImGui::PopItemWidth();
   ImGui::SameLine();
   ImGui::TextColored(Muted(), "(0 = no limit)");
   const std::vector<CompareRow> rows = session_.CompareShown();  // the same rows the exports and the CLI give

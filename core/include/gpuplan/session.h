@@ -78,6 +78,11 @@ class Session {
   void SetScenario(const Scenario& s);
   void SetView(const ViewOptions& v);
 
+  // A scenario field's or a view option's value as text (what links and flags carry); its
+  // FieldInfo, from either table.
+  std::string Get(std::string_view key) const;
+  static const FieldInfo* Field(std::string_view key);
+
   // Reads a link's hash: scenario and view keys; the page's own (embed, theme) come back in
   // `page`. Dropped fields are listed with their reasons; the rest is kept.
   DecodedState LoadState(std::string_view hash);
