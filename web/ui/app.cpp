@@ -255,9 +255,20 @@ void App::DrawViewBody(const View& v) {
   else DrawReport(v);
 }
 
-void App::DrawReport(const View& v, bool verdict) { DrawReport(v, v.report(session_, {}), verdict); }
+Report& App::CachedReport(const View& v, bool explain) {
+  CachedView& c = report_cache_[std::string(v.id) + (explain ? ":explain" : "")];
+  if (c.generation != session_.generation() + 1) {  // +1: an empty entry never matches
+    ReportOptions options;
+    options.explain = explain;
+    c.report = v.report(session_, options);
+    c.generation = session_.generation() + 1;
+  }
+  return c.report;
+}
 
-void App::DrawReport(const View& v, const Report& r, bool verdict) {
+void App::DrawReport(const View& v, bool verdict) { DrawReport(v, CachedReport(v), verdict); }
+
+void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_only) {
   size_t first = 0;
   if (verdict && !r.after.empty()) {
     const bool fits = r.after[0].rfind("FITS", 0) == 0;
@@ -267,13 +278,14 @@ void App::DrawReport(const View& v, const Report& r, bool verdict) {
     Track((std::string(v.id) + "-verdict").c_str());
     first = 1;
   }
-  for (const std::string& l : r.lines) ImGui::TextWrapped("%s", l.c_str());
+  if (!tables_only)
+    for (const std::string& l : r.lines) ImGui::TextWrapped("%s", l.c_str());
   for (const Section& sec : r.sections) {
     if (!sec.shown) continue;
     if (!sec.heading.empty()) ImGui::TextColored(Muted(), "%s", sec.heading.c_str());
     RecordsTable(sec.heading.empty() ? v.id : sec.heading.c_str(), sec.records);
   }
-  for (size_t i = first; i < r.after.size(); ++i) ImGui::TextWrapped("%s", r.after[i].c_str());
+  for (size_t i = first; i < r.after.size() && !tables_only; ++i) ImGui::TextWrapped("%s", r.after[i].c_str());
   for (const std::string& w : r.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
   for (const std::string& n : r.notes) ImGui::TextColored(Muted(), "%s", n.c_str());
   if (!r.assumptions.empty() && ImGui::TreeNode("Assumptions")) {

@@ -102,7 +102,11 @@ class App {
   // assumptions (folded). `verdict`: its first figure line is the verdict, coloured and tracked
   // as "<view>-verdict".
   void DrawReport(const View& v, bool verdict = false);
-  void DrawReport(const View& v, const Report& r, bool verdict);
+  // `tables_only`: no summary or figure lines (the panel drew them itself).
+  void DrawReport(const View& v, const Report& r, bool verdict, bool tables_only = false);
+  // The view's report, built once per change of the session (not per frame); the panel may
+  // trim its copy once (it stays trimmed until the next change).
+  Report& CachedReport(const View& v, bool explain = false);
   // The view's result: its panel's drawing, or its report.
   void DrawViewBody(const View& v);
   void DrawEmbedded();
@@ -162,6 +166,11 @@ class App {
   std::function<int(bool)> threaded_probe_;
   std::string machine_message_;
   std::string report_json_;                     // ReportJson's text, kept for the host to read
+  struct CachedView {
+    unsigned long generation = 0;
+    Report report;
+  };
+  std::map<std::string, CachedView> report_cache_;  // by view id (+ ":explain")
   bool state_changed_ = false;
   std::vector<std::string> notices_;          // fields dropped from the hash
   std::map<std::string, std::string> field_errors_;  // edits refused, by field key

@@ -40,7 +40,7 @@ void App::DrawCost() {
     ImGui::Separator();
   }
   const View& v = *FindView("cost");
-  const Report report = v.report(session_, {});
+  const Report& report = CachedReport(v);
   ImGui::TextWrapped("%s", report.title.c_str());
   for (const std::string& l : report.lines) ImGui::TextWrapped("%s", l.c_str());
   // Cumulative cost by month: renting grows from zero; owning starts at the purchase.
@@ -58,10 +58,7 @@ void App::DrawCost() {
   // The rows `gpuplan cost` prints: each option per GPU-hour, hour, month and 1M tokens.
   for (const std::string& l : report.after) ImGui::TextWrapped("%s", l.c_str());  // break-even, spot
   Track("cost-break-even");
-  Report rest = report;
-  rest.lines.clear();
-  rest.after.clear();
-  DrawReport(v, rest, false);
+  DrawReport(v, report, false, true);
   Track("cost-table");
 }
 

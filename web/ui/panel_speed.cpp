@@ -57,9 +57,7 @@ void App::DrawSpeed() {
   // The work shown: what `gpuplan speed --explain` prints (the step terms, the cost lines), with
   // the band from the reference set on every figure; the curves are the charts above.
   const View& v = *FindView("speed");
-  ReportOptions explain;
-  explain.explain = true;
-  Report r = v.report(session_, explain);
+  Report& r = CachedReport(v, true);
   r.sections.erase(std::remove_if(r.sections.begin(), r.sections.end(),
                                   [](const Section& x) { return x.heading.rfind("Tokens/s", 0) == 0; }),
                    r.sections.end());
