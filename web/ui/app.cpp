@@ -268,7 +268,7 @@ Report& App::CachedReport(const View& v, bool explain) {
 
 void App::DrawReport(const View& v, bool verdict) { DrawReport(v, CachedReport(v), verdict); }
 
-void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_only) {
+void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_only, size_t from_section) {
   size_t first = 0;
   if (verdict && !r.after.empty()) {
     const bool fits = r.after[0].rfind("FITS", 0) == 0;
@@ -278,9 +278,10 @@ void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_o
     Track((std::string(v.id) + "-verdict").c_str());
     first = 1;
   }
-  if (!tables_only)
+  if (!tables_only && from_section == 0)  // from_section > 0: the panel drew the head itself
     for (const std::string& l : r.lines) ImGui::TextWrapped("%s", l.c_str());
-  for (const Section& sec : r.sections) {
+  for (size_t i = from_section; i < r.sections.size(); ++i) {
+    const Section& sec = r.sections[i];
     if (!sec.shown) continue;
     if (!sec.heading.empty()) ImGui::TextColored(Muted(), "%s", sec.heading.c_str());
     RecordsTable(sec.heading.empty() ? v.id : sec.heading.c_str(), sec.records);

@@ -103,7 +103,7 @@ class App {
   // as "<view>-verdict".
   void DrawReport(const View& v, bool verdict = false);
   // `tables_only`: no summary or figure lines (the panel drew them itself).
-  void DrawReport(const View& v, const Report& r, bool verdict, bool tables_only = false);
+  void DrawReport(const View& v, const Report& r, bool verdict, bool tables_only = false, size_t from_section = 0);
   // The view's report, built once per change of the session (not per frame); the panel may
   // trim its copy once (it stays trimmed until the next change).
   Report& CachedReport(const View& v, bool explain = false);

@@ -45,6 +45,16 @@ void App::DrawSpeed() {
     }
     return s;
   };
+  // The figures first (the rows `gpuplan speed` prints, with the band), then the charts, then
+  // the work shown: what `--explain` adds (step terms, cost lines; the curves are the charts).
+  const View& v = *FindView("speed");
+  Report& r = CachedReport(v, true);
+  r.sections.erase(std::remove_if(r.sections.begin(), r.sections.end(),
+                                  [](const Section& x) { return x.heading.rfind("Tokens/s", 0) == 0; }),
+                   r.sections.end());
+  for (const std::string& l : r.lines) ImGui::TextWrapped("%s", l.c_str());
+  if (!r.sections.empty()) RecordsTable("speed-figures", r.sections[0].records);
+  Track("speed-decode");
   const ImU32 blue = IM_COL32(90, 150, 240, 255), orange = IM_COL32(240, 160, 60, 255);
   const SpeedCurves& curves = session_.Curves();
   ImGui::TextUnformatted("Tokens/s against batch (concurrent sequences)");
@@ -54,15 +64,7 @@ void App::DrawSpeed() {
   ImGui::TextUnformatted("Tokens/s per user against context");
   Chart("context", {series(curves.context, false, orange, "per user")}, "context (tokens)", "tok/s", h);
   Track("chart-context");
-  // The work shown: what `gpuplan speed --explain` prints (the step terms, the cost lines), with
-  // the band from the reference set on every figure; the curves are the charts above.
-  const View& v = *FindView("speed");
-  Report& r = CachedReport(v, true);
-  r.sections.erase(std::remove_if(r.sections.begin(), r.sections.end(),
-                                  [](const Section& x) { return x.heading.rfind("Tokens/s", 0) == 0; }),
-                   r.sections.end());
-  DrawReport(v, r, false);
-  Track("speed-decode");
+  DrawReport(v, r, false, false, 1);
 }
 
 }  // namespace gpuplan::ui
