@@ -107,26 +107,4 @@ bool PassesFilter(const CompareRow& r, const CompareFilter& f) {
   return true;
 }
 
-void SortCompareRows(std::vector<CompareRow>& rows, const std::string& key) {
-  auto value = [&](const CompareRow& r) -> double {
-    if (key == "tokens_per_s_user") return r.tokens_per_s_user;
-    if (key == "ttft_s") return r.ttft_s;
-    if (key == "usd_per_m_output") return r.usd_per_m_output;
-    if (key == "upfront_usd") return r.upfront_usd;
-    if (key == "watts") return r.watts;
-    if (key == "max_context") return static_cast<double>(r.max_context);
-    if (key == "gpus" || key == "count") return r.gpus;  // count: the key before the rename
-    return r.tokens_per_s_total;
-  };
-  const bool descending = key == "tokens_per_s_total" || key == "tokens_per_s_user" || key == "max_context";
-  std::stable_sort(rows.begin(), rows.end(), [&](const CompareRow& a, const CompareRow& b) {
-    if (key == "gpu") return a.gpu < b.gpu;
-    const double va = value(a), vb = value(b);
-    const bool ka = a.fits && va > 0, kb = b.fits && vb > 0;  // known figures first
-    if (ka != kb) return ka;
-    if (!ka) return false;
-    return descending ? va > vb : va < vb;
-  });
-}
-
 }  // namespace gpuplan

@@ -216,30 +216,99 @@ Records CostRecords(const Scenario& s, const CostEstimate& c) {
   return r;
 }
 
+// [SECTION] compare columns: one entry per column (records.h explains who reads the list)
+namespace {
+Cell Positive(double v, int decimals) { return v > 0 ? Number(v, FormatFixed(v, decimals)) : Unknown(); }
+Cell Whole(double v) { return v > 0 ? Number(v, FormatCount(std::llround(v))) : Unknown(); }
+}  // namespace
+
+const std::vector<CompareColumn>& CompareColumns() {
+  using O = CompareColumn::Order;
+  static const std::vector<CompareColumn> columns = {
+      {"gpu", "GPU", "the catalog's accelerator; click a row that fits to use it in the scenario", O::kText,
+       [](const CompareRow& x) { return Text(x.gpu); }},
+      {"gpus", "GPUs",
+       "the fewest GPUs (tensor parallel x pipeline stages) that hold the weights, the KV cache of the batch and the "
+       "fixed terms within the engine's cap",
+       O::kAscending, [](const CompareRow& x) { return Number(x.gpus, x.gpus ? std::to_string(x.gpus) : "-"); }},
+      {"fits", "fits", "whether some count up to the limit holds the scenario", O::kNone,
+       [](const CompareRow& x) { return Text(x.fits ? "yes" : "no"); }, true},
+      {"max_context", "max ctx",
+       "the longest context whose KV cache fits beside the weights at the scenario's batch, at most the model's window",
+       O::kDescending,
+       [](const CompareRow& x) {
+         return x.fits ? Number(static_cast<double>(x.max_context), FormatCount(x.max_context)) : Unknown();
+       }},
+      {"tokens_per_s_user", "tok/s/user",
+       "1 / decode step (max(bytes / bandwidth, FLOPs / peak) + serial terms); the Speed panel shows the terms",
+       O::kDescending, [](const CompareRow& x) { return Positive(x.tokens_per_s_user, 1); }},
+      {"tokens_per_s_total", "tok/s total", "tokens/s per user x the scenario's batch", O::kDescending,
+       [](const CompareRow& x) { return Positive(x.tokens_per_s_total, 1); }},
+      {"ttft_s", "TTFT", "time to first token: prefill of one prompt + one decode step", O::kAscending,
+       [](const CompareRow& x) { return x.ttft_s > 0 ? Number(x.ttft_s, FormatSeconds(x.ttft_s)) : Unknown(); }},
+      {"usd_per_m_output", "$/1M out",
+       "$ per GPU-hour x GPUs / (tok/s in all x 3,600 s) x 10^6: cloud on demand when the catalog has an offer, "
+       "else owned (the basis follows the figure)",
+       O::kAscending,
+       [](const CompareRow& x) {
+         return x.usd_per_m_output > 0
+                    ? Number(x.usd_per_m_output, FormatFixed(x.usd_per_m_output, 3) + " " + x.price_basis)
+                    : Unknown();
+       }},
+      {"upfront_usd", "upfront $", "the catalog's latest purchase price x GPUs", O::kAscending,
+       [](const CompareRow& x) { return Whole(x.upfront_usd); }},
+      {"watts", "W", "board power (TDP) x GPUs", O::kAscending, [](const CompareRow& x) { return Whole(x.watts); }},
+      {"note", "note", "why it does not fit, or what bounds the decode step", O::kNone,
+       [](const CompareRow& x) { return Text(x.note); }, true},
+  };
+  return columns;
+}
+
+const CompareColumn* FindCompareColumn(std::string_view key) {
+  for (const CompareColumn& c : CompareColumns())
+    if (key == c.key) return &c;
+  return nullptr;
+}
+
 Records CompareRecords(const std::vector<CompareRow>& rows) {
-  Records r{{{"gpu", "GPU"},
-             {"gpus", "GPUs", true},
-             {"fits", "fits"},
-             {"max_context", "max ctx", true},
-             {"tokens_per_s_user", "tok/s/user", true},
-             {"tokens_per_s_total", "tok/s total", true},
-             {"ttft_s", "TTFT", true},
-             {"usd_per_m_output", "$/1M out", true},
-             {"upfront_usd", "upfront $", true},
-             {"watts", "W", true},
-             {"note", "note"}},
-            {}};
-  auto num = [](double v, int digits) { return v > 0 ? Number(v, FormatFixed(v, digits)) : Unknown(); };
-  for (const CompareRow& x : rows)
-    r.rows.push_back(
-        {Text(x.gpu), Number(x.gpus, x.gpus ? std::to_string(x.gpus) : "-"), Text(x.fits ? "yes" : "no"),
-         x.fits ? Number(static_cast<double>(x.max_context), FormatCount(x.max_context)) : Unknown(),
-         num(x.tokens_per_s_user, 1), num(x.tokens_per_s_total, 1),
-         x.ttft_s > 0 ? Number(x.ttft_s, FormatSeconds(x.ttft_s)) : Unknown(),
-         x.usd_per_m_output > 0 ? Number(x.usd_per_m_output, FormatFixed(x.usd_per_m_output, 3) + " " + x.price_basis)
-                                : Unknown(),
-         num(x.upfront_usd, 0), num(x.watts, 0), Text(x.note)});
+  Records r;
+  for (const CompareColumn& c : CompareColumns())
+    r.cols.push_back({c.key, c.title,
+                      c.order == CompareColumn::Order::kAscending || c.order == CompareColumn::Order::kDescending});
+  for (const CompareRow& x : rows) {
+    std::vector<Cell> cells;
+    for (const CompareColumn& c : CompareColumns()) cells.push_back(c.cell(x));
+    r.rows.push_back(std::move(cells));
+  }
   return r;
+}
+
+void SortCompareRows(std::vector<CompareRow>& rows, std::string_view key) {
+  if (key == "count") key = "gpus";  // the column's name before the rename
+  const CompareColumn* col = FindCompareColumn(key);
+  if (!col) col = FindCompareColumn("tokens_per_s_total");
+  using O = CompareColumn::Order;
+  if (col->order == O::kNone) return;
+  // Each row's sort cell once (cells are text and number), then a stable sort of the order.
+  std::vector<Cell> keys;
+  keys.reserve(rows.size());
+  for (const CompareRow& x : rows) keys.push_back(col->cell(x));
+  std::vector<size_t> order(rows.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const Cell &ca = keys[a], &cb = keys[b];
+    if (col->order == O::kText) return ca.text < cb.text;
+    // Known figures first: a row that does not fit, or lacks the figure, has nothing to rank by.
+    const bool ka = rows[a].fits && ca.kind == Cell::Kind::kNumber && ca.number > 0;
+    const bool kb = rows[b].fits && cb.kind == Cell::Kind::kNumber && cb.number > 0;
+    if (ka != kb) return ka;
+    if (!ka) return false;
+    return col->order == O::kDescending ? ca.number > cb.number : ca.number < cb.number;
+  });
+  std::vector<CompareRow> sorted;
+  sorted.reserve(rows.size());
+  for (size_t i : order) sorted.push_back(std::move(rows[i]));
+  rows = std::move(sorted);
 }
 
 Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstimate& e) {

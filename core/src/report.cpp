@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/model.h"
+#include "gpuplan/records.h"
 
 namespace gpuplan {
 
@@ -265,7 +266,17 @@ std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& 
                     {"watts", Number(r.watts)},
                     {"year", r.year},
                     {"note", r.note}};
+    // A table column the row struct does not hold (one computed from the figures above) comes
+    // in under its key too, so the JSON has every column (records.h: CompareColumns).
     std::map<std::string, std::string> unknown = r.unknown;
+    for (const CompareColumn& c : CompareColumns()) {
+      if (row.contains(c.key)) continue;
+      const Cell cell = c.cell(r);
+      if (cell.kind == Cell::Kind::kText) row[c.key] = cell.text;
+      else row[c.key] = Number(cell.number);
+      if (cell.kind == Cell::Kind::kUnknown)
+        unknown.emplace(c.key, r.fits ? "a figure it is computed from is unknown" : "does not fit");
+    }
     if (!r.fits)
       for (const char* k : {"gpus", "tokens_per_s_user", "tokens_per_s_total", "ttft_s", "usd_per_m_output", "upfront_usd",
                             "max_context", "max_batch"})

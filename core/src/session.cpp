@@ -44,13 +44,12 @@ std::string Join(const std::vector<std::string>& parts, const char* sep) {
   return out;
 }
 
-// The compare columns one can sort by: the numeric columns of the compare records and the GPU
-// id (records.h owns the columns; "count" is the name gpus had before).
+// The compare columns one can sort by (records.h owns the columns).
 const std::vector<std::string>& SortKeys() {
   static const std::vector<std::string> keys = [] {
     std::vector<std::string> k;
-    for (const Column& c : CompareRecords({}).cols)
-      if (c.right || c.key == "gpu") k.push_back(c.key);
+    for (const CompareColumn& c : CompareColumns())
+      if (c.order != CompareColumn::Order::kNone) k.push_back(c.key);
     return k;
   }();
   return keys;

@@ -7,6 +7,7 @@
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/model.h"
+#include "gpuplan/records.h"
 #include "gpuplan/speed.h"
 #include "gpuplan/units.h"
 #include "support.h"

@@ -45,9 +45,6 @@ struct CompareFilter {
   double max_ttft_s = 0;         // time to first token
 };
 bool PassesFilter(const CompareRow& row, const CompareFilter& f);
-
-// Sorts by a column key (as in the JSON): speeds and context descending, costs, watts, TTFT
-// and counts ascending; rows that do not fit, or lack the figure, go last. Stable.
-void SortCompareRows(std::vector<CompareRow>& rows, const std::string& key);
+// Sorting and the table's columns: records.h (CompareColumns, SortCompareRows).
 
 }  // namespace gpuplan

@@ -70,6 +70,25 @@ Records FitRecords(const MemoryEstimate& e);
 Records SpeedRecords(const SpeedEstimate& e);
 Records CostRecords(const Scenario& s, const CostEstimate& c);
 Records CompareRecords(const std::vector<CompareRow>& rows);
+
+// The Compare table, one entry per column: the key (JSON and CSV key, --sort value, the page's
+// sort), the header, the help (the page's tooltip, the CLI's --sort help), how it sorts, and the
+// cell it prints for a row. CompareRecords, SortCompareRows, the sort field's choices, the
+// JSON rows and the page's table all read this list, so adding a column is one entry in it.
+struct CompareColumn {
+  enum class Order { kNone, kText, kAscending, kDescending };
+  const char* key;
+  const char* title;
+  const char* help;
+  Order order;
+  Cell (*cell)(const CompareRow&);  // Unknown() when the figure is unknown (the page shows "-")
+  bool hidden = false;              // the page hides it until asked (a header's context menu)
+};
+const std::vector<CompareColumn>& CompareColumns();
+const CompareColumn* FindCompareColumn(std::string_view key);
+// Sorts by a column key: speeds and context descending, costs, watts, TTFT and counts
+// ascending (each column's order); rows that do not fit, or lack the figure, go last. Stable.
+void SortCompareRows(std::vector<CompareRow>& rows, std::string_view key);
 Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstimate& e);
 // phase: "all", "prefill", "decode" or "train".
 Records RooflineRecords(const Roofline& r, std::string_view phase = "all");
