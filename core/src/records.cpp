@@ -258,6 +258,11 @@ const std::vector<CompareColumn>& CompareColumns() {
       {"upfront_usd", "upfront $", "the catalog's latest purchase price x GPUs", O::kAscending,
        [](const CompareRow& x) { return Whole(x.upfront_usd); }},
       {"watts", "W", "board power (TDP) x GPUs", O::kAscending, [](const CompareRow& x) { return Whole(x.watts); }},
+      {"tokens_per_s_per_kw", "tok/s/kW",
+       "tokens/s in all per kW of board power (TDP x GPUs): a floor on energy efficiency, since decode rarely draws "
+       "the full TDP",
+       O::kDescending,
+       [](const CompareRow& x) { return x.watts > 0 ? Positive(x.tokens_per_s_total / (x.watts / 1000), 0) : Unknown(); }},
       {"note", "note", "why it does not fit, or what bounds the decode step", O::kNone,
        [](const CompareRow& x) { return Text(x.note); }, true},
   };
