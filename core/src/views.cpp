@@ -23,11 +23,15 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-// The scenario and the view options a report's numbers depend on (not the open panel): the
-// same from the CLI and the page.
-std::string ReportState(const Session& session) {
-  ViewOptions v = session.view();
-  v.tab = ViewOptions().tab;
+// The page state a report's numbers depend on: the scenario and the options the view reads
+// (compare's sort and filters, roofline's overlays and phases; not the open panel). The same
+// from the CLI and the page.
+std::string ReportState(const Session& session, std::string_view view_id) {
+  const ViewOptions defaults;
+  ViewOptions v = defaults;
+  if (const View* view = FindView(view_id))
+    for (const std::string& key : view->options)
+      (void)SetViewField(v, key, GetViewField(session.view(), key), session.catalog());
   return EncodeState(session.scenario()) + EncodeViewOptions(v);
 }
 
@@ -118,7 +122,7 @@ Report FitReport(Session& session, const ReportOptions&) {
                       " reference cases");
   r.warnings = e.warnings;
   r.assumptions = e.assumptions;
-  r.state = EncodeState(s);
+  r.state = ReportState(session, "fit");
   return r;
 }
 
@@ -159,9 +163,11 @@ Report SpeedReport(Session& session, const ReportOptions& o) {
     r.sections.push_back({"Prefill of the batch — " + FormatSeconds(e.prefill.seconds) + " (" + e.prefill.bound + "-bound)",
                           StepRecords(e.prefill)});
     r.sections.push_back({"Cost lines", CostLineRecords(c)});
-    const SpeedCurves& curves = session.Curves();
-    r.sections.push_back({"Tokens/s against batch", CurveRecords(curves.batch, "batch")});
-    r.sections.push_back({"Tokens/s per user against context", CurveRecords(curves.context, "context")});
+    if (o.curve_tables) {
+      const SpeedCurves& curves = session.Curves();
+      r.sections.push_back({"Tokens/s against batch", CurveRecords(curves.batch, "batch")});
+      r.sections.push_back({"Tokens/s per user against context", CurveRecords(curves.context, "context")});
+    }
     r.after.push_back("peak " + e.compute_precision + " " + FormatFixed(e.peak_flops / 1e12, 1) + " TFLOP/s, bandwidth " +
                       FormatFixed(e.bandwidth / 1e9, 0) + " GB/s" + (e.link_name.empty() ? "" : ", link " + e.link_name));
   }
@@ -169,7 +175,7 @@ Report SpeedReport(Session& session, const ReportOptions& o) {
   r.notes = c.warnings;
   r.assumptions = e.assumptions;
   if (o.explain) r.assumptions.insert(r.assumptions.end(), c.assumptions.begin(), c.assumptions.end());
-  r.state = EncodeState(s);
+  r.state = ReportState(session, "speed");
   return r;
 }
 
@@ -222,7 +228,7 @@ Report CostReport(Session& session, const ReportOptions& o) {
   }
   r.notes = c.warnings;
   r.assumptions = c.assumptions;
-  r.state = EncodeState(s);
+  r.state = ReportState(session, "cost");
   return r;
 }
 
@@ -243,7 +249,7 @@ Report CompareReport(Session& session, const ReportOptions&) {
   r.title = "gpuplan compare: " + (m ? m->name : session.scenario().model) + ", " + std::to_string(rows.size()) + " of " +
             std::to_string(session.CompareAll().size()) + " GPUs shown, sorted by " + session.view().sort;
   r.sections.push_back({"", CompareRecords(rows)});
-  r.state = ReportState(session);
+  r.state = ReportState(session, "compare");
   return r;
 }
 
@@ -306,7 +312,7 @@ Report TrainReport(Session& session, const ReportOptions& o) {
   }
   r.warnings = e.warnings;
   r.assumptions = e.assumptions;
-  r.state = EncodeState(s);
+  r.state = ReportState(session, "train");
   return r;
 }
 
@@ -340,7 +346,7 @@ Report RooflineReport(Session& session, const ReportOptions&) {
   r.sections.push_back({"operations", std::move(ops)});
   r.main = 1;
   r.assumptions = rl.assumptions;
-  r.state = ReportState(session);
+  r.state = ReportState(session, "roofline");
   return r;
 }
 
@@ -444,7 +450,7 @@ Report CapacityReport(Session& session, const ReportOptions&) {
   if (d.value().compute_share < 1 || d.value().bandwidth_share < 1)
     r.after.push_back("Share of the GPU: " + FormatFixed(d.value().compute_share * 100, 1) + "% of the compute, " +
                       FormatFixed(d.value().bandwidth_share * 100, 1) + "% of the memory bandwidth");
-  r.state = ReportState(session);
+  r.state = ReportState(session, "capacity");
   return r;
 }
 

@@ -255,11 +255,10 @@ void App::DrawViewBody(const View& v) {
   else DrawReport(v);
 }
 
-Report& App::CachedReport(const View& v, bool explain) {
-  CachedView& c = report_cache_[std::string(v.id) + (explain ? ":explain" : "")];
+Report& App::CachedReport(const View& v, const ReportOptions& options) {
+  CachedView& c = report_cache_[std::string(v.id) + (options.explain ? ":explain" : "") +
+                                (options.curve_tables ? "" : ":charts")];
   if (c.generation != session_.generation() + 1) {  // +1: an empty entry never matches
-    ReportOptions options;
-    options.explain = explain;
     c.report = v.report(session_, options);
     c.generation = session_.generation() + 1;
   }

@@ -106,7 +106,7 @@ class App {
   void DrawReport(const View& v, const Report& r, bool verdict, bool tables_only = false, size_t from_section = 0);
   // The view's report, built once per change of the session (not per frame); the panel may
   // trim its copy once (it stays trimmed until the next change).
-  Report& CachedReport(const View& v, bool explain = false);
+  Report& CachedReport(const View& v, const ReportOptions& options = {});
   // The view's result: its panel's drawing, or its report.
   void DrawViewBody(const View& v);
   void DrawEmbedded();

@@ -1,7 +1,6 @@
 // web/ui/panel_speed.cpp — the Speed panel: decode and prefill with their terms, tokens/s
 // against batch and context (the session's curves), cost per token. It reads the session's
 // caches; nothing is recomputed per frame.
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -48,10 +47,10 @@ void App::DrawSpeed() {
   // The figures first (the rows `gpuplan speed` prints, with the band), then the charts, then
   // the work shown: what `--explain` adds (step terms, cost lines; the curves are the charts).
   const View& v = *FindView("speed");
-  Report& r = CachedReport(v, true);
-  r.sections.erase(std::remove_if(r.sections.begin(), r.sections.end(),
-                                  [](const Section& x) { return x.heading.rfind("Tokens/s", 0) == 0; }),
-                   r.sections.end());
+  ReportOptions options;
+  options.explain = true;
+  options.curve_tables = false;  // the curves are the charts below
+  const Report& r = CachedReport(v, options);
   for (const std::string& l : r.lines) ImGui::TextWrapped("%s", l.c_str());
   if (!r.sections.empty()) RecordsTable("speed-figures", r.sections[0].records);
   Track("speed-decode");

@@ -23,6 +23,7 @@ namespace gpuplan {
 struct ReportOptions {
   bool explain = false;
   double target_days = 0;
+  bool curve_tables = true;  // speed --explain: the curves as sections (the page draws them as charts)
 };
 
 // The formats every view prints: table (for people), json (the view's schema), csv and md.
