@@ -357,6 +357,8 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
       return std::nullopt;
     }
     case Kind::kText:
+    case Kind::kFlags:    // view options only (session.cpp SetViewField parses them)
+    case Kind::kGpuList:
       break;
     case Kind::kMig: {
       // Profiles differ per GPU: here the name must be one some GPU has; the estimate checks the

@@ -27,16 +27,6 @@ namespace {
 
 constexpr const char* kPhases[] = {"prefill", "decode", "train"};
 
-std::vector<std::string> Split(std::string_view text, char sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = std::min(text.find(sep, start), text.size());
-    if (end > start) out.emplace_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
 
 std::string Join(const std::vector<std::string>& parts, const char* sep) {
   std::string out;
@@ -70,9 +60,20 @@ std::string NumberText(double v) { return FormatShort(v, 6); }
 
 }  // namespace
 
+std::vector<std::string> SplitList(std::string_view text, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(sep, start), text.size());
+    if (end > start) out.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
 bool ViewOptions::ShowsPhase(std::string_view name) const {
   if (phase == "all") return true;
-  for (const std::string& p : Split(phase, ','))
+  for (const std::string& p : SplitList(phase, ','))
     if (p == name) return true;
   return false;
 }
@@ -101,13 +102,14 @@ const std::vector<FieldInfo>& ViewFields() {
         field("max-watts", "Max W", "compare: power budget, TDP of all the GPUs in W; 0 = no limit", FieldKind::kNumber,
               1e12),
         field("overlay", "Overlay", "roofline: more catalog GPUs whose roofs to draw (ids, comma-separated, up to 6)",
-              FieldKind::kText),
+              FieldKind::kGpuList, 6),
         field("phase", "Phases", "roofline: which operations: all, or prefill, decode, train joined by commas",
-              FieldKind::kText),
+              FieldKind::kFlags),
     };
     for (FieldInfo& f : t) {
       if (f.kind == FieldKind::kNumber) f.decimals = -1;
       if (std::string_view(f.key) == "sort") f.choices = SortKeys();
+      if (std::string_view(f.key) == "phase") f.choices.assign(std::begin(kPhases), std::end(kPhases));
     }
     return t;
   }();
@@ -164,7 +166,7 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
     return std::nullopt;
   }
   if (key == "overlay") {
-    std::vector<std::string> ids = Split(value, ',');
+    std::vector<std::string> ids = SplitList(value, ',');
     if (ids.size() > 6) return fail("names more than 6 GPUs");
     for (const std::string& id : ids)
       if (!catalog.FindGpu(id)) return Error{k + ": unknown GPU '" + id.substr(0, 40) + "' (gpuplan catalog gpus lists them)"};
@@ -176,7 +178,7 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
       v.phase = text;
       return std::nullopt;
     }
-    std::vector<std::string> parts = Split(value, ',');
+    std::vector<std::string> parts = SplitList(value, ',');
     for (const std::string& p : parts)
       if (std::find(std::begin(kPhases), std::end(kPhases), p) == std::end(kPhases))
         return fail("must be all, none, or prefill, decode, train joined by commas");

@@ -178,6 +178,65 @@ void App::Field(std::string_view key) {
       if (v != before && (ImGui::IsItemDeactivatedAfterEdit() || !ImGui::IsItemActive() || step > 0)) Edit(f->key, ExactNumber(v));
       break;
     }
+    case FieldKind::kFlags: {
+      // One checkbox per choice; all of them is "all", none is "none" (the parser's words).
+      std::vector<std::string> on;
+      for (const std::string& w : f->choices)
+        if (value == "all" || ("," + value + ",").find("," + w + ",") != std::string::npos) on.push_back(w);
+      for (size_t i = 0; i < f->choices.size(); ++i) {
+        const std::string& w = f->choices[i];
+        if (i) ImGui::SameLine();
+        bool checked = std::find(on.begin(), on.end(), w) != on.end();
+        if (ImGui::Checkbox(w.c_str(), &checked)) {
+          std::string text;
+          for (const std::string& x : f->choices)
+            if (x == w ? checked : std::find(on.begin(), on.end(), x) != on.end()) text += (text.empty() ? "" : ",") + x;
+          const bool every = std::count(text.begin(), text.end(), ',') + 1 == static_cast<long>(f->choices.size());
+          Edit(f->key, text.empty() ? "none" : every ? "all" : text);
+        }
+        ItemTip(f->help);
+        Track((std::string(f->key) + ":" + w).c_str());
+      }
+      tip = false;
+      break;
+    }
+    case FieldKind::kGpuList: {
+      // A picker that toggles catalog GPUs (those with a roof: bandwidth and a dense peak),
+      // then one small button per chosen id to drop it.
+      std::vector<std::string> ids = SplitList(value, ',');
+      auto set = [&] {
+        std::string text;
+        for (const std::string& id : ids) text += (text.empty() ? "" : ",") + id;
+        Edit(f->key, text);
+      };
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+      if (ImGui::BeginCombo(("##" + std::string(f->key)).c_str(), (std::string(f->label) + "...").c_str())) {
+        for (const Gpu& g : cat.gpus) {
+          if (g.id == scenario_.gpu || g.bandwidth_bytes_per_s <= 0 || g.dense_flops.empty()) continue;
+          const auto at = std::find(ids.begin(), ids.end(), g.id);
+          if (ImGui::Selectable(g.name.c_str(), at != ids.end())) {
+            if (at != ids.end()) ids.erase(at);
+            else if (ids.size() < static_cast<size_t>(f->hi)) ids.push_back(g.id);
+            set();
+          }
+        }
+        ImGui::EndCombo();
+      }
+      ItemTip(f->help);
+      for (size_t i = 0; i < ids.size(); ++i) {
+        ImGui::SameLine();
+        ImGui::PushID(static_cast<int>(i));
+        const bool drop = ImGui::SmallButton((ids[i] + " x").c_str());
+        ImGui::PopID();
+        if (drop) {
+          ids.erase(ids.begin() + static_cast<long>(i));
+          set();
+          break;
+        }
+      }
+      tip = false;
+      break;
+    }
     case FieldKind::kText: {
       // Taken when the field is left or on Enter, like a typed number.
       char buf[128];

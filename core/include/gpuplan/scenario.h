@@ -79,7 +79,9 @@ struct Scenario {
 // [SECTION] Fields ---------------------------------------------------------------------
 // What a field holds, so that every door draws and checks it the same way: the page picks a
 // widget by it, the CLI its flag's type, the parser its rule.
-enum class FieldKind { kModel, kWeights, kKv, kGpu, kEngine, kInteger, kNumber, kChoice, kMig, kSwitch, kText };
+// kFlags: a comma-joined set of its choices ("all" / "none" for every one / none of them);
+// kGpuList: comma-joined catalog GPU ids.
+enum class FieldKind { kModel, kWeights, kKv, kGpu, kEngine, kInteger, kNumber, kChoice, kMig, kSwitch, kText, kFlags, kGpuList };
 
 struct FieldInfo {
   const char* key;    // hash key and CLI flag name (--key)

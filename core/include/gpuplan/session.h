@@ -50,6 +50,8 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
                                   const Catalog& catalog);
 // "&sort=gpu&fits=1": the options that differ from the defaults, in table order.
 std::string EncodeViewOptions(const ViewOptions& v);
+// "a,b,,c" -> {a, b, c}: the lists the options hold (overlay ids, phases).
+std::vector<std::string> SplitList(std::string_view text, char sep);
 // " --sort gpu --fits": the same as CLI flags, for the options `keys` lists.
 std::string ViewCliFlags(const ViewOptions& v, const std::vector<std::string>& keys);
 
