@@ -1,6 +1,8 @@
 #include "frame.h"
 
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <string>
 
 #include <imgui.h>
@@ -27,6 +29,58 @@ void InitImGui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version) {
   SetPixelRatio(1);
 }
 
+// ProggyClean covers Latin-1 only; the reports use a few marks beyond it (the speed report's
+// "Decode step — 12 ms", "→" and "≈" in formulas, "5%–20%" bands), which would print as "?".
+// Those are drawn here as 7 x 13 pixel glyphs in the font's own grid (baseline on row 10, dash
+// height row 7, cap height row 3: read from ProggyClean's '-', '.', 'T'), added to the atlas as
+// custom glyphs and scaled with the font.
+namespace {
+
+struct PixelGlyph {
+  ImWchar codepoint;
+  int first_row;           // of the 13-row cell
+  const char* rows[8];     // '#' = ink, 7 columns each
+};
+
+constexpr PixelGlyph kExtraGlyphs[] = {
+    {0x2014, 7, {"#######"}},                                                       // — em dash
+    {0x2013, 7, {"######."}},                                                       // – en dash
+    {0x2212, 7, {".#####."}},                                                       // − minus
+    {0x2026, 9, {"#..#..#", "#..#..#"}},                                            // … ellipsis
+    {0x2192, 5, {"....#..", ".....#.", "#######", ".....#.", "....#.."}},           // → arrow
+    {0x2248, 5, {".##...#", "#..###.", ".......", ".##...#", "#..###."}},           // ≈ almost equal
+    {0x2264, 4, {"....##.", "..##...", "##.....", "..##...", "....##.", ".......", "######."}},  // ≤
+    {0x2265, 4, {".##....", "...##..", ".....##", "...##..", ".##....", ".......", ".######"}},  // ≥
+    {0x221D, 5, {".##..##", "#..##..", "#..#...", "#..##..", ".##..##"}},           // ∝ proportional to
+    {0x1D40, 1, {"#####..", "..#....", "..#....", "..#...."}},                      // ᵀ superscript T
+    {0x03A8, 3, {"#..#..#", "#..#..#", "#..#..#", ".#.#.#.", "..###..", "...#...", "...#...", "...#..."}},  // Ψ
+};
+
+void AddExtraGlyphs(ImFontAtlas* atlas, ImFont* font, int scale) {
+  int ids[std::size(kExtraGlyphs)];
+  for (size_t i = 0; i < std::size(kExtraGlyphs); ++i)
+    ids[i] = atlas->AddCustomRectFontGlyph(font, kExtraGlyphs[i].codepoint, 7 * scale, 13 * scale,
+                                           static_cast<float>(7 * scale));
+  unsigned char* pixels = nullptr;
+  int width = 0, height = 0;
+  atlas->GetTexDataAsRGBA32(&pixels, &width, &height);  // builds the atlas; the backend uploads this buffer
+  for (size_t i = 0; i < std::size(kExtraGlyphs); ++i) {
+    const ImFontAtlasCustomRect* rect = atlas->GetCustomRectByIndex(ids[i]);
+    const PixelGlyph& g = kExtraGlyphs[i];
+    for (int row = 0; row < 8 && g.rows[row]; ++row)
+      for (int col = 0; col < 7 && g.rows[row][col]; ++col) {
+        if (g.rows[row][col] != '#') continue;
+        for (int dy = 0; dy < scale; ++dy)
+          for (int dx = 0; dx < scale; ++dx) {
+            const int x = rect->X + col * scale + dx, y = rect->Y + (g.first_row + row) * scale + dy;
+            std::memset(pixels + (static_cast<size_t>(y) * width + x) * 4, 0xFF, 4);
+          }
+      }
+  }
+}
+
+}  // namespace
+
 // ImGui's font is ProggyClean, a pixel font drawn for 13 px: on a display with 2 device pixels
 // per CSS pixel it is rasterised at 26 px and drawn at half scale, so each glyph pixel lands on
 // whole device pixels (crisp, not a blurred 13 px texture stretched twice).
@@ -39,7 +93,8 @@ void SetPixelRatio(float ratio) {
   io.Fonts->Clear();
   ImFontConfig config;
   config.SizePixels = 13.0f * r;
-  io.Fonts->AddFontDefault(&config);
+  ImFont* font = io.Fonts->AddFontDefault(&config);
+  AddExtraGlyphs(io.Fonts, font, static_cast<int>(r));
   io.FontGlobalScale = 1.0f / r;
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
