@@ -71,7 +71,7 @@ void App::DrawCompare() {
       Edit("gpu", r.gpu);
       Edit("tp", std::to_string(r.gpus / std::max(1, scenario_.pp)));
     }
-    if (ImGui::IsItemHovered())
+    if (ImGui::IsItemHovered() && (ImGui::TableGetColumnFlags(0) & ImGuiTableColumnFlags_IsHovered))  // the other cells show their column's help
       ImGui::SetTooltip("%s\n%s%s", r.name.c_str(), r.note.c_str(),
                         r.fits ? ("\nClick: use " + std::to_string(r.gpus) + " x " + r.gpu + " in the scenario").c_str() : "");
     for (int c = 1; c < ncols; ++c) {
