@@ -24,7 +24,6 @@ double Gpu::TotalBytes() const {
 
 namespace {
 
-std::string Mib(double bytes) { return FormatCount(static_cast<long long>(std::llround(bytes / kMiB))) + " MiB"; }
 
 struct Rule {
   const char* name;
@@ -95,7 +94,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
                                                     : nullptr;
   d.total_bytes = gpu.TotalBytes();
   if (gpu.memory_reported)
-    d.total_basis = "driver-reported total: " + figure->how + " " + Mib(figure->bytes);
+    d.total_basis = "driver-reported total: " + figure->how + " " + FormatMiB(figure->bytes);
   else if (gpu.memory_derived)
     d.total_basis = "derived from the memory configuration: " + figure->how;
   else
@@ -128,7 +127,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
     } else if (!read_on && want_on) {
       const double ecc = d.total_bytes * f;
       d.steps.push_back({"ecc", "ECC reservation",
-                         FormatShort(f * 100) + "% of " + Mib(d.total_bytes) + " while ECC is on (" +
+                         FormatShort(f * 100) + "% of " + FormatMiB(d.total_bytes) + " while ECC is on (" +
                              (s.ecc == "default" ? "the card's factory setting" : "ecc=on") + ")",
                          ecc});
     } else if (want_on) {
@@ -152,7 +151,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
                                                         : " has no MIG profile '" + s.mig + "' (known: " + known + ")")};
     }
     d.steps.push_back({"mig", "MIG slice",
-                       "GPU instance " + p->name + " gets " + Mib(p->bytes) + " (nvidia-smi mig -lgip)" +
+                       "GPU instance " + p->name + " gets " + FormatMiB(p->bytes) + " (nvidia-smi mig -lgip)" +
                            (p->max_instances > 0 ? ", up to " + std::to_string(p->max_instances) + " per GPU" : ""),
                        std::max(0.0, left - p->bytes)});
     // Its compute: Ng of the largest profile's slices (7 on A100/H100/H200/B200, 4 on A30 and the
@@ -183,8 +182,8 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
     if (gpu.memory_runtime && gpu.memory_reported) {
       const double reserve = std::max(0.0, gpu.memory_reported->bytes - gpu.memory_runtime->bytes);
       d.steps.push_back({"driver_reserve", "Driver reserve",
-                         "driver total " + Mib(gpu.memory_reported->bytes) + " - runtime total " +
-                             Mib(gpu.memory_runtime->bytes) + " (" + gpu.memory_runtime->how + ")",
+                         "driver total " + FormatMiB(gpu.memory_reported->bytes) + " - runtime total " +
+                             FormatMiB(gpu.memory_runtime->bytes) + " (" + gpu.memory_runtime->how + ")",
                          reserve});
       left -= reserve;
     } else if (gpu.vendor == "NVIDIA") {
@@ -203,7 +202,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
     // Spark or a Jetson is that figure, the firmware and kernel carve-outs already gone.
     if (gpu.memory_runtime && gpu.memory_runtime->bytes < left) {
       d.steps.push_back({"os_reserved", "Firmware and kernel",
-                         Mib(left) + " of RAM - " + Mib(gpu.memory_runtime->bytes) + " the runtime sees (" +
+                         FormatMiB(left) + " of RAM - " + FormatMiB(gpu.memory_runtime->bytes) + " the runtime sees (" +
                              gpu.memory_runtime->how + ")",
                          left - gpu.memory_runtime->bytes});
       left = gpu.memory_runtime->bytes;
@@ -217,7 +216,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
     if (share < left) {
       d.steps.push_back({"os_rule", "OS limit for the GPU",
                          words + (gpu.unified->rule == "fraction" ? " (" + FormatShort(gpu.unified->gpu_fraction * 100) + "%)" : "") +
-                             ": " + Mib(share) + " of " + Mib(d.total_bytes) + " may be GPU memory; gpu-mem-gib overrides it",
+                             ": " + FormatMiB(share) + " of " + FormatMiB(d.total_bytes) + " may be GPU memory; gpu-mem-gib overrides it",
                          left - share});
       left = share;
     }
@@ -232,7 +231,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
   if (s.gpu_mem_gib > 0) {
     const double mine = s.gpu_mem_gib * kGiB;
     d.steps.push_back({"user_limit", "Set by gpu-mem-gib",
-                       FormatFixed(s.gpu_mem_gib, 2) + " GiB instead of " + Mib(left), left - mine});
+                       FormatFixed(s.gpu_mem_gib, 2) + " GiB instead of " + FormatMiB(left), left - mine});
     left = mine;
   }
   d.runtime_bytes = std::max(0.0, left);
@@ -250,8 +249,8 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
   d.free_bytes = std::max(0.0, d.runtime_bytes - std::max(0.0, s.used_gib) * kGiB);
   d.basis = d.total_basis;
   for (const CapacityStep& step : d.steps)
-    d.basis += (step.bytes >= 0 ? " - " : " + ") + step.name + " " + Mib(std::abs(step.bytes));
-  d.basis += " = " + Mib(d.free_bytes);
+    d.basis += (step.bytes >= 0 ? " - " : " + ") + step.name + " " + FormatMiB(std::abs(step.bytes));
+  d.basis += " = " + FormatMiB(d.free_bytes);
   return d;
 }
 

@@ -15,6 +15,7 @@
 // __builtin_cpu_supports (cpu_platform.h: the same tests and feature sets as the GEMM), so one
 // binary is right on every x86-64 and fast on the one it runs on.
 #include "gpuplan/cpu_probe.h"
+#include "gpuplan/units.h"
 
 #include <algorithm>
 #include <atomic>
@@ -51,7 +52,6 @@ namespace {
 using platform::AlignedBuffer;
 using platform::kThreadsAvailable;
 
-constexpr double kMiB = 1024.0 * 1024.0;
 // Chunk edges fall on cache lines.
 constexpr size_t kLineDoubles = platform::kCacheLineBytes / sizeof(double);
 
@@ -828,11 +828,6 @@ std::string UtcNowIso8601() {
   return text;
 }
 
-std::string MiBText(double bytes) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.1f MiB", bytes / kMiB);
-  return text;
-}
 
 }  // namespace
 
@@ -893,8 +888,8 @@ Result<CpuProbeResult> RunCpuProbe(const CpuProbeOptions& options, const CpuProb
       for (const CacheLevel& c : r.reported_caches) llc = std::max(llc, c.size_bytes);
     const double array = r.stream.front().array_bytes;
     if (llc > 0 && array < 4 * llc)
-      r.notes.push_back("STREAM arrays of " + MiBText(array) + " are less than 4x the " +
-                        (measured ? "measured" : "reported") + " LLC (" + MiBText(llc) + "): cache shares the rates");
+      r.notes.push_back("STREAM arrays of " + FormatBytes(array, ByteUnit::MiB, 1) + " are less than 4x the " +
+                        (measured ? "measured" : "reported") + " LLC (" + FormatBytes(llc, ByteUnit::MiB, 1) + "): cache shares the rates");
   }
 
   if (options.run_fma) {
@@ -904,8 +899,8 @@ Result<CpuProbeResult> RunCpuProbe(const CpuProbeOptions& options, const CpuProb
   }
   if (!r.reported_caches.empty() && !r.measured_caches.empty() &&
       r.reported_caches.back().size_bytes > 4 * r.measured_caches.back().size_bytes)
-    r.notes.push_back("the reported LLC (" + MiBText(r.reported_caches.back().size_bytes) +
-                      ") is far above the measured one (" + MiBText(r.measured_caches.back().size_bytes) +
+    r.notes.push_back("the reported LLC (" + FormatBytes(r.reported_caches.back().size_bytes, ByteUnit::MiB, 1) +
+                      ") is far above the measured one (" + FormatBytes(r.measured_caches.back().size_bytes, ByteUnit::MiB, 1) +
                       "): in a VM it can be the host socket's total, not the slice this core reaches");
   report("done", 1);
   return r;

@@ -10,10 +10,9 @@ namespace gpuplan {
 
 namespace {
 
-// Cache sizes read best in KiB below a MiB ("48 KiB", "13.5 MiB"): binary units, as the OS's.
-std::string SizeText(double bytes) {
-  if (bytes < 1024.0 * 1024) return FormatFixed(bytes / 1024, 0) + " KiB";
-  return FormatFixed(bytes / (1024.0 * 1024), 1) + " MiB";
+// Cache and array sizes in the units the OS reports them: KiB below a MiB.
+std::string CacheSize(double bytes) {
+  return bytes < kMiB ? FormatBytes(bytes, ByteUnit::KiB, 0) : FormatBytes(bytes, ByteUnit::MiB, 1);
 }
 
 }  // namespace
@@ -53,13 +52,13 @@ std::vector<MachineRow> CpuProbeRows(const CpuProbeResult& p) {
                     st.bytes_per_s, "B/s"});
   for (const CacheLevel& l : p.measured_caches)
     rows.push_back({"L" + std::to_string(l.level) + " read", FormatRate(l.bytes_per_s, "B/s"),
-                    "plateau of the sweep up to " + SizeText(l.size_bytes) + " per thread", l.bytes_per_s, "B/s"});
+                    "plateau of the sweep up to " + CacheSize(l.size_bytes) + " per thread", l.bytes_per_s, "B/s"});
   if (p.memory_read_bytes_per_s > 0)
     rows.push_back({"Memory read", FormatRate(p.memory_read_bytes_per_s, "B/s"),
                     "the sweep's last plateau, " + std::to_string(p.sweep_threads) + " thread(s)",
                     p.memory_read_bytes_per_s, "B/s"});
   for (const CacheLevel& l : p.reported_caches)
-    rows.push_back({"L" + std::to_string(l.level) + " size (reported)", SizeText(l.size_bytes), "the OS's figure",
+    rows.push_back({"L" + std::to_string(l.level) + " size (reported)", CacheSize(l.size_bytes), "the OS's figure",
                     l.size_bytes, "B"});
   return rows;
 }
@@ -84,7 +83,7 @@ Roof CpuRoof(const CpuProbeResult& p) {
   // Quick probes use arrays that may still fit a cache: the label gives the size.
   if (dram > 0)
     r.memory.push_back(
-        {"dram", triad ? "STREAM triad, " + SizeText(triad->array_bytes) + " arrays" : std::string("memory read"), dram,
+        {"dram", triad ? "STREAM triad, " + CacheSize(triad->array_bytes) + " arrays" : std::string("memory read"), dram,
          false});
   for (const CacheLevel& l : p.measured_caches)
     if (l.bytes_per_s > 0)

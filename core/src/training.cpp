@@ -13,9 +13,6 @@ namespace gpuplan {
 
 namespace {
 
-std::string Bytes(double b) {
-  return FormatBytes(b, ByteUnit::GiB);
-}
 std::string Per(double v) {
   return FormatFixed(v, v == std::floor(v) ? 0 : 2);
 }
@@ -217,7 +214,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   const double buffers = (zero >= 3 ? 2 : 1) * layer_bytes;
   e.terms.push_back({"buffers", "Temporary buffers",
                      (zero >= 3 ? "2 gathered layers (ZeRO-3 prefetch)" : "one layer's gradient bucket") +
-                         std::string(" × ") + Bytes(layer_bytes),
+                         std::string(" × ") + FormatBytes(layer_bytes),
                      buffers});
   e.terms.push_back({"overhead", "Runtime overhead", FormatFixed(s.overhead_gib, 2) + " GiB (CUDA context, allocator)",
                      s.overhead_gib * kGiB});

@@ -11,6 +11,7 @@ const char* ByteUnitName(ByteUnit unit) {
     case ByteUnit::GB: return "GB";
     case ByteUnit::MiB: return "MiB";
     case ByteUnit::MB: return "MB";
+    case ByteUnit::KiB: return "KiB";
   }
   return "?";
 }
@@ -21,6 +22,7 @@ static double ByteUnitSize(ByteUnit unit) {
     case ByteUnit::GB: return kGB;
     case ByteUnit::MiB: return kMiB;
     case ByteUnit::MB: return kMB;
+    case ByteUnit::KiB: return kKiB;
   }
   return 1.0;
 }
@@ -47,6 +49,13 @@ std::string FormatBytes(double bytes, ByteUnit unit, int decimals) {
   if (!std::isfinite(bytes)) return "n/a";
   return FormatFixed(bytes / ByteUnitSize(unit), decimals) + " " + ByteUnitName(unit);
 }
+
+std::string FormatMiB(double bytes) {
+  if (!std::isfinite(bytes)) return "n/a";
+  return FormatCount(std::llround(bytes / kMiB)) + " MiB";
+}
+
+std::string FormatReading(double v) { return v >= 100 ? FormatCount(std::llround(v)) : FormatFixed(v, 1); }
 
 std::string FormatBytesAuto(double bytes, int decimals) {
   if (!std::isfinite(bytes)) return "n/a";

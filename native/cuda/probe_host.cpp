@@ -296,22 +296,6 @@ std::string UtcNowIso8601() {
   return buf;
 }
 
-std::string FormatRate(double value, const std::string& unit) {
-  if (!std::isfinite(value)) return "n/a";
-  static const struct {
-    double scale;
-    const char* prefix;
-  } kPrefixes[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
-  for (const auto& p : kPrefixes) {
-    if (std::fabs(value) >= p.scale || p.scale == 1) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.3g %s%s", value / p.scale, p.prefix, unit.c_str());
-      return buf;
-    }
-  }
-  return "n/a";
-}
-
 // [SECTION] NVML through dlopen --------------------------------------------------------------------
 
 namespace {

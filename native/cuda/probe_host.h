@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "gpuplan/units.h"  // core/src/units.cpp: standard C++ only, built with the probe
+
 namespace gpuplan::probe {
 
 // [SECTION] Options and exit codes ------------------------------------------------------------
@@ -135,7 +137,8 @@ struct Summary {
 };
 Summary Summarize(std::vector<double> values);
 std::string UtcNowIso8601();
-std::string FormatRate(double value, const std::string& unit);  // "4.31 TB/s", "781 TFLOP/s"
+// Rates and sizes print through the core's one formatting room (gpuplan/units.h, above):
+// FormatRate "4.31 TB/s", FormatBytes.
 
 // [SECTION] NVML through dlopen ---------------------------------------------------------------
 

@@ -14,8 +14,9 @@
 //   4  a GEMM correctness check failed (the JSON is written; see metrics[].check)
 //
 // Build (CMake target gpuplan-probe-gpu, or one nvcc line):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -o gpuplan-probe-gpu native/cuda/probe_main.cu
-//        native/cuda/probe_memory.cu native/cuda/probe_gemm.cu native/cuda/probe_host.cpp -lcublasLt -ldl
+//   nvcc -O3 -std=c++17 -arch=sm_90 -Icore/include -o gpuplan-probe-gpu native/cuda/probe_main.cu
+//        native/cuda/probe_memory.cu native/cuda/probe_gemm.cu native/cuda/probe_host.cpp core/src/units.cpp
+//        -lcublasLt -ldl
 //   (scripts/device_probe.sh does this on a GPU machine.)
 //
 // [SECTION] Progress

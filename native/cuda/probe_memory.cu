@@ -304,7 +304,7 @@ void ArraysFill(const Context& ctx, const Arrays& x) {
   PROBE_CUDA(cudaStreamSynchronize(ctx.stream));
 }
 
-std::string Mib(size_t bytes) { return std::to_string(bytes / kMiB) + " MiB"; }
+std::string Mib(size_t bytes) { return FormatBytes(static_cast<double>(bytes), ByteUnit::MiB, 0); }
 
 }  // namespace
 

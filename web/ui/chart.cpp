@@ -9,9 +9,6 @@
 
 namespace gpuplan::ui {
 
-std::string ChartValue(double v) { return v >= 100 ? FormatCount(static_cast<long long>(std::llround(v))) : FormatFixed(v, 1); }
-
-
 
 void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height,
            XAxis x_axis) {
@@ -22,7 +19,7 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
   double data_max = 0;  // the widest y label sets the left margin
   for (const Series& sr : series)
     for (size_t i = 0; i < sr.y.size(); ++i) data_max = std::max(data_max, sr.hi.empty() ? sr.y[i] : std::max(sr.y[i], sr.hi[i]));
-  const float pad_l = ImGui::CalcTextSize(ChartValue(data_max * 1.5).c_str()).x + 10, pad_b = ImGui::GetFontSize() * 2.4f,
+  const float pad_l = ImGui::CalcTextSize(FormatReading(data_max * 1.5).c_str()).x + 10, pad_b = ImGui::GetFontSize() * 2.4f,
               pad_t = 6, pad_r = 12;
   ImGui::InvisibleButton("chart", ImVec2(width, height));
   const bool hovered = ImGui::IsItemHovered();
@@ -53,7 +50,7 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
   const ImU32 grid = Colors().grid, text = Colors().text;
   for (double y = 0; y <= ymax * 1.0001; y += step) {
     dl->AddLine(ImVec2(p0.x, Y(y)), ImVec2(p1.x, Y(y)), grid);
-    const std::string t = ChartValue(y);
+    const std::string t = FormatReading(y);
     dl->AddText(ImVec2(p0.x - ImGui::CalcTextSize(t.c_str()).x - 4, Y(y) - ImGui::GetFontSize() / 2), text, t.c_str());
   }
   auto x_tick = [&](double x) {
@@ -106,8 +103,8 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
       if (tip.empty())
         tip = std::string(x_label) + " " + (log_x ? FormatCount(static_cast<long long>(s.x[best])) : FormatShort(s.x[best], 1)) +
               "\n";
-      tip += std::string(s.name) + ": " + ChartValue(s.y[best]) + " " + y_label +
-             (s.lo.empty() ? "" : " (band " + ChartValue(s.lo[best]) + "-" + ChartValue(s.hi[best]) + ")") + "\n";
+      tip += std::string(s.name) + ": " + FormatReading(s.y[best]) + " " + y_label +
+             (s.lo.empty() ? "" : " (band " + FormatReading(s.lo[best]) + "-" + FormatReading(s.hi[best]) + ")") + "\n";
     }
     ImGui::SetTooltip("%s", tip.c_str());
   }

@@ -21,7 +21,4 @@ enum class XAxis { kLog2, kLinear };
 void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height,
            XAxis x_axis = XAxis::kLog2);
 
-// "1,234" for 1234; "12.3" below 100.
-std::string ChartValue(double v);
-
 }  // namespace gpuplan::ui

@@ -25,19 +25,24 @@ static_assert(kKiB == 1024.0 && kKB == 1000.0);
 static_assert(kGiB == 1073741824.0 && kGB == 1000000000.0);
 static_assert(kGiB / kGB > 1.0737 && kGiB / kGB < 1.0738);
 
-enum class ByteUnit { GiB, GB, MiB, MB };  // named as printed
+enum class ByteUnit { GiB, GB, MiB, MB, KiB };  // named as printed
 
 // [SECTION] Formatting -----------------------------------------------------------------
 // Every formatter returns text with its unit; a non-finite value prints as "n/a", never NaN.
 
 // "12.34 GiB" (or GB/MiB/MB), with `decimals` digits after the point.
 std::string FormatBytes(double bytes, ByteUnit unit = ByteUnit::GiB, int decimals = 2);
+// Whole MiB with thousands separators, "81,559 MiB": the unit drivers report (nvidia-smi).
+std::string FormatMiB(double bytes);
 // Picks MiB or GiB (binary) by size: the default for memory the program reports.
 std::string FormatBytesAuto(double bytes, int decimals = 2);
 // A plain number with a fixed number of decimals, "n/a" when not finite. Locale-independent.
 std::string FormatFixed(double value, int decimals);
 // Shortest text up to `max_decimals`: 989.4 -> "989.4", 80 -> "80", 1.0625 -> "1.0625".
 std::string FormatShort(double value, int max_decimals = 4);
+// A reading on a chart's axis or in its tooltip: whole with separators from 100 up
+// ("1,542"), one decimal below ("48.2").
+std::string FormatReading(double value);
 // Counts with thousands separators: 131072 -> "131,072".
 std::string FormatCount(int64_t count);
 // "$1,274" from $1,000 up (whole dollars, thousands separated), else "$" + `decimals` decimals.
