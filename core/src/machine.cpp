@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "gpuplan/small_sort.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan {
@@ -76,7 +77,7 @@ Roof CpuRoof(const CpuProbeResult& p) {
   if (fma32 > 0) r.compute.push_back({"fp32", "FP32 FMA peak (measured)", fma32, false});
   if (fma64 > 0) r.compute.push_back({"fp64", "FP64 FMA peak (measured)", fma64, false});
   if (gemm > 0) r.compute.push_back({"fp32", "SGEMM (measured)", gemm, true});
-  std::stable_sort(r.compute.begin(), r.compute.end(),
+  StableSortSmall(r.compute.begin(), r.compute.end(),
                    [](const ComputeCeiling& a, const ComputeCeiling& b) { return a.flops_per_s > b.flops_per_s; });
   const StreamResult* triad = p.FindStream("triad");
   const double dram = triad ? triad->bytes_per_s : p.memory_read_bytes_per_s;

@@ -15,6 +15,7 @@
 #include "gpuplan/describe.h"
 #include "gpuplan/model.h"
 #include "gpuplan/presets.h"
+#include "gpuplan/small_sort.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan {
@@ -300,7 +301,7 @@ void SortCompareRows(std::vector<CompareRow>& rows, std::string_view key) {
   for (const CompareRow& x : rows) keys.push_back(col->cell(x));
   std::vector<size_t> order(rows.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+  StableSortSmall(order.begin(), order.end(), [&](size_t a, size_t b) {
     const Cell &ca = keys[a], &cb = keys[b];
     if (col->order == O::kText) return ca.text < cb.text;
     // Known figures first: a row that does not fit, or lacks the figure, has nothing to rank by.

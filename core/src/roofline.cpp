@@ -7,6 +7,7 @@
 
 #include "gpuplan/model.h"
 #include "gpuplan/probe_result.h"
+#include "gpuplan/small_sort.h"
 #include "gpuplan/speed.h"
 #include "gpuplan/training.h"
 #include "gpuplan/units.h"
@@ -60,7 +61,7 @@ Roof GpuRoof(const Catalog& catalog, const Gpu& gpu) {
   r.label = gpu.name;
   for (const auto& [key, flops] : gpu.dense_flops)
     if (flops > 0) r.compute.push_back({key, Upper(key) + " dense", flops, false});
-  std::stable_sort(r.compute.begin(), r.compute.end(),
+  StableSortSmall(r.compute.begin(), r.compute.end(),
                    [](const ComputeCeiling& a, const ComputeCeiling& b) { return a.flops_per_s > b.flops_per_s; });
   if (gpu.bandwidth_bytes_per_s > 0)
     r.memory.push_back(

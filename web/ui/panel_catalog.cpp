@@ -11,6 +11,7 @@
 #include "theme.h"
 #include "gpuplan/describe.h"
 #include "gpuplan/model.h"
+#include "gpuplan/small_sort.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan::ui {
@@ -135,7 +136,7 @@ void App::DrawGpuTable() {
         default: return 0;
       }
     };
-    std::stable_sort(rows.begin(), rows.end(), [&](const Gpu* a, const Gpu* b) {
+    StableSortSmall(rows.begin(), rows.end(), [&](const Gpu* a, const Gpu* b) {
       const bool asc = spec.SortDirection == ImGuiSortDirection_Ascending;
       if (spec.ColumnIndex == 0 || spec.ColumnIndex == 7) {
         const std::string& x = spec.ColumnIndex == 0 ? a->name : a->vendor;
