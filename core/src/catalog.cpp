@@ -569,6 +569,15 @@ CloudOffer ReadCloudOffer(Reader& r) {
 }
 
 // One of a required field's allowed words; missing or unknown (the error names them all): none.
+// The engine profile's words for its behaviours (engines.json), read and printed by the same table.
+constexpr std::pair<const char*, MemoryCap> kCaps[] = {
+    {"total", MemoryCap::kTotal}, {"free", MemoryCap::kFree}, {"reserve", MemoryCap::kReserve}, {"none", MemoryCap::kNone}};
+constexpr std::pair<const char*, WorkspaceModel> kWorkspaces[] = {
+    {"profiled-forward", WorkspaceModel::kProfiledForward},
+    {"reserve-rule", WorkspaceModel::kReserveRule},
+    {"compute-buffer", WorkspaceModel::kComputeBuffer},
+    {"prefill-forward", WorkspaceModel::kPrefillForward}};
+
 template <typename T, size_t N>
 std::optional<T> ReadChoice(Reader& r, const char* key, const std::pair<const char*, T> (&choices)[N]) {
   const size_t before = r.errors().size();
@@ -626,13 +635,6 @@ EngineReserve ReadEngineReserve(Reader& r) {
 // What the estimators do differently per engine (catalog.h, EngineProfile). Every profile
 // states each of these: a user's engine behaves per its fields, never per a built-in default.
 void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
-  static const std::pair<const char*, MemoryCap> kCaps[] = {
-      {"total", MemoryCap::kTotal}, {"free", MemoryCap::kFree}, {"reserve", MemoryCap::kReserve}, {"none", MemoryCap::kNone}};
-  static const std::pair<const char*, WorkspaceModel> kWorkspaces[] = {
-      {"profiled-forward", WorkspaceModel::kProfiledForward},
-      {"reserve-rule", WorkspaceModel::kReserveRule},
-      {"compute-buffer", WorkspaceModel::kComputeBuffer},
-      {"prefill-forward", WorkspaceModel::kPrefillForward}};
   if (const std::optional<MemoryCap> cap = ReadChoice(r, "memory_cap", kCaps)) {
     e.memory_cap = *cap;
     // The cap applies the engine's fraction, named as the engine names it.
@@ -833,6 +835,18 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
 }
 
 }  // namespace
+
+const char* MemoryCapName(MemoryCap cap) {
+  for (const auto& [name, value] : kCaps)
+    if (value == cap) return name;
+  return "?";
+}
+
+const char* WorkspaceModelName(WorkspaceModel model) {
+  for (const auto& [name, value] : kWorkspaces)
+    if (value == model) return name;
+  return "?";
+}
 
 // [SECTION] Catalog --------------------------------------------------------------------
 template <typename T>

@@ -150,9 +150,10 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // Weights: params × effective bits per weight / 8, split evenly by tensor parallelism.
   // Parameters are counted from the architecture (model.h); effective bits include block
   // scales (e.g. GGUF Q8_0 = 8.5; see quant.json derivations). With partial offload
-  // (llama.cpp -ngl) only the first layers_on_gpu layers live on the GPUs; an engine with
-  // input_embedding_on_host (llama.cpp) keeps the input embedding table in host RAM in every
-  // case (it only gathers rows from it).
+  // (llama.cpp -ngl) only layers_on_gpu layers live on the GPUs (llama.cpp puts the last ones
+  // there: i_gpu_start = n_layer - n_gpu_layers in llama-model.cpp; the layers being alike,
+  // only the count matters here); an engine with input_embedding_on_host (llama.cpp) keeps the
+  // input embedding table in host RAM in every case (it only gathers rows from it).
   const ParamCount params = CountParams(model);
   e.layers_on_gpu = LayersOnGpu(model, s);
   const double bytes_per_param = wf.bits_per_weight / 8.0;

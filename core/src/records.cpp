@@ -426,15 +426,30 @@ Records CloudRecords(const Catalog& cat) {
 
 Records EngineRecords(const Catalog& cat) {
   Records r;
-  r.cols = {{"id", "id"}, {"name", "name"}, {"memory_fraction", "memory cap", true}, {"of", "of"},
-            {"kv_block_tokens", "KV block", true}, {"examples", "logged workspace examples", true}, {"version", "version"}};
-  for (const EngineProfile& e : cat.engines)
-    r.rows.push_back({Text(e.id), Text(e.name),
+  // The behaviours the estimators read from the profile (catalog.h EngineProfile; README of
+  // assets/catalog), so a user's profile can be checked against the built-in ones.
+  r.cols = {{"id", "id"},
+            {"name", "name"},
+            {"memory_cap", "cap rule"},
+            {"memory_fraction", "memory cap", true},
+            {"of", "of"},
+            {"workspace_model", "workspace"},
+            {"kv_block_tokens", "KV block", true},
+            {"host", "on the host"},
+            {"gguf_int8_matmul", "GGUF INT8 matmul"},
+            {"examples", "logged workspace examples", true},
+            {"version", "version"}};
+  for (const EngineProfile& e : cat.engines) {
+    std::string host = e.input_embedding_on_host ? "input embedding" : "";
+    if (e.layer_offload) host += std::string(host.empty() ? "" : ", ") + "offloaded layers";
+    r.rows.push_back({Text(e.id), Text(e.name), Text(MemoryCapName(e.memory_cap)),
                       e.memory_fraction > 0 ? Number(e.memory_fraction, FormatShort(e.memory_fraction, 3)) : Unknown(),
-                      Text(e.memory_fraction_of),
+                      Text(e.memory_fraction_of), Text(WorkspaceModelName(e.workspace_model)),
                       e.kv_block_tokens ? Number(e.kv_block_tokens, std::to_string(e.kv_block_tokens)) : Unknown(),
+                      Text(host), Text(e.gguf_int8_matmul ? "yes" : "no"),
                       Number(static_cast<double>(e.examples.size()), std::to_string(e.examples.size())),
                       Text(e.version.substr(0, 60))});
+  }
   return r;
 }
 

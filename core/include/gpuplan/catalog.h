@@ -312,6 +312,9 @@ enum class WorkspaceModel {
   kPrefillForward,   // "prefill-forward": the prefill of every prompt at once, nothing reserved
                      // ahead (Transformers generate())
 };
+// The engines.json words for the two: "total", "profiled-forward", ...
+const char* MemoryCapName(MemoryCap cap);
+const char* WorkspaceModelName(WorkspaceModel model);
 
 // A reserve for activations and CUDA graphs, per GPU, in MiB: constant + per_chunk_token_mib ×
 // max(chunk, min_chunk_tokens) + per_graph_batch_mib × graphs + per_8_gpus_mib × tp / 8, at
