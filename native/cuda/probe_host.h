@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpuplan/units.h"  // core/src/units.cpp: standard C++ only, built with the probe
+#include "gpuplan/units.h"  // core/src/catalog/units.cpp: standard C++ only, built with the probe
 
 namespace gpuplan::probe {
 

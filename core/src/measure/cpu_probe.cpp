@@ -34,7 +34,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cpu_platform.h"
-#include "json_fields.h"
+#include "catalog/json_fields.h"
 
 #if defined(__linux__) || defined(__EMSCRIPTEN__) || defined(__APPLE__)
 #include <unistd.h>

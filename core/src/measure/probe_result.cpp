@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "json_fields.h"
+#include "catalog/json_fields.h"
 
 namespace gpuplan {
 

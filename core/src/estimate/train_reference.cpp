@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "json_fields.h"
+#include "catalog/json_fields.h"
 
 #include "gpuplan/resolve.h"
 #include "gpuplan/training.h"

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "json_fields.h"
+#include "catalog/json_fields.h"
 
 #include "gpuplan/machine.h"
 #include "gpuplan/records.h"
