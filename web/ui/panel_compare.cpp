@@ -63,23 +63,31 @@ void App::DrawCompare() {
       specs->SpecsDirty = false;
     }
   }
-  for (const CompareRow& r : rows) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    if (ImGui::Selectable((r.name + "##" + r.gpu).c_str(), r.gpu == scenario_.gpu, ImGuiSelectableFlags_SpanAllColumns) &&
-        r.fits) {
-      Edit("gpu", r.gpu);
-      Edit("tp", std::to_string(r.gpus / std::max(1, scenario_.pp)));
-    }
-    if (ImGui::IsItemHovered() && (ImGui::TableGetColumnFlags(0) & ImGuiTableColumnFlags_IsHovered))  // the other cells show their column's help
-      ImGui::SetTooltip("%s\n%s%s", r.name.c_str(), r.note.c_str(),
-                        r.fits ? ("\nClick: use " + std::to_string(r.gpus) + " x " + r.gpu + " in the scenario").c_str() : "");
-    for (int c = 1; c < ncols; ++c) {
+  // Only the rows in view are drawn (a clipper), and a hidden column's cells are not formatted.
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(rows.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const CompareRow& r = rows[static_cast<size_t>(i)];
+      ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      const Cell cell = cols[c].cell(r);
-      if (cell.kind == Cell::Kind::kText) ImGui::TextColored(Muted(), "%s", cell.text.c_str());
-      else ImGui::TextUnformatted(cell.kind == Cell::Kind::kUnknown ? "-" : cell.text.c_str());
-      if (ImGui::IsItemHovered()) ItemTip(cols[c].help);
+      if (ImGui::Selectable((r.name + "##" + r.gpu).c_str(), r.gpu == scenario_.gpu,
+                            ImGuiSelectableFlags_SpanAllColumns) &&
+          r.fits) {
+        Edit("gpu", r.gpu);
+        Edit("tp", std::to_string(r.gpus / std::max(1, scenario_.pp)));
+      }
+      if (ImGui::IsItemHovered() && (ImGui::TableGetColumnFlags(0) & ImGuiTableColumnFlags_IsHovered))
+        ImGui::SetTooltip("%s\n%s%s", r.name.c_str(), r.note.c_str(),  // the other cells show their column's help
+                          r.fits ? ("\nClick: use " + std::to_string(r.gpus) + " x " + r.gpu + " in the scenario").c_str()
+                                 : "");
+      for (int c = 1; c < ncols; ++c) {
+        if (!ImGui::TableNextColumn()) continue;
+        const Cell cell = cols[c].cell(r);
+        if (cell.kind == Cell::Kind::kText) ImGui::TextColored(Muted(), "%s", cell.text.c_str());
+        else ImGui::TextUnformatted(cell.kind == Cell::Kind::kUnknown ? "-" : cell.text.c_str());
+        if (ImGui::IsItemHovered()) ItemTip(cols[c].help);
+      }
     }
   }
   ImGui::EndTable();

@@ -31,8 +31,10 @@ std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const Mem
 // per 1M tokens at the speed estimate's throughput, break-even months, the cumulative series.
 std::string CostReportJson(const Scenario& s, const SpeedEstimate& speed, const CostEstimate& c, int indent = 2);
 
-// The compare report (gpuplan.compare/1): one row per catalog GPU, in the order given.
-std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& rows, int indent = 2);
+// The compare report (gpuplan.compare/1): one row per catalog GPU, in the order given. `state`
+// is the page state to write (with the sort and filters: views.cpp); empty: the scenario's.
+std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& rows, int indent = 2,
+                              const std::string& state = "");
 
 // The training report (gpuplan.train/1): memory terms per GPU, verdict, time, cost, scaling.
 // With target_days > 0 also "target": the MFU that would finish the tokens in that many days.
@@ -41,6 +43,7 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
 
 // The roofline report (gpuplan.roofline/1): the roof's ceilings and ridge points, the
 // scenario's operations with intensity, attainable rate, bound and share of their phase.
-std::string RooflineReportJson(const Scenario& s, const Roofline& r, int indent = 2);
+// `state` as for compare (with the overlays and phases).
+std::string RooflineReportJson(const Scenario& s, const Roofline& r, int indent = 2, const std::string& state = "");
 
 }  // namespace gpuplan

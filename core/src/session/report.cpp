@@ -241,11 +241,12 @@ std::string CostReportJson(const Scenario& s, const SpeedEstimate& speed, const 
   return j.dump(indent);
 }
 
-std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& rows, int indent) {
+std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& rows, int indent,
+                              const std::string& state) {
   ordered_json j;
   j["schema"] = "gpuplan.compare/1";
   j["scenario"] = ScenarioJson(s);
-  j["state"] = EncodeState(s);
+  j["state"] = state.empty() ? EncodeState(s) : state;
   ordered_json list = ordered_json::array();
   for (const CompareRow& r : rows) {
     ordered_json row = {{"gpu", r.gpu},
@@ -341,11 +342,11 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
   return j.dump(indent);
 }
 
-std::string RooflineReportJson(const Scenario& s, const Roofline& r, int indent) {
+std::string RooflineReportJson(const Scenario& s, const Roofline& r, int indent, const std::string& state) {
   ordered_json j;
   j["schema"] = "gpuplan.roofline/1";
   j["scenario"] = ScenarioJson(s);
-  j["state"] = EncodeState(s);
+  j["state"] = state.empty() ? EncodeState(s) : state;
   ordered_json compute = ordered_json::array(), memory = ordered_json::array();
   for (const ComputeCeiling& c : r.roof.compute)
     compute.push_back({{"key", c.key}, {"label", c.label}, {"flops_per_s", Number(c.flops_per_s)},

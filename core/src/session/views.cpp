@@ -256,7 +256,7 @@ Report CompareReport(Session& session, const ReportOptions&) {
 std::string CompareJson(Session& session, const ReportOptions&) {
   const Result<MemoryEstimate>& fit = session.Fit();
   if (!fit.ok()) return ErrorJson(fit.error());
-  return CompareReportJson(session.scenario(), session.CompareShown());
+  return CompareReportJson(session.scenario(), session.CompareShown(), 2, ReportState(session, "compare"));
 }
 
 // [SECTION] train -------------------------------------------------------------------------
@@ -353,7 +353,7 @@ Report RooflineReport(Session& session, const ReportOptions&) {
 std::string RooflineJson(Session& session, const ReportOptions&) {
   const Result<Roofline>& result = session.RooflineResult();
   if (!result.ok()) return ErrorJson(result.error());
-  return RooflineReportJson(session.scenario(), result.value());
+  return RooflineReportJson(session.scenario(), result.value(), 2, ReportState(session, "roofline"));
 }
 
 // [SECTION] machine -----------------------------------------------------------------------
