@@ -53,8 +53,9 @@ std::string FormatParams(double count);
 // Durations: "1.23 s" from a second up, "12.3 ms" / "2.08 ms" below, "2.5 µs" below a
 // millisecond; "-" when not positive.
 std::string FormatSeconds(double seconds);
-// A rate with an SI prefix and 3 significant digits: "4.31 TB/s", "781 TFLOP/s"; intensities
-// (a unit with "/B") as plain numbers, "1.2k" from 1000 up. "-" when not finite.
+// A rate with an SI prefix and 3 significant digits: "4.31 TB/s", "781 TFLOP/s" (or a size the
+// same way: unit "B" gives "14.3 kB" for a message); intensities (a unit with "/B") as plain
+// numbers, "1.2k" from 1000 up. "-" when not finite.
 std::string FormatRate(double value, const std::string& unit);
 // Fixed units for formulas: "1008 GB/s" (10^9 B/s, whole), "165.2 TFLOP/s" (10^12, one decimal).
 std::string FormatGBs(double bytes_per_s);

@@ -249,7 +249,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     d.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
                        FormatFixed(all_reduces_per_step, 0) + " all-reduces (2 per layer" +
                            (ep ? ", none after the " + std::to_string(moe_layers) + " MoE layers" : "") + ") × ring of " +
-                           FormatBytes(mb * hidden_bytes, ByteUnit::GB) + " over " + link.name + " (" +
+                           FormatRate(mb * hidden_bytes, "B") + " over " + link.name + " (" +
                            FormatGBs(link.bytes_per_s) + " per direction, " + FormatSeconds(link.latency_s) + " latency)",
                        ar});
   }
@@ -268,7 +268,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double handoff = (pp - 1) * (mb * hidden_bytes / hop.bytes_per_s + hop.latency_s);
     d.serial_s += handoff;
     d.terms.push_back({"pipeline", "Pipeline hand-offs",
-                       std::to_string(pp - 1) + " hand-offs of " + FormatBytes(mb * hidden_bytes, ByteUnit::GB) + " over " +
+                       std::to_string(pp - 1) + " hand-offs of " + FormatRate(mb * hidden_bytes, "B") + " over " +
                            hop.name + " (" + FormatFixed(micro_batches, 0) + " micro-batches of " +
                            FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " in flight)",
                        handoff});
@@ -333,7 +333,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
       p.serial_s += ar;
       p.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
                          "2 × " + FormatCount(model.layers) + " layers × " + FormatFixed(passes, 0) +
-                             " pass(es) × all-reduce of " + FormatBytes(tokens / passes * hidden_bytes, ByteUnit::GB) +
+                             " pass(es) × all-reduce of " + FormatRate(tokens / passes * hidden_bytes, "B") +
                              " over " + link.name,
                          ar});
     }
