@@ -304,7 +304,9 @@ TEST_CASE("estimates stay within the recorded error against published measuremen
   CHECK(memory.worst_abs_error <= 1.30);   // recorded 123% (HF batch-16 peak; the source gives no sequence length)
   // recorded 18.3% on 105 cases; 21.4% on 109 since Apple GPUs have compute figures (their four
   // prefill cases now count: ratios 0.64-1.50) and device memory is the driver's (2026-12-01).
-  CHECK(speed.median_abs_error <= 0.23);
+  // 17.3% since llama.cpp's and Transformers' multi-GPU runs are a layer split (the engines'
+  // multi_gpu; 2026-12-01).
+  CHECK(speed.median_abs_error <= 0.19);
   CHECK(speed.worst_abs_error <= 3.3);     // recorded 306% (RTX 3080 prefill: the catalog has no tensor rate for it)
   // By kind: decode is the figure most users bring (recorded median 10%, worst 82%).
   const ErrorStats decode = Summarise(results, "speed", "", "decode_tps");

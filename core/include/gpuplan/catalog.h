@@ -312,9 +312,17 @@ enum class WorkspaceModel {
   kPrefillForward,   // "prefill-forward": the prefill of every prompt at once, nothing reserved
                      // ahead (Transformers generate())
 };
-// The engines.json words for the two: "total", "profiled-forward", ...
+// How the engine runs a model over several GPUs by default (engines.json "multi_gpu"; speed.cpp).
+enum class MultiGpuMode {
+  kTensorParallel,  // "tensor-parallel": every layer split over the GPUs, two all-reduces per layer
+                    // (Megatron; vLLM, SGLang, TensorRT-LLM --tp)
+  kLayerSplit,      // "layer-split": each GPU holds a run of whole layers and the GPUs work in turn,
+                    // handing the hidden state on (llama.cpp --split-mode layer, its default)
+};
+// The engines.json words for the three: "total", "profiled-forward", "layer-split", ...
 const char* MemoryCapName(MemoryCap cap);
 const char* WorkspaceModelName(WorkspaceModel model);
+const char* MultiGpuModeName(MultiGpuMode mode);
 
 // A reserve for activations and CUDA graphs, per GPU, in MiB: constant + per_chunk_token_mib ×
 // max(chunk, min_chunk_tokens) + per_graph_batch_mib × graphs + per_8_gpus_mib × tp / 8, at
@@ -348,6 +356,7 @@ struct EngineProfile {
   bool input_embedding_on_host = false;  // the input embedding table stays in host RAM (llama.cpp)
   bool layer_offload = false;            // partial offload of layers to host RAM (llama.cpp -ngl)
   bool gguf_int8_matmul = false;         // GGUF-quantised weights run on INT8 tensor cores (llama.cpp MMQ)
+  MultiGpuMode multi_gpu = MultiGpuMode::kTensorParallel;
   int kv_block_tokens = 0;
   int max_batched_tokens = 0;
   double cuda_context_bytes = 0;

@@ -577,6 +577,8 @@ constexpr std::pair<const char*, WorkspaceModel> kWorkspaces[] = {
     {"reserve-rule", WorkspaceModel::kReserveRule},
     {"compute-buffer", WorkspaceModel::kComputeBuffer},
     {"prefill-forward", WorkspaceModel::kPrefillForward}};
+constexpr std::pair<const char*, MultiGpuMode> kMultiGpuModes[] = {{"tensor-parallel", MultiGpuMode::kTensorParallel},
+                                                                  {"layer-split", MultiGpuMode::kLayerSplit}};
 
 template <typename T, size_t N>
 std::optional<T> ReadChoice(Reader& r, const char* key, const std::pair<const char*, T> (&choices)[N]) {
@@ -656,6 +658,7 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
   e.input_embedding_on_host = r.Bool("input_embedding_on_host", false, /*required=*/true);
   e.layer_offload = r.Bool("layer_offload", false, /*required=*/true);
   e.gguf_int8_matmul = r.Bool("gguf_int8_matmul", false, /*required=*/true);
+  if (const std::optional<MultiGpuMode> mode = ReadChoice(r, "multi_gpu", kMultiGpuModes)) e.multi_gpu = *mode;
 }
 
 EngineProfile ReadEngine(Reader& r) {
@@ -845,6 +848,12 @@ const char* MemoryCapName(MemoryCap cap) {
 const char* WorkspaceModelName(WorkspaceModel model) {
   for (const auto& [name, value] : kWorkspaces)
     if (value == model) return name;
+  return "?";
+}
+
+const char* MultiGpuModeName(MultiGpuMode mode) {
+  for (const auto& [name, value] : kMultiGpuModes)
+    if (value == mode) return name;
   return "?";
 }
 

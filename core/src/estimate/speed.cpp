@@ -39,10 +39,11 @@ void Finish(StepTime& t) {
   double largest_serial = 0;
   std::string serial_bound;
   for (const TimeTerm& term : t.terms)
-    if ((term.key == "all_reduce" || term.key == "all_to_all" || term.key == "host_read" || term.key == "pcie") &&
+    if ((term.key == "all_reduce" || term.key == "all_to_all" || term.key == "handoff" || term.key == "host_read" ||
+         term.key == "pcie") &&
         term.seconds > largest_serial)
       largest_serial = term.seconds,
-      serial_bound = term.key == "all_reduce" || term.key == "all_to_all" ? "communication" : "host memory";
+      serial_bound = term.key == "host_read" || term.key == "pcie" ? "host memory" : "communication";
   if (largest_serial > std::max(t.memory_s, t.compute_s)) t.bound = serial_bound;
   else t.bound = t.compute_s > t.memory_s ? "compute" : "memory";
 }
@@ -170,6 +171,14 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   const Link link = tp > 1 ? CollectiveLink(catalog, gpu, tp, e.warnings) : Link{};
   e.link_bytes_per_s = link.bytes_per_s;
   e.link_name = link.name;
+  // How the GPUs share the model (the engine profile's multi_gpu): tensor parallelism splits
+  // every layer over them (the all-reduces below); a layer split gives each GPU a run of whole
+  // layers and the GPUs work in turn, handing the hidden state on (llama.cpp --split-mode
+  // layer, Accelerate's device_map): a step takes the sum of the GPUs' parts, as a pipeline's
+  // stages with one micro-batch in flight (GPipe, Huang et al. 2019).
+  const bool layer_split = tp > 1 && engine.multi_gpu == MultiGpuMode::kLayerSplit;
+  const double in_turn = layer_split ? tp : 1;
+  const std::string turn_text = layer_split ? " × " + std::to_string(tp) + " GPUs in turn" : "";
 
   const ParamCount params = CountParams(model);
   const double bpp = wf.bits_per_weight / 8.0;
@@ -207,22 +216,22 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   StepTime& d = e.decode;
   d.bytes = weights_gpu + kv_gpu;
   d.flops = decode_flops;
-  d.memory_s = d.bytes / bw_gpu;
-  d.compute_s = no_peak ? 0 : decode_flops / flops_gpu;
+  d.memory_s = d.bytes / bw_gpu * in_turn;
+  d.compute_s = no_peak ? 0 : decode_flops / flops_gpu * in_turn;
   d.terms.push_back({"weights_read", "Weights read",
                      FormatBytes(weights_gpu, ByteUnit::GB) + (pp > 1 ? " per GPU over " + std::to_string(pp) + " stages" : " per GPU") +
                          (model.moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
-                         " / (" + FormatGBs(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")",
-                     weights_gpu / bw_gpu});
+                         " / (" + FormatGBs(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")" + turn_text,
+                     weights_gpu / bw_gpu * in_turn});
   d.terms.push_back({"kv_read", "KV cache read",
                      FormatBytes(kv_gpu, ByteUnit::GB) + " (" + FormatCount(static_cast<long long>(e.decode_context)) +
                          " tokens × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " seq) / (" + FormatGBs(e.bandwidth) + " × " +
-                         FormatFixed(e.eta_bw, 2) + ")",
-                     kv_gpu / bw_gpu});
+                         FormatFixed(e.eta_bw, 2) + ")" + turn_text,
+                     kv_gpu / bw_gpu * in_turn});
   d.terms.push_back({"compute", "Compute",
                      "2 × " + FormatParams(params.active) + " active params × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) +
                          " tokens + attention, / " + std::to_string(tp) + " GPU(s) / (" + FormatTflops(e.peak_flops) + " " +
-                         e.compute_precision + " × " + FormatFixed(e.eta_compute, 2) + ")",
+                         e.compute_precision + " × " + FormatFixed(e.eta_compute, 2) + ")" + turn_text,
                      d.compute_s});
   const double launch = layers * cal.layer_overhead_s;
   d.serial_s += launch;
@@ -233,7 +242,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // Expert parallelism: MoE layers dispatch each token to its top-k experts' GPUs and combine
   // the results (two all-to-alls, each GPU sending (n-1)/n of mb × k hidden vectors; GShard,
   // Lepikhin et al. 2020) instead of all-reducing the MLP output.
-  const bool ep = s.ep == 1 && model.moe && tp > 1;
+  const bool ep = s.ep == 1 && model.moe && tp > 1 && !layer_split;
   int moe_layers = 0;
   for (int layer = 0; layer < model.layers; ++layer) moe_layers += model.IsMoeLayer(layer);
   const double all_reduces_per_step = ep ? 2 * layers - moe_layers : 2 * layers;
@@ -241,7 +250,15 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double bytes = tokens * model.moe->experts_per_token * hidden_bytes * (tp - 1) / tp;
     return bytes / link.bytes_per_s + link.latency_s;
   };
-  if (tp > 1) {
+  if (layer_split) {
+    const double handoff = (tp - 1) * (mb * hidden_bytes / link.bytes_per_s + link.latency_s);
+    d.serial_s += handoff;
+    d.terms.push_back({"handoff", "Layer-split hand-offs",
+                       std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of the hidden state (" +
+                           FormatRate(mb * hidden_bytes, "B") +
+                           ") to the next GPU over " + link.name + " (" + FormatSeconds(link.latency_s) + " latency each)",
+                       handoff});
+  } else if (tp > 1) {
     // Megatron-style tensor parallelism: two all-reduces of the hidden state per layer
     // (after attention and after the MLP; Shoeybi et al. 2019, §3).
     const double ar = all_reduces_per_step * AllReduceSeconds(mb * hidden_bytes, tp, link);
@@ -296,24 +313,24 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double wbytes = (params.total - params.input_embedding) * bpp * gpu_share / tp * passes;
     p.bytes = wbytes;
     p.flops = flops;
-    p.compute_s = no_peak ? 0 : flops / flops_gpu;
-    p.memory_s = wbytes / bw_gpu;
+    p.compute_s = no_peak ? 0 : flops / flops_gpu * in_turn;
+    p.memory_s = wbytes / bw_gpu * in_turn;
     p.terms.push_back({"compute", "Compute",
                        "(2 × " + FormatParams(params.active) + " params + attention) × " +
                            FormatCount(static_cast<long long>(tokens)) + " tokens / " + std::to_string(tp) +
                            " GPU(s) / (" + FormatTflops(e.peak_flops) + " " + e.compute_precision + " × " +
-                           FormatFixed(e.eta_compute, 2) + ")",
+                           FormatFixed(e.eta_compute, 2) + ")" + turn_text,
                        p.compute_s});
     p.terms.push_back({"weights_read", "Weights read",
                        FormatFixed(passes, 0) + " forward pass(es) × " + FormatBytes(wbytes / passes, ByteUnit::GB) +
-                           " per GPU / (" + FormatGBs(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")",
+                           " per GPU / (" + FormatGBs(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")" + turn_text,
                        p.memory_s});
     const double launches = passes * layers * cal.layer_overhead_s;
     p.serial_s += launches;
     // Work outside the matmuls (norms, rotary, softmax, activation quantisation) grows with
     // tokens × layers; fitted per engine, it is what makes llama.cpp's prefill scale less
     // than the tensor peak across GPUs.
-    const double per_token = tokens * layers * cal.prefill_token_layer_s / tp;
+    const double per_token = tokens * layers * cal.prefill_token_layer_s / tp * in_turn;
     p.serial_s += per_token;
     if (per_token > 0)
       p.terms.push_back({"token_work", "Non-matmul work",
@@ -328,7 +345,14 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                              " pass(es) × all-to-all of the chunk's top-k hidden vectors over " + link.name,
                          a2a});
     }
-    if (tp > 1) {
+    if (layer_split) {
+      const double handoff = passes * (tp - 1) * (tokens / passes * hidden_bytes / link.bytes_per_s + link.latency_s);
+      p.serial_s += handoff;
+      p.terms.push_back({"handoff", "Layer-split hand-offs",
+                         FormatFixed(passes, 0) + " pass(es) × " + std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of " +
+                             FormatRate(tokens / passes * hidden_bytes, "B") + " to the next GPU over " + link.name,
+                         handoff});
+    } else if (tp > 1) {
       const double ar = all_reduces_per_step * passes * AllReduceSeconds(tokens / passes * hidden_bytes, tp, link);
       p.serial_s += ar;
       p.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
@@ -384,7 +408,11 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   if (model.moe)
     e.assumptions.push_back("MoE routing uniform and independent per token: " +
                             FormatFixed(e.experts_touched * 100, 0) + "% of routed experts read per step");
-  if (tp > 1)
+  if (layer_split)
+    e.assumptions.push_back(engine.name + " splits the layers over the " + std::to_string(tp) +
+                            " GPUs (its default multi-GPU mode): they work in turn, so a step takes the sum of their "
+                            "parts; prefill's micro-batches are not overlapped across GPUs (an upper bound on its time)");
+  else if (tp > 1)
     e.assumptions.push_back("all-reduce latency " + FormatSeconds(link.latency_s) + " per call (stated assumption)");
   if (memory.layers_on_gpu < model.layers)
     e.assumptions.push_back("offloaded layers run on the CPU at host RAM bandwidth " + FormatFixed(s.ram_gbs, 1) + " GB/s");

@@ -437,6 +437,7 @@ Records EngineRecords(const Catalog& cat) {
             {"kv_block_tokens", "KV block", true},
             {"host", "on the host"},
             {"gguf_int8_matmul", "GGUF INT8 matmul"},
+            {"multi_gpu", "multi-GPU"},
             {"examples", "logged workspace examples", true},
             {"version", "version"}};
   for (const EngineProfile& e : cat.engines) {
@@ -446,7 +447,7 @@ Records EngineRecords(const Catalog& cat) {
                       e.memory_fraction > 0 ? Number(e.memory_fraction, FormatShort(e.memory_fraction, 3)) : Unknown(),
                       Text(e.memory_fraction_of), Text(WorkspaceModelName(e.workspace_model)),
                       e.kv_block_tokens ? Number(e.kv_block_tokens, std::to_string(e.kv_block_tokens)) : Unknown(),
-                      Text(host), Text(e.gguf_int8_matmul ? "yes" : "no"),
+                      Text(host), Text(e.gguf_int8_matmul ? "yes" : "no"), Text(MultiGpuModeName(e.multi_gpu)),
                       Number(static_cast<double>(e.examples.size()), std::to_string(e.examples.size())),
                       Text(e.version.substr(0, 60))});
   }
