@@ -35,18 +35,23 @@ void App::DrawCompare() {
   // the first is drawn as the row's selectable GPU name.
   const std::vector<CompareColumn>& cols = CompareColumns();
   const int ncols = static_cast<int>(cols.size());
+  // In a narrow frame (a phone, a blog column) the GPU column keeps a readable width and the
+  // table scrolls sideways under it (frozen), instead of squeezing the names to two letters.
+  const float em = ImGui::GetFontSize();
+  const bool narrow = ImGui::GetContentRegionAvail().x < em * 70;
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable |
-                                ImGuiTableFlags_Hideable;
-  if (!ImGui::BeginTable("compare", ncols, flags, ImVec2(0, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 3)))
+                                ImGuiTableFlags_Hideable | (narrow ? ImGuiTableFlags_ScrollX : 0);
+  if (!ImGui::BeginTable(narrow ? "compare-narrow" : "compare", ncols, flags,
+                         ImVec2(0, ImGui::GetContentRegionAvail().y - em * 3)))  // one table state per layout
     return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (int c = 0; c < ncols; ++c) {
     ImGuiTableColumnFlags cf = cols[c].key == session_.view().sort ? ImGuiTableColumnFlags_DefaultSort : 0;
-    if (c == 0) cf |= ImGuiTableColumnFlags_WidthStretch;
+    if (c == 0) cf |= narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch;
     if (cols[c].order == CompareColumn::Order::kNone) cf |= ImGuiTableColumnFlags_NoSort;
     if (cols[c].hidden) cf |= ImGuiTableColumnFlags_DefaultHide;
-    ImGui::TableSetupColumn(cols[c].title, cf);
+    ImGui::TableSetupColumn(cols[c].title, cf, c == 0 && narrow ? em * 13 : 0.0f);
   }
   // Headers one by one, so each reports its rectangle (tests click them to sort).
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
