@@ -76,6 +76,12 @@ TEST_CASE("the embedded catalog loads and every entry has sources", "[catalog]")
     INFO(f.id);
     CHECK(!f.source.url.empty());
   }
+  // An engine's efficiencies say how and when they were fitted (the loader lets the page's
+  // lean copy leave the words out, so the built-in files are held to it here).
+  for (const EngineProfile& e : c.engines) {
+    INFO(e.id);
+    CHECK(e.calibration.basis.size() > 20);
+  }
 }
 
 TEST_CASE("catalog traps: dense figures, FP32-accumulate on GeForce, quoted units kept", "[catalog]") {

@@ -305,17 +305,20 @@ TEST_CASE("estimates stay within the recorded error against published measuremen
   // recorded 18.3% on 105 cases; 21.4% on 109 since Apple GPUs have compute figures (their four
   // prefill cases now count: ratios 0.64-1.50) and device memory is the driver's (2026-12-01).
   // 17.3% since llama.cpp's and Transformers' multi-GPU runs are a layer split (the engines'
-  // multi_gpu; 2026-12-01).
-  CHECK(speed.median_abs_error <= 0.19);
-  CHECK(speed.worst_abs_error <= 3.3);     // recorded 306% (RTX 3080 prefill: the catalog has no tensor rate for it)
-  // By kind: decode is the figure most users bring (recorded median 10%, worst 82%).
+  // multi_gpu; 2026-12-01). 22.9% on 169 since issue 16 added 65 cases where the set was thin
+  // (MoE on several GPUs, AMD, Apple/MLX, A10G/L4/L40S) and the per-layer constant became a
+  // per-kernel cost over each layer type's kernels (2026-12-02).
+  CHECK(speed.median_abs_error <= 0.24);
+  CHECK(speed.worst_abs_error <= 5.5);     // recorded 523% (DeepSeek-R1 TTFT on 8 x MI300X under 4 concurrent users)
+  // By kind: decode is the figure most users bring (recorded median 10%, worst 82%; 17.7% and
+  // 281% with the MoE multi-GPU cases, 2026-12-02).
   const ErrorStats decode = Summarise(results, "speed", "", "decode_tps");
-  CHECK(decode.median_abs_error <= 0.12);
-  CHECK(decode.worst_abs_error <= 0.9);
+  CHECK(decode.median_abs_error <= 0.19);
+  CHECK(decode.worst_abs_error <= 3.0);
   CHECK(Summarise(results, "speed", "", "prefill_tps").median_abs_error <= 0.45);    // recorded 43%
   // recorded 25%; 27.3% since device memory is the driver's total (2026-12-01): larger KV pools
-  // moved the throughput estimates both ways.
-  CHECK(Summarise(results, "speed", "", "throughput_tps").median_abs_error <= 0.29);
+  // moved the throughput estimates both ways; 32.3% on 40 cases with issue 16's (2026-12-02).
+  CHECK(Summarise(results, "speed", "", "throughput_tps").median_abs_error <= 0.34);
 }
 
 TEST_CASE("the catalog's error bands are the ones the reference set implies") {
@@ -333,6 +336,36 @@ TEST_CASE("the catalog's error bands are the ones the reference set implies") {
       CHECK(stored.cases == fresh.cases);
     }
   }
+}
+
+TEST_CASE("a band comes from the reference cases like the scenario, and says when none is near") {
+  // DeepSeek-R1 on 8 x H200 with TensorRT-LLM: MoE decode on several NVIDIA GPUs has cases.
+  SpeedEstimate near = Speed({.model = "deepseek-r1", .weights = "fp8", .gpu = "h200-sxm", .tp = 8, .engine = "tensorrt-llm"});
+  CHECK(near.decode_band.basis.rfind("from ", 0) == 0);
+  CHECK(near.decode_band.basis.find("MoE decode on several GPUs (nvidia)") != std::string::npos);
+  // SGLang's cases are all DeepSeek on several GPUs: a dense model on one RTX 4090 is far from them.
+  SpeedEstimate far = Speed({.model = "llama-3.1-8b", .gpu = "rtx-4090", .engine = "sglang"});
+  CHECK(far.decode_band.basis.rfind("extrapolated: no reference case for dense decode on one GPU (nvidia)", 0) == 0);
+  const EngineProfile* sglang = Cat().FindEngine("sglang");
+  REQUIRE(sglang);
+  CHECK(far.decode_band.lo <= sglang->calibration.decode.lo);
+  CHECK(far.decode_band.hi >= sglang->calibration.decode.hi);
+  CHECK(std::find(far.warnings.begin(), far.warnings.end(), far.decode_band.basis) != far.warnings.end());
+}
+
+TEST_CASE("a decode step's kernels are counted from the model's layer types") {
+  const Model* llama = Cat().FindModel("llama-3.1-8b");
+  const Model* r1 = Cat().FindModel("deepseek-r1");
+  REQUIRE(llama);
+  REQUIRE(r1);
+  // Llama: attention 6 + dense MLP 4 per layer, 6 per step; 8-bit activations add a quantise
+  // kernel per GEMM (4 per layer).
+  CHECK(DecodeKernels(*llama, false).total == 32 * 10 + 6);
+  CHECK(DecodeKernels(*llama, true).total == 32 * 14 + 6);
+  // DeepSeek-R1: MLA 12 in every layer; 3 dense MLP layers (4), 58 MoE layers (8 + 3 shared).
+  const KernelCount k = DecodeKernels(*r1, false);
+  CHECK(k.moe_layers == 58);
+  CHECK(k.total == 61 * 12 + 3 * 4 + 58 * 11 + 6);
 }
 
 TEST_CASE("a malformed reference file is an error naming the case") {

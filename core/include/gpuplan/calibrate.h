@@ -14,13 +14,20 @@ namespace gpuplan {
 
 struct ReferenceCase {
   std::string id, kind, engine, model, weights, kv, gpu, unit, source_url, gap;
+  std::string not_modelled;  // why the estimator cannot model the run (listed, not scored)
+  std::string source;  // SourceKey(source_url): the unit leave-one-source-out holds out
   int tp = 1;
+  int ep = 1;  // expert-parallel degree of the run
   long long batch = 1, prompt = 0, output = 0, context = 0;
   double measured = 0;
 };
 
 // "memory" for the memory kinds, "speed" for the rest.
 std::string CaseGroup(const std::string& kind);
+
+// Which source a case comes from, for leave-one-source-out: a GitHub URL's owner/repository
+// (one project's or one author's runs), otherwise the page's URL without scheme and query.
+std::string SourceKey(const std::string& url);
 
 // Reads the reference file; a malformed case is an error naming it.
 Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text);
@@ -40,6 +47,7 @@ struct ErrorStats {
   double median_abs_error = 0;  // |measured / estimated - 1|, median
   double worst_abs_error = 0;   // the largest such error (in whichever direction)
   std::string worst_case;
+  double p90_abs_error = 0;      // the 90th percentile of the same errors
   double p10_ratio = 1, p90_ratio = 1;  // measured / estimated percentiles: the error band
 };
 
@@ -48,7 +56,7 @@ struct ErrorStats {
 ErrorStats Summarise(const std::vector<CaseResult>& results, const std::string& group, const std::string& engine = "",
                      const std::string& kind = "");
 
-// Fits each engine's decode bandwidth efficiency and per-layer overhead on its decode and
+// Fits each engine's decode bandwidth efficiency and per-kernel overhead on its decode and
 // throughput cases, and its prefill efficiency on its prefill / TTFT cases (least median
 // absolute log error over a grid), then sets the bands from the fitted residuals. Engines with
 // fewer than `min_cases` cases of a kind borrow the fit over all engines. Returns the catalog
@@ -59,5 +67,28 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
 // The bands alone, from the residuals under the catalog's current calibration (what
 // FitCalibration's last step does): the test checks the stored bands against these.
 Catalog WithBands(const Catalog& catalog, const std::vector<ReferenceCase>& cases, int min_cases = 5);
+
+// Errors per kind of case: under the stored calibration (assets/catalog/engines.json), under a
+// refit on every case (in-sample), and with each source's cases estimated by a fit made without
+// that source (leave-one-source-out: the honest figure; a source's cases never tune the
+// constants they are judged by). Memory kinds have no fitted constant, so their three agree.
+struct KindErrors {
+  std::string kind;
+  bool fitted = false;  // whether a fitted constant enters this kind's estimate
+  ErrorStats stored, in_sample, held_out;
+};
+struct LosoSource {
+  std::string source;
+  int cases = 0, ran = 0;
+};
+struct LosoResult {
+  std::vector<CaseResult> stored, refit, held_out;  // per case, in the input's order
+  std::vector<LosoSource> sources;
+  std::vector<KindErrors> kinds;
+};
+std::vector<KindErrors> KindErrorTable(const std::vector<CaseResult>& stored, const std::vector<CaseResult>& refit,
+                                       const std::vector<CaseResult>& held_out);
+// One refit per source (FitCalibration without it): a few seconds per source natively.
+LosoResult LeaveOneSourceOut(const Catalog& catalog, const std::vector<ReferenceCase>& cases, int min_cases = 5);
 
 }  // namespace gpuplan

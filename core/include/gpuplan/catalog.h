@@ -280,14 +280,35 @@ struct EngineExample {
 struct Band {
   double lo = 1, hi = 1;  // measured / estimated: the estimate times lo..hi brackets reality
   int cases = 0;          // reference cases behind it (0: none; the band is a stated guess)
+  std::string basis;      // which cases it came from, in words (speed.cpp PickBand); may be empty
 };
+
+// A band from the reference cases like a scenario: same engine, phase, dense or MoE, one or
+// several GPUs, GPU vendor (calibrate.cpp WithBands; speed.cpp picks the one that matches).
+struct ClassBand {
+  std::string phase;      // "decode" (decode and throughput cases) or "prefill" (prefill, TTFT)
+  bool moe = false, multi_gpu = false;
+  std::string vendor;     // the GPU's vendor, lower case ("nvidia", "amd", "apple")
+  Band band;
+};
+
+// A GPU vendor as the class bands name it: lower case ("nvidia", "amd", "apple").
+inline std::string VendorKey(const std::string& vendor) {
+  std::string v;
+  for (char ch : vendor) v += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
+  return v.empty() ? "unknown" : v;
+}
 
 struct EngineCalibration {
   double decode_bw_efficiency = 0;       // share of datasheet bandwidth a decode step reaches
   double prefill_compute_efficiency = 0; // share of dense tensor peak prefill reaches
-  double layer_overhead_s = 0;           // fixed cost per layer and decode step (kernel launches)
+  double kernel_s = 0;                   // fixed cost per kernel of a decode step (speed.cpp DecodeKernels)
   double prefill_token_layer_s = 0;      // prefill: non-matmul work per token and layer
   Band decode, prefill, memory;
+  std::vector<ClassBand> classes;        // bands per kind of scenario (empty: none fitted)
+  // Where no case is like the scenario: p5..p95 of every engine's cases of the phase, joined
+  // with the engine's own band. Said so in words ("extrapolated: ...").
+  Band decode_wide, prefill_wide;
   std::string basis;                     // how and when the numbers were fitted
 };
 

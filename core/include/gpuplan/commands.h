@@ -37,5 +37,7 @@ struct Calibration {
 };
 Report CalibrationReport(const Calibration& c);
 std::string CalibrationJson(const Calibration& c);
+Report LosoReport(const LosoResult& l);
+std::string LosoJson(const LosoResult& l);
 
 }  // namespace gpuplan

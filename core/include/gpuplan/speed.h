@@ -33,6 +33,13 @@ struct StepTime {
   double bytes = 0, flops = 0;  // per GPU: what the step reads and computes (roofline point)
 };
 
+// Kernels one decode step launches on each GPU, from the model's layer types (speed.cpp
+// DecodeKernels: attention / MLA / linear attention, dense / MoE MLP, 8-bit activation quant).
+struct KernelCount {
+  int total = 0, per_layer_total = 0, per_step = 0, moe_layers = 0;
+};
+KernelCount DecodeKernels(const Model& m, bool quantised_activations);
+
 struct SpeedEstimate {
   StepTime decode;                   // one output token for every sequence of the batch
   StepTime prefill;                  // every prompt of the batch, chunked as the engine does
@@ -49,6 +56,7 @@ struct SpeedEstimate {
   double link_bytes_per_s = 0;           // per direction, for the all-reduce (0: one GPU)
   std::string link_name;
   Band decode_band, prefill_band;
+  KernelCount kernels;                   // kernels per decode step (DecodeKernels)
   // Outputs the catalog cannot give (a GPU without a compute figure has no prefill): key ->
   // why. The reports leave them empty with the reason, never 0.
   std::map<std::string, std::string> unknown;

@@ -48,6 +48,34 @@ void Finish(StepTime& t) {
   else t.bound = t.compute_s > t.memory_s ? "compute" : "memory";
 }
 
+// The band of the reference cases like the scenario (engine, phase, dense or MoE, one or several
+// GPUs, GPU vendor; calibrate.cpp WithBands). Three or more such cases: their band. One or two:
+// joined with the engine's band. None: the spread of every engine's cases, and it says so.
+Band PickBand(const EngineProfile& engine, const std::string& phase, bool moe, bool multi, const std::string& vendor) {
+  const EngineCalibration& cal = engine.calibration;
+  const Band& own = phase == "decode" ? cal.decode : cal.prefill;
+  if (cal.classes.empty()) return own;  // a catalog without class bands (a user's file)
+  const std::string what = std::string(moe ? "MoE" : "dense") + " " + phase + " on " +
+                           (multi ? "several GPUs" : "one GPU") + " (" + vendor + ") with " + engine.name;
+  constexpr int kEnough = 3;
+  for (const ClassBand& c : cal.classes) {
+    if (c.phase != phase || c.moe != moe || c.multi_gpu != multi || c.vendor != vendor) continue;
+    if (c.band.cases >= kEnough) {
+      Band b = c.band;
+      b.basis = "from " + std::to_string(c.band.cases) + " reference cases like this: " + what;
+      return b;
+    }
+    Band b{std::min(c.band.lo, own.lo), std::max(c.band.hi, own.hi), c.band.cases, ""};
+    b.basis = "thin: only " + std::to_string(c.band.cases) + " reference case" + (c.band.cases == 1 ? "" : "s") +
+              " like this (" + what + "), joined with the engine's band of " + std::to_string(own.cases);
+    return b;
+  }
+  Band b = phase == "decode" ? cal.decode_wide : cal.prefill_wide;
+  b.basis = "extrapolated: no reference case for " + what + "; the band is the spread of every engine's " + phase +
+            " cases (" + std::to_string(b.cases) + ")";
+  return b;
+}
+
 }  // namespace
 
 // GPUs per node: beyond it, tensor parallelism crosses the network.
@@ -119,6 +147,51 @@ double AttentionFlopsPerToken(const Model& m, double context) {
   return flops;
 }
 
+KernelCount DecodeKernels(const Model& m, bool quantised_activations) {
+  // Kernels one decode step runs per GPU, counted from vLLM's model code (a CUDA-graph replay
+  // runs the same kernels the eager forward launches), by layer type:
+  //  - attention, vllm/model_executor/models/llama.py LlamaDecoderLayer.forward: fused
+  //    residual-add + RMSNorm, QKV GEMM, rotary, KV-cache write (reshape_and_cache), attention,
+  //    O GEMM = 6 (+2 per-head q/k norms, qwen3.py);
+  //  - MLA, deepseek_v2.py DeepseekV2MLAAttention + the MLA backend's decode path: norm, fused
+  //    q_a/kv_a GEMM, q_a and kv_a norms, q_b GEMM, rotary, W_UK absorption BMM, cache write,
+  //    split-KV attention + its combine, W_UV BMM, O GEMM = 12;
+  //  - linear attention (Gated DeltaNet), qwen3_next.py: norm, two input GEMMs, causal conv1d
+  //    update, gated delta rule step, gated norm, out GEMM = 7;
+  //  - dense MLP: norm, gate_up GEMM, SiLU-and-mul, down GEMM = 4;
+  //  - MoE MLP, layers/fused_moe: norm, router GEMM, top-k softmax, moe_align_block_size,
+  //    w13 grouped GEMM, SiLU-and-mul, w2 grouped GEMM, weighted sum = 8; shared experts add
+  //    their gate_up, activation and down = 3; Gemma 4's dense MLP beside it 3;
+  //  - 8-bit activations (FP8 / INT8 W8A8) quantise each GEMM input in a kernel of its own
+  //    (scaled_fp8_quant / per_token_group_quant_fp8): one per GEMM above;
+  //  - per step: embedding gather, final norm, LM head GEMM, sampling (softmax, top-k/top-p,
+  //    the draw) = 6.
+  // Collectives (all-reduce, all-to-all) are charged separately with their own latency.
+  KernelCount k;
+  for (int layer = 0; layer < m.layers; ++layer) {
+    int n = 0, gemms = 0;
+    if (m.IsAttentionLayer(layer)) {
+      if (m.mla) n += 12, gemms += 5;
+      else n += 6 + (m.qk_norm ? 2 : 0), gemms += 2;
+    } else {
+      n += 7, gemms += 3;
+    }
+    if (m.IsMoeLayer(layer)) {
+      n += 8, gemms += 3;
+      if (m.moe->shared_experts > 0 || m.moe->shared_intermediate > 0) n += 3, gemms += 2;
+      if (m.moe_with_dense) n += 3, gemms += 2;
+      ++k.moe_layers;
+    } else {
+      n += 4, gemms += 2;
+    }
+    if (quantised_activations) n += gemms;
+    k.per_layer_total += n;
+  }
+  k.per_step = 6;
+  k.total = k.per_layer_total + k.per_step;
+  return k;
+}
+
 std::string ComputePrecision(const Gpu& gpu, const WeightFormat& wf, const EngineProfile& engine) {
   auto has = [&](const char* key) { return Peak(gpu, key) > 0; };
   if (wf.id.rfind("fp8", 0) == 0 && has("fp8")) return "fp8";
@@ -151,8 +224,14 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   const EngineCalibration& cal = engine.calibration;
   e.eta_bw = eff.bw > 0 ? eff.bw : cal.decode_bw_efficiency;
   e.eta_compute = eff.compute > 0 ? eff.compute : cal.prefill_compute_efficiency;
-  e.decode_band = cal.decode;
-  e.prefill_band = cal.prefill;
+  {
+    const bool moe = model.moe.has_value(), multi = s.tp * std::max(1, s.pp) > 1;
+    const std::string vendor = VendorKey(gpu.vendor);
+    e.decode_band = PickBand(engine, "decode", moe, multi, vendor);
+    e.prefill_band = PickBand(engine, "prefill", moe, multi, vendor);
+    for (const Band* b : {&e.decode_band, &e.prefill_band})
+      if (b->basis.rfind("extrapolated", 0) == 0) e.warnings.push_back(b->basis);
+  }
   e.compute_precision = ComputePrecision(gpu, wf, engine);
   // A MIG slice runs on its share of the SMs and of the memory bandwidth (capacity.h).
   e.peak_flops = Peak(gpu, e.compute_precision) * memory.device.compute_share;
@@ -233,11 +312,20 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                          " tokens + attention, / " + std::to_string(tp) + " GPU(s) / (" + FormatTflops(e.peak_flops) + " " +
                          e.compute_precision + " × " + FormatFixed(e.eta_compute, 2) + ")" + turn_text,
                      d.compute_s});
-  const double launch = layers * cal.layer_overhead_s;
+  // Fixed time per kernel (engines.json kernel_us, fitted): the gap between dependent kernels
+  // and the ramp of a small kernel that cannot fill the GPU, which a decode step at small
+  // batch pays once per kernel whatever it reads. The count comes from the model's layers.
+  const bool quantised_activations = e.compute_precision == "fp8" || e.compute_precision == "int8" ||
+                                     e.compute_precision == "fp4";
+  e.kernels = DecodeKernels(model, quantised_activations);
+  const double launch = e.kernels.total * cal.kernel_s * in_turn;
   d.serial_s += launch;
-  d.terms.push_back({"launch", "Per-layer overhead",
-                     FormatCount(model.layers) + " layers × " + FormatFixed(cal.layer_overhead_s * 1e6, 1) +
-                         " µs (fitted fixed time per layer and step: launches, synchronisation, small-matrix inefficiency)",
+  d.terms.push_back({"launch", "Kernel overhead",
+                     FormatCount(e.kernels.total) + " kernels per step (" + FormatCount(model.layers) + " layers" +
+                         (e.kernels.moe_layers > 0 ? ", " + std::to_string(e.kernels.moe_layers) + " of them MoE" : "") +
+                         (quantised_activations ? ", 8-bit activation quantisation" : "") + ") × " +
+                         FormatFixed(cal.kernel_s * 1e6, 2) +
+                         " µs (fitted fixed time per kernel: launch gap, ramp and tail of a small kernel)" + turn_text,
                      launch});
   // Expert parallelism: MoE layers dispatch each token to its top-k experts' GPUs and combine
   // the results (two all-to-alls, each GPU sending (n-1)/n of mb × k hidden vectors; GShard,
@@ -325,7 +413,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                        FormatFixed(passes, 0) + " forward pass(es) × " + FormatBytes(wbytes / passes, ByteUnit::GB) +
                            " per GPU / (" + FormatGBs(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")" + turn_text,
                        p.memory_s});
-    const double launches = passes * layers * cal.layer_overhead_s;
+    const double launches = passes * e.kernels.total * cal.kernel_s * in_turn;
     p.serial_s += launches;
     // Work outside the matmuls (norms, rotary, softmax, activation quantisation) grows with
     // tokens × layers; fitted per engine, it is what makes llama.cpp's prefill scale less
@@ -398,7 +486,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
           FormatCount(static_cast<long long>(e.decode_context)) + " tokens",
       "efficiencies " + std::string(eff.bw > 0 || eff.compute > 0 ? "given" : "fitted for " + engine.name) +
           ": bandwidth × " + FormatFixed(e.eta_bw, 2) + ", " + e.compute_precision + " peak × " +
-          FormatFixed(e.eta_compute, 2) + ", " + FormatFixed(cal.layer_overhead_s * 1e6, 1) + " µs per layer and step",
+          FormatFixed(e.eta_compute, 2) + ", " + FormatFixed(cal.kernel_s * 1e6, 2) + " µs per kernel",
       "all sequences decode in lock-step (continuous batching at a steady batch)",
   };
   if (pp > 1)

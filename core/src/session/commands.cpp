@@ -154,17 +154,27 @@ std::string CalibrationJson(const Calibration& c) {
   j["schema"] = "gpuplan.calibration/1";
   ordered_json engines = ordered_json::array();
   auto band = [](const Band& b) { return ordered_json{{"lo", b.lo}, {"hi", b.hi}, {"cases", b.cases}}; };
+  auto class_bands = [](const std::vector<ClassBand>& list) {
+    ordered_json a = ordered_json::array();
+    for (const ClassBand& cb : list)
+      a.push_back({{"phase", cb.phase}, {"moe", cb.moe}, {"multi_gpu", cb.multi_gpu}, {"vendor", cb.vendor},
+                   {"lo", cb.band.lo}, {"hi", cb.band.hi}, {"cases", cb.band.cases}});
+    return a;
+  };
   for (const EngineProfile& e : c.fitted.engines) {
     const EngineCalibration& k = e.calibration;
     engines.push_back({{"id", e.id},
                        {"calibration",
                         {{"decode_bw_efficiency", std::round(k.decode_bw_efficiency * 100) / 100},
                          {"prefill_compute_efficiency", std::round(k.prefill_compute_efficiency * 100) / 100},
-                         {"layer_overhead_us", std::round(k.layer_overhead_s * 1e7) / 10},
+                         {"kernel_us", std::round(k.kernel_s * 1e8) / 100},
                          {"prefill_token_layer_us", std::round(k.prefill_token_layer_s * 1e8) / 100},
                          {"decode_band", band(k.decode)},
                          {"prefill_band", band(k.prefill)},
-                         {"memory_band", band(k.memory)}}}});
+                         {"memory_band", band(k.memory)},
+                         {"decode_wide_band", band(k.decode_wide)},
+                         {"prefill_wide_band", band(k.prefill_wide)},
+                         {"class_bands", class_bands(k.classes)}}}});
   }
   j["engines"] = engines;
   j["log"] = c.log;
@@ -175,6 +185,66 @@ std::string CalibrationJson(const Calibration& c) {
                     {"estimated", r.ran ? ordered_json(r.estimated) : ordered_json(nullptr)},
                     {"ratio", r.ran ? ordered_json(r.ratio) : ordered_json(nullptr)}});
   j["cases"] = rows;
+  return j.dump(2);
+}
+
+// `calibrate --loso`: errors per kind, stored / refit in-sample / leave-one-source-out.
+Report LosoReport(const LosoResult& l) {
+  Report r;
+  r.title = "gpuplan calibrate --loso: " + std::to_string(l.held_out.size()) + " reference cases from " +
+            std::to_string(l.sources.size()) + " sources";
+  r.lines.push_back("error = max(r, 1/r) - 1 with r = measured / estimated; 'held out' estimates each source's cases with "
+                    "efficiencies fitted without that source");
+  auto pct = [](const ErrorStats& st, double v) { return st.n > 0 ? Number(v * 100, FormatFixed(v * 100, 1) + "%") : Unknown(); };
+  Records rows{{{"kind", "kind"}, {"n", "cases", true},
+                {"stored_median", "stored median", true}, {"stored_p90", "p90", true},
+                {"refit_median", "refit median", true}, {"refit_p90", "p90", true},
+                {"held_out_n", "held out", true},
+                {"held_out_median", "held-out median", true}, {"held_out_p90", "p90", true}},
+               {}};
+  for (const KindErrors& k : l.kinds)
+    rows.rows.push_back({Text(k.kind), Number(k.stored.n, std::to_string(k.stored.n)),
+                         pct(k.stored, k.stored.median_abs_error), pct(k.stored, k.stored.p90_abs_error),
+                         pct(k.in_sample, k.in_sample.median_abs_error), pct(k.in_sample, k.in_sample.p90_abs_error),
+                         Number(k.held_out.n, std::to_string(k.held_out.n)),
+                         pct(k.held_out, k.held_out.median_abs_error), pct(k.held_out, k.held_out.p90_abs_error)});
+  r.sections.push_back({"Errors per kind", std::move(rows)});
+  Records src{{{"source", "source"}, {"cases", "cases", true}, {"ran", "ran", true}, {"median", "held-out median", true}}, {}};
+  for (const LosoSource& s : l.sources) {
+    std::vector<CaseResult> mine;
+    for (const CaseResult& x : l.held_out)
+      if (x.c && x.c->source == s.source) mine.push_back(x);
+    const ErrorStats st = Summarise(mine, "speed");
+    src.rows.push_back({Text(s.source), Number(s.cases, std::to_string(s.cases)), Number(s.ran, std::to_string(s.ran)),
+                        pct(st, st.median_abs_error)});
+  }
+  r.sections.push_back({"Sources (speed cases, held out)", std::move(src)});
+  r.after.push_back("memory kinds have no fitted constant: the three columns agree for them");
+  return r;
+}
+
+std::string LosoJson(const LosoResult& l) {
+  ordered_json j;
+  j["schema"] = "gpuplan.calibration.loso/1";
+  auto stats = [](const ErrorStats& st) {
+    return ordered_json{{"n", st.n},
+                        {"median_error", st.n ? ordered_json(st.median_abs_error) : ordered_json(nullptr)},
+                        {"p90_error", st.n ? ordered_json(st.p90_abs_error) : ordered_json(nullptr)}};
+  };
+  ordered_json kinds = ordered_json::array();
+  for (const KindErrors& k : l.kinds)
+    kinds.push_back({{"kind", k.kind}, {"fitted", k.fitted}, {"stored", stats(k.stored)}, {"in_sample", stats(k.in_sample)},
+                     {"held_out", stats(k.held_out)}});
+  j["kinds"] = kinds;
+  ordered_json cases = ordered_json::array();
+  for (size_t i = 0; i < l.held_out.size(); ++i) {
+    const CaseResult& h = l.held_out[i];
+    if (!h.c) continue;
+    auto ratio = [](const CaseResult& x) { return x.ran ? ordered_json(x.ratio) : ordered_json(nullptr); };
+    cases.push_back({{"id", h.c->id}, {"kind", h.c->kind}, {"source", h.c->source}, {"stored_ratio", ratio(l.stored[i])},
+                     {"refit_ratio", ratio(l.refit[i])}, {"held_out_ratio", ratio(h)}});
+  }
+  j["cases"] = cases;
   return j.dump(2);
 }
 

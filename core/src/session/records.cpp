@@ -182,8 +182,8 @@ Records SpeedRecords(const SpeedEstimate& e) {
   };
   row("decode tokens/s per user", "tokens_per_s_user", e.tokens_per_s_user, "tokens/s", e.decode_band, 1);
   row("decode tokens/s total", "tokens_per_s_total", e.tokens_per_s_total, "tokens/s", e.decode_band, 1);
-  row("time per output token", "decode_s", e.decode.seconds, "s", Band{1 / e.decode_band.hi, 1 / e.decode_band.lo, 0}, 4);
-  row("time to first token", "ttft_s", e.ttft_s, "s", Band{1 / e.prefill_band.hi, 1 / e.prefill_band.lo, 0}, 3);
+  row("time per output token", "decode_s", e.decode.seconds, "s", Band{1 / e.decode_band.hi, 1 / e.decode_band.lo, 0, ""}, 4);
+  row("time to first token", "ttft_s", e.ttft_s, "s", Band{1 / e.prefill_band.hi, 1 / e.prefill_band.lo, 0, ""}, 3);
   row("prefill tokens/s", "prefill_tokens_per_s", e.prefill_tokens_per_s, "tokens/s", e.prefill_band, 0);
   return r;
 }

@@ -59,7 +59,11 @@ void MarkUnknown(ordered_json& j, const std::map<std::string, std::string>& unkn
   if (!why.empty()) j["unknown"] = why;
 }
 
-ordered_json BandJson(const Band& b) { return {{"lo", Number(b.lo)}, {"hi", Number(b.hi)}, {"cases", b.cases}}; }
+ordered_json BandJson(const Band& b) {
+  ordered_json j{{"lo", Number(b.lo)}, {"hi", Number(b.hi)}, {"cases", b.cases}};
+  if (!b.basis.empty()) j["basis"] = b.basis;
+  return j;
+}
 
 ordered_json StepJson(const StepTime& t) {
   ordered_json terms = ordered_json::array();

@@ -149,6 +149,8 @@ Report SpeedReport(Session& session, const ReportOptions& o) {
   r.lines.push_back("prompt " + FormatCount(s.prompt) + " tokens, context " + FormatCount(s.context) + " tokens, batch " +
                     std::to_string(s.batch) + (fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)"));
   r.sections.push_back({"", SpeedRecords(e)});
+  if (!e.decode_band.basis.empty()) r.lines.push_back("decode band " + e.decode_band.basis);
+  if (!e.prefill_band.basis.empty()) r.lines.push_back("prefill/TTFT band " + e.prefill_band.basis);
   Records per_m{{{"option", "option"}, {"per_m_output", "$/1M output", true}, {"per_m_input", "$/1M input", true},
                  {"basis", "basis"}},
                 {}};
