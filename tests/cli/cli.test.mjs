@@ -275,7 +275,7 @@ test('speed: json and table carry the same numbers, with the band and the work s
   const t = run(...args, '--explain');
   assert.equal(t.code, 0, t.err);
   assert.match(t.out, new RegExp(`decode tokens/s per user\\s+${j.tokens_per_s_user.toFixed(1)}\\s+tokens/s`));
-  assert.match(t.out, /Weights read .* GB per GPU \/ \(1008 GB\/s × 0\.\d\d\)/);
+  assert.match(t.out, /Weights read .* GB per GPU \/ \(1008 GB\/s × 0\.\d\d attainable × [01]\.\d\d\)/);
   assert.match(t.out, /metric\s+value\s+unit\s+band low\s+band high/);
   assert.doesNotMatch(t.out, /\b(nan|inf|infinity)\b/i);
   const md = run(...args, '--format', 'md');
@@ -290,7 +290,9 @@ test('compare: the whole catalog, sortable, every format; csv rows match json', 
   const fitting = j.rows.filter((r) => r.fits);
   for (let i = 1; i < fitting.length; ++i)
     if (fitting[i].tokens_per_s_total > 0) assert.ok(fitting[i - 1].tokens_per_s_total >= fitting[i].tokens_per_s_total);
-  assert.equal(j.rows.find((r) => r.gpu === 'h100-sxm').gpus, 1);
+  // 67.7 GiB of FP8 weights (embeddings and LM head stay BF16) leave one H100 short of 8k
+  // tokens of KV cache under vLLM's 0.92 cap: two.
+  assert.equal(j.rows.find((r) => r.gpu === 'h100-sxm').gpus, 2);
   const csv = run(...base, '--format', 'csv', '--sort', 'watts', '--fits').out.trim().split('\n');
   assert.equal(csv[0].split(',')[0], 'gpu');
   assert.equal(csv.length - 1, fitting.length);
@@ -329,7 +331,9 @@ test('probe: without CUDA probes in the build, one clear line and exit 3; a resu
   const base = ['speed', '--model', 'llama-3.1-8b', '--gpu', 'h200-sxm', '--format', 'json'];
   const fitted = JSON.parse(run(...base).out);
   const measured = JSON.parse(run(...base, '--measured', file).out);
-  assert.ok(Math.abs(measured.eta_bw - read.ratio) < 1e-9);
+  // The probe's read bandwidth is this GPU's attainable ceiling; the engine's efficiency stays.
+  assert.ok(Math.abs(measured.memory_ceiling.fraction - read.ratio) < 1e-9);
+  assert.equal(measured.eta_bw, fitted.eta_bw);
   assert.notEqual(measured.tokens_per_s_user, fitted.tokens_per_s_user);
   const wrong = run('speed', '--gpu', 'h100-sxm', '--measured', file);
   assert.equal(wrong.code, 2);
@@ -405,8 +409,9 @@ test('roofline: operations on both sides of the ridge; --svg writes the chart; b
   assert.match(t.out, new RegExp(`MLP gate \\+ up\\s+${op('prefill_mlp_up').intensity.toFixed(3)}`));
   const text = readFileSync(svg, 'utf8');
   assert.ok(text.startsWith('<?xml') && text.trimEnd().endsWith('</svg>'));
-  // H100 (2 roofs), A100 (2), RTX 4090 (2), H200 with the probe (2 + measured memory and L2).
-  assert.equal((text.match(/<polyline class="roof"/g) || []).length, 10);
+  // H100 (2 roofs + the attainable one from published copy/GEMM runs), A100 (2 + 1), RTX 4090
+  // (2 + 1), H200 (2 + the attainable one + the probe's measured memory and L2).
+  assert.equal((text.match(/<polyline class="roof"/g) || []).length, 14);
   assert.ok((text.match(/<circle class="point"/g) || []).length >= 20);
   assert.ok(!/NaN|Infinity/.test(text));
   const bad = run(...args, '--overlay', 'h100-sxm,nope');

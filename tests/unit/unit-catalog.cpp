@@ -135,6 +135,22 @@ TEST_CASE("a valid user file adds an entry and overrides by id", "[catalog]") {
   CHECK(o.value().FindGpu("rtx-4090")->name == "Test GPU");
 }
 
+TEST_CASE("a measured ceiling names its unit, its GPU and its source", "[catalog]") {
+  auto file = [](const std::string& fields) {
+    return std::string(R"({"schema": 1, "ceilings": [{"id": "x", "what": "memory", "tool": "BabelStream", )") + fields +
+           R"(, "sources": [{"fields": ["measured"], "title": "t", "url": "https://example.com", "read": "2026-12-02"}]}]})";
+  };
+  Result<Catalog> ok = LoadCatalog({{"user.json", file(R"("gpu": "h100-sxm", "measured": 3000, "unit": "GB/s")")}}, test::Cat());
+  REQUIRE(ok.ok());
+  CHECK(ok.value().ceilings.back().value == Approx(3000e9));
+  Result<Catalog> unit = LoadCatalog({{"user.json", file(R"("gpu": "h100-sxm", "measured": 3, "unit": "TB/s")")}}, test::Cat());
+  REQUIRE_FALSE(unit.ok());
+  CHECK_THAT(unit.error(), Contains("'unit' must be GB/s for memory"));
+  Result<Catalog> gpu = LoadCatalog({{"user.json", file(R"("gpu": "nope", "measured": 3000, "unit": "GB/s")")}}, test::Cat());
+  REQUIRE_FALSE(gpu.ok());
+  CHECK_THAT(gpu.error(), Contains("ceiling 'x': field 'gpu' names an unknown GPU 'nope'"));
+}
+
 TEST_CASE("malformed and invalid files name the file, entry and field", "[catalog]") {
   SECTION("not JSON") {
     auto r = Load("{\"schema\": 1, \"gpus\": [");

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "gpuplan/calibrate.h"
+#include "gpuplan/ceilings.h"
 #include "gpuplan/compare.h"
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
@@ -51,7 +52,11 @@ TEST_CASE("decode is the weights read over the bandwidth, with the work shown") 
   const ParamCount p = CountParams(*Cat().FindModel("llama-2-7b"));
   const double weights = (p.active - p.input_embedding) * 4.64 / 8;
   REQUIRE(e.decode.terms[0].key == "weights_read");
-  CHECK(e.decode.terms[0].seconds == Approx(weights / (1008e9 * e.eta_bw)).epsilon(1e-9));
+  // Over the attainable bandwidth: the published copy measurements on an RTX 4090 (912 GB/s of
+  // 1008, ceilings.json), times the engine's efficiency.
+  CHECK(e.memory_ceiling.own);
+  CHECK(e.memory_ceiling.fraction == Approx(912.0 / 1008).epsilon(1e-6));
+  CHECK(e.decode.terms[0].seconds == Approx(weights / (1008e9 * e.memory_ceiling.fraction * e.eta_bw)).epsilon(1e-9));
   CHECK(e.tokens_per_s_user == Approx(1 / e.decode.seconds));
   CHECK(e.compute_precision == "int8");
   for (const TimeTerm& t : e.decode.terms) CHECK_FALSE(t.formula.empty());
@@ -307,18 +312,20 @@ TEST_CASE("estimates stay within the recorded error against published measuremen
   // 17.3% since llama.cpp's and Transformers' multi-GPU runs are a layer split (the engines'
   // multi_gpu; 2026-12-01). 22.9% on 169 since issue 16 added 65 cases where the set was thin
   // (MoE on several GPUs, AMD, Apple/MLX, A10G/L4/L40S) and the per-layer constant became a
-  // per-kernel cost over each layer type's kernels (2026-12-02).
+  // per-kernel cost over each layer type's kernels (2026-12-02); 19.9% once the efficiencies are
+  // shares of the attainable (published copy/GEMM) ceilings and formats keep 16-bit embeddings.
   CHECK(speed.median_abs_error <= 0.24);
-  CHECK(speed.worst_abs_error <= 5.5);     // recorded 523% (DeepSeek-R1 TTFT on 8 x MI300X under 4 concurrent users)
-  // By kind: decode is the figure most users bring (recorded median 10%, worst 82%; 17.7% and
-  // 281% with the MoE multi-GPU cases, 2026-12-02).
+  CHECK(speed.worst_abs_error <= 5.5);     // recorded 386% (DeepSeek-R1 on 8 x H200, TensorRT-LLM, 4 concurrent users)
+  // By kind: decode is the figure most users bring (recorded median 10%, worst 82%; 13.8% and
+  // 386% with the MoE multi-GPU cases, 2026-12-02).
   const ErrorStats decode = Summarise(results, "speed", "", "decode_tps");
   CHECK(decode.median_abs_error <= 0.19);
-  CHECK(decode.worst_abs_error <= 3.0);
+  CHECK(decode.worst_abs_error <= 4.0);
   CHECK(Summarise(results, "speed", "", "prefill_tps").median_abs_error <= 0.45);    // recorded 43%
   // recorded 25%; 27.3% since device memory is the driver's total (2026-12-01): larger KV pools
-  // moved the throughput estimates both ways; 32.3% on 40 cases with issue 16's (2026-12-02).
-  CHECK(Summarise(results, "speed", "", "throughput_tps").median_abs_error <= 0.34);
+  // moved the throughput estimates both ways; 32.3% on 40 cases with issue 16's (2026-12-02),
+  // 35.4% once vLLM's decode on AMD GPUs has efficiencies of its own.
+  CHECK(Summarise(results, "speed", "", "throughput_tps").median_abs_error <= 0.37);
 }
 
 TEST_CASE("the catalog's error bands are the ones the reference set implies") {
@@ -366,6 +373,79 @@ TEST_CASE("a decode step's kernels are counted from the model's layer types") {
   const KernelCount k = DecodeKernels(*r1, false);
   CHECK(k.moe_layers == 58);
   CHECK(k.total == 61 * 12 + 3 * 4 + 58 * 11 + 6);
+}
+
+TEST_CASE("attainable ceilings come from published measurements, borrowed from the GPU's kind or none") {
+  const Gpu* h100 = Cat().FindGpu("h100-sxm");
+  const Gpu* h100_pcie = Cat().FindGpu("h100-pcie");
+  const Gpu* mi300x = Cat().FindGpu("mi300x");
+  const Gpu* gaudi = Cat().FindGpu("gaudi2");
+  REQUIRE((h100 && h100_pcie && mi300x && gaudi));
+  // H100 SXM: BabelStream 2900 and 2970 of 3350 GB/s (Azure), median 0.877.
+  const Attainable mem = AttainableMemory(Cat(), *h100);
+  CHECK(mem.own);
+  CHECK(mem.measurements == 2);
+  CHECK(mem.fraction == Approx((2900.0 + 2970.0) / 2 / 3350).epsilon(1e-6));
+  // MI300X's GEMMs reach a far smaller share of the datasheet than Hopper's.
+  CHECK(AttainableGemm(Cat(), *mi300x, "fp8").fraction < 0.55);
+  CHECK(AttainableGemm(Cat(), *h100, "fp8").fraction > 0.65);
+  // H100 PCIe has no run of its own: the median of the other Hopper data-centre parts, said so.
+  const Attainable borrowed = AttainableMemory(Cat(), *h100_pcie);
+  CHECK_FALSE(borrowed.own);
+  CHECK(borrowed.measurements >= 2);
+  CHECK(borrowed.basis.find("not measured on NVIDIA H100 PCIe") != std::string::npos);
+  // No Intel GPU has a measurement: the datasheet, said so.
+  const Attainable none = AttainableMemory(Cat(), *gaudi);
+  CHECK(none.fraction == 1);
+  CHECK(none.measurements == 0);
+  CHECK(none.basis.find("no published measurement") != std::string::npos);
+  // GeForce cards boost above the datasheet's FP32-accumulate rate: capped at the datasheet.
+  CHECK(AttainableGemm(Cat(), *Cat().FindGpu("rtx-4090"), "fp16").fraction == 1);
+}
+
+TEST_CASE("an all-reduce takes the measured bus bandwidth and latency of its GPUs and link") {
+  const MeasuredAllReduce h100 = AllReduceMeasurements(Cat(), *Cat().FindGpu("h100-sxm"), 8);
+  // vLLM's custom all-reduce at 512 B and 32 KB (10.1, 11.8 µs) and SGLang's (7.8 µs) on 8 x H100.
+  CHECK(h100.latency_s == Approx(10.1e-6));
+  CHECK(h100.bus_bytes_per_s == Approx(478.87e9));  // nccl-tests on 8 x H100
+  // RTX 4090s over PCIe: nccl-tests' 42 µs at 8 B is the PCIe figure, also for 2 GPUs.
+  const MeasuredAllReduce pcie = AllReduceMeasurements(Cat(), *Cat().FindGpu("rtx-3090"), 2);
+  CHECK(pcie.latency_s == Approx(42.14e-6));
+  CHECK(pcie.latency_basis.find("RTX 4090") != std::string::npos);
+  CHECK(pcie.bus_bytes_per_s == 0);  // no bus bandwidth measured on RTX 3090s
+}
+
+TEST_CASE("a weight format's recipe keeps some tensors in other formats") {
+  const Model* oss = Cat().FindModel("gpt-oss-120b");
+  REQUIRE(oss);
+  const ParamCount p = CountParams(*oss);
+  // gpt-oss's checkpoint: only the routed experts in MXFP4 (4.25 bits), the rest BF16 (65 GB
+  // of safetensors on Hugging Face).
+  Scenario s{.model = "gpt-oss-120b", .weights = "mxfp4", .gpu = "h200-sxm"};
+  Result<MemoryEstimate> m = EstimateMemory(Cat(), s);
+  REQUIRE(m.ok());
+  CHECK(m.value().terms[0].bytes == Approx(p.routed * 4.25 / 8 + (p.total - p.routed) * 2).epsilon(1e-9));
+  CHECK(m.value().terms[0].bytes / 1e9 == Approx(65.2).epsilon(0.01));
+  // FP8: the layers at 8 bits, the input embedding and the LM head at 16.
+  const Model* llama = Cat().FindModel("llama-3.1-70b");
+  REQUIRE(llama);
+  const ParamCount q = CountParams(*llama);
+  Scenario f{.model = "llama-3.1-70b", .weights = "fp8", .gpu = "h200-sxm"};
+  Result<MemoryEstimate> mf = EstimateMemory(Cat(), f);
+  REQUIRE(mf.ok());
+  CHECK(mf.value().terms[0].bytes == Approx((q.total - q.embedding) * 1 + q.embedding * 2).epsilon(1e-9));
+  CHECK(mf.value().terms[0].formula.find("input embedding and LM head at 16 bits") != std::string::npos);
+  // A tied LM head is the embedding table: decode reads it every step.
+  const Model* small = Cat().FindModel("llama-3.2-1b");
+  REQUIRE(small);
+  REQUIRE(small->tie_embeddings);
+  const ParamCount t = CountParams(*small);
+  Scenario tied{.model = "llama-3.2-1b", .prompt = 1, .gpu = "h100-sxm"};
+  tied.context = 2;
+  const SpeedEstimate e = Speed(tied);
+  CHECK(e.decode.terms[0].key == "weights_read");
+  const double read = e.decode.terms[0].seconds * e.bandwidth * e.memory_ceiling.fraction * e.eta_bw;
+  CHECK(read == Approx(t.active * 2).epsilon(1e-6));
 }
 
 TEST_CASE("a malformed reference file is an error naming the case") {

@@ -231,11 +231,28 @@ struct Model {
   }
 };
 
+// The groups of a checkpoint's tensors a weight format may store differently (quant.json
+// "tensor_bits"): FP8 and GPTQ/AWQ/bitsandbytes checkpoints keep the embeddings and the LM head
+// in 16 bits; gpt-oss's MXFP4 quantises only the routed experts.
+enum class TensorGroup { kLayers, kRoutedExperts, kInputEmbedding, kLmHead };
+
 struct WeightFormat {
   std::string id, name;
   double bits_per_weight = 0;       // effective, including scales and zero points
+  // Bits of a group stored otherwise (0: bits_per_weight). Layers = every layer tensor but the
+  // routed experts.
+  double layer_bits = 0, routed_bits = 0, input_embedding_bits = 0, lm_head_bits = 0;
+  std::string tensor_bits_why;      // which tensors the recipe keeps in other formats, and why
   std::string derivation;
   Source source;
+  double BitsFor(TensorGroup g) const {
+    const double b = g == TensorGroup::kLayers           ? layer_bits
+                     : g == TensorGroup::kRoutedExperts  ? routed_bits
+                     : g == TensorGroup::kInputEmbedding ? input_embedding_bits
+                                                          : lm_head_bits;
+    return b > 0 ? b : bits_per_weight;
+  }
+  bool Mixed() const { return layer_bits > 0 || routed_bits > 0 || input_embedding_bits > 0 || lm_head_bits > 0; }
 };
 
 struct KvFormat {
@@ -256,6 +273,20 @@ struct InterconnectSpec {
   double measured_busbw_bytes_per_s = 0;  // NCCL all-reduce bus bandwidth measured on a named system
   double latency_s = 0;
   std::string scope, notes;
+  std::vector<Source> sources;
+};
+
+// What a microbenchmark measured on a GPU (assets/catalog/ceilings.json): the attainable part
+// of a datasheet figure. Values in SI units; divided by the catalog's own datasheet figure for
+// the GPU they give the attainable fraction (gpuplan/ceilings.h).
+struct MeasuredCeiling {
+  std::string id, gpu;
+  std::string what;        // "gemm", "memory", "pcie", "allreduce_busbw", "allreduce_latency"
+  std::string precision;   // gemm: "bf16", "fp16", "fp8", ...
+  int gpus = 0;            // collectives: GPUs taking part
+  double message_bytes = 0;  // allreduce_latency: the message size
+  double value = 0;        // FLOP/s, bytes/s or seconds
+  std::string tool, notes;
   std::vector<Source> sources;
 };
 
@@ -299,6 +330,14 @@ inline std::string VendorKey(const std::string& vendor) {
   return v.empty() ? "unknown" : v;
 }
 
+// An engine's decode efficiencies on one vendor's GPUs, where its kernels there differ (vLLM on
+// ROCm streams and launches differently from vLLM on CUDA): fitted on that vendor's cases.
+struct VendorCalibration {
+  std::string vendor;  // VendorKey
+  double decode_bw_efficiency = 0, kernel_s = 0;
+  int cases = 0;
+};
+
 struct EngineCalibration {
   double decode_bw_efficiency = 0;       // share of datasheet bandwidth a decode step reaches
   double prefill_compute_efficiency = 0; // share of dense tensor peak prefill reaches
@@ -306,6 +345,7 @@ struct EngineCalibration {
   double prefill_token_layer_s = 0;      // prefill: non-matmul work per token and layer
   Band decode, prefill, memory;
   std::vector<ClassBand> classes;        // bands per kind of scenario (empty: none fitted)
+  std::vector<VendorCalibration> by_vendor;  // decode efficiencies of their own on some vendors' GPUs
   // Where no case is like the scenario: p5..p95 of every engine's cases of the phase, joined
   // with the engine's own band. Said so in words ("extrapolated: ...").
   Band decode_wide, prefill_wide;
@@ -406,6 +446,7 @@ struct Catalog {
   std::vector<InterconnectSpec> interconnects;
   std::vector<CloudOffer> cloud_offers;
   std::vector<EngineProfile> engines;
+  std::vector<MeasuredCeiling> ceilings;
 
   const Gpu* FindGpu(std::string_view id) const;
   const Model* FindModel(std::string_view id) const;

@@ -58,4 +58,9 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
 // Layers on the GPUs for a scenario: gpu-layers, or every layer when it is "all" (-1).
 int LayersOnGpu(const Model& m, const Scenario& s);
 
+// A weight format's tensor groups by bit width, in words: "layers and routed experts at 8 bits,
+// input embedding and LM head at 16 bits" (quant.json tensor_bits); routed experts named only
+// for a MoE model.
+std::string MixedBitsText(const WeightFormat& wf, bool routed_experts);
+
 }  // namespace gpuplan

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/ceilings.h"
 #include "gpuplan/expected.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/resolve.h"
@@ -52,7 +53,8 @@ struct SpeedEstimate {
   double experts_touched = 1;        // MoE: share of routed experts a decode step reads
   std::string compute_precision;     // the dense peak used: "fp16", "fp8", "int8", ...
   double peak_flops = 0, bandwidth = 0;  // per GPU, datasheet
-  double eta_bw = 0, eta_compute = 0;    // efficiencies used
+  double eta_bw = 0, eta_compute = 0;    // the engine's efficiencies, shares of the attainable
+  Attainable memory_ceiling, gemm_ceiling;  // attainable fractions of the datasheet (ceilings.h)
   double link_bytes_per_s = 0;           // per direction, for the all-reduce (0: one GPU)
   std::string link_name;
   Band decode_band, prefill_band;
@@ -80,9 +82,10 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
 // The link a collective over n GPUs runs on: NVLink (or the part's scale-up fabric) or PCIe of
 // its generation within a node of 8, InfiniBand NDR / 100 GbE per GPU beyond; warnings say so.
 struct Link {
-  double bytes_per_s = 0;  // per direction
-  double latency_s = 0;
+  double bytes_per_s = 0;  // per direction (an all-reduce's measured bus bandwidth where known)
+  double latency_s = 0;    // per all-reduce call
   std::string name;
+  std::string basis;       // where the rate and latency come from, in words
 };
 Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings);
 // The GPU's PCIe link to the host (and to its peers without NVLink): the catalog's effective

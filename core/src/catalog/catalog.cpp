@@ -546,6 +546,39 @@ InterconnectSpec ReadInterconnect(Reader& r) {
   return l;
 }
 
+MeasuredCeiling ReadCeiling(Reader& r) {
+  MeasuredCeiling c;
+  c.id = r.String("id");
+  c.gpu = r.String("gpu");
+  c.what = r.String("what");
+  const std::string unit = r.String("unit");
+  const double measured = r.Positive("measured");
+  // The unit a kind is quoted in, and its SI scale.
+  struct Kind {
+    const char* what;
+    const char* unit;
+    double scale;
+  };
+  static constexpr Kind kKinds[] = {{"gemm", "TFLOP/s", 1e12},        {"memory", "GB/s", 1e9},
+                                    {"pcie", "GB/s", 1e9},            {"allreduce_busbw", "GB/s", 1e9},
+                                    {"allreduce_latency", "us", 1e-6}};
+  const Kind* kind = nullptr;
+  for (const Kind& k : kKinds)
+    if (c.what == k.what) kind = &k;
+  if (!r.failed() && !kind) r.Fail("what", "must be gemm, memory, pcie, allreduce_busbw or allreduce_latency");
+  if (kind && !r.failed() && unit != kind->unit)
+    r.Fail("unit", "must be " + std::string(kind->unit) + " for " + c.what + " (is '" + unit + "')");
+  if (kind) c.value = measured * kind->scale;
+  c.precision = r.String("precision", c.what == "gemm");
+  c.gpus = static_cast<int>(r.Integer("gpus", c.what.rfind("allreduce", 0) == 0));
+  c.message_bytes = r.Positive("message_bytes", c.what == "allreduce_latency");
+  c.tool = r.String("tool");
+  c.notes = r.String("notes", false);
+  c.sources = ReadSources(r);
+  RequireSourced(r, c.sources, {"measured"});
+  return c;
+}
+
 CloudOffer ReadCloudOffer(Reader& r) {
   CloudOffer o;
   o.id = r.String("id");
@@ -718,6 +751,19 @@ EngineProfile ReadEngine(Reader& r) {
     band("prefill_wide_band", k.prefill_wide, false);
     if (k.decode_wide.cases == 0) k.decode_wide = k.decode;
     if (k.prefill_wide.cases == 0) k.prefill_wide = k.prefill;
+    if (const json* vendors = c.Array("vendor_calibration", false)) {
+      for (size_t i = 0; i < vendors->size(); ++i) {
+        Reader vr((*vendors)[i], c.where() + ": vendor_calibration[" + std::to_string(i) + "]");
+        VendorCalibration v;
+        v.vendor = vr.String("vendor");
+        v.decode_bw_efficiency = vr.Positive("decode_bw_efficiency");
+        v.kernel_s = vr.Positive("kernel_us", true, /*allow_zero=*/true) * 1e-6;
+        v.cases = static_cast<int>(vr.Integer("cases"));
+        if (v.decode_bw_efficiency > 1) vr.Fail("decode_bw_efficiency", "must be a fraction from 0 to 1");
+        c.Adopt(vr);
+        k.by_vendor.push_back(v);
+      }
+    }
     if (const json* classes = c.Array("class_bands", false)) {
       for (size_t i = 0; i < classes->size(); ++i) {
         Reader cr((*classes)[i], c.where() + ": class_bands[" + std::to_string(i) + "]");
@@ -766,8 +812,22 @@ Format ReadFormat(Reader& r, const char* size_field) {
   f.id = r.String("id");
   f.name = r.String("name");
   f.derivation = r.String("derivation", false);
-  if constexpr (std::is_same_v<Format, WeightFormat>) f.bits_per_weight = r.Positive(size_field);
-  else f.bytes_per_element = r.Positive(size_field);
+  if constexpr (std::is_same_v<Format, WeightFormat>) {
+    f.bits_per_weight = r.Positive(size_field);
+    if (const json* t = r.Object("tensor_bits", false)) {
+      Reader tr(*t, r.where() + ": tensor_bits");
+      f.layer_bits = tr.Positive("layers", false);
+      f.routed_bits = tr.Positive("routed_experts", false);
+      f.input_embedding_bits = tr.Positive("input_embedding", false);
+      f.lm_head_bits = tr.Positive("lm_head", false);
+      f.tensor_bits_why = tr.String("why");
+      for (const char* key : {"layers", "routed_experts", "input_embedding", "lm_head"})
+        if (tr.Positive(key, false) > 32) tr.Fail(key, "must be at most 32 bits");
+      r.Adopt(tr);
+    }
+  } else {
+    f.bytes_per_element = r.Positive(size_field);
+  }
   if (const json* src = r.Object("source")) f.source = ReadSource(*src, r.where() + ": source", r);
   return f;
 }
@@ -844,6 +904,7 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
     ok = ReadList(doc, file.name, "interconnects", next.interconnects, errors, next.warnings, options, ReadInterconnect) && ok;
     ok = ReadList(doc, file.name, "cloud_offers", next.cloud_offers, errors, next.warnings, options, ReadCloudOffer) && ok;
     ok = ReadList(doc, file.name, "engines", next.engines, errors, next.warnings, options, ReadEngine) && ok;
+    ok = ReadList(doc, file.name, "ceilings", next.ceilings, errors, next.warnings, options, ReadCeiling) && ok;
     if (ok) base = std::move(next);
   }
   // References across files, checked once everything is merged.
@@ -852,6 +913,8 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
     if (!base.FindGpu(o.gpu))
       errors.push_back("cloud offer '" + o.id + "': field 'gpu' names an unknown GPU '" + o.gpu + "'");
   }
+  for (const MeasuredCeiling& c : base.ceilings)
+    if (!base.FindGpu(c.gpu)) errors.push_back("ceiling '" + c.id + "': field 'gpu' names an unknown GPU '" + c.gpu + "'");
   if (!errors.empty()) {
     std::string all;
     for (const std::string& e : errors) all += (all.empty() ? "" : "\n") + e;

@@ -134,6 +134,25 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
   return EstimateMemory(*r, s, limits);
 }
 
+std::string MixedBitsText(const WeightFormat& wf, bool routed_experts) {
+  // Groups sharing a bit width are named together: "input embedding and LM head at 16 bits".
+  const std::pair<TensorGroup, const char*> groups[] = {{TensorGroup::kLayers, "layers"},
+                                                        {TensorGroup::kRoutedExperts, "routed experts"},
+                                                        {TensorGroup::kInputEmbedding, "input embedding"},
+                                                        {TensorGroup::kLmHead, "LM head"}};
+  std::vector<std::pair<double, std::string>> by_bits;
+  for (const auto& [group, name] : groups) {
+    if (group == TensorGroup::kRoutedExperts && !routed_experts) continue;
+    const double bits = wf.BitsFor(group);
+    auto it = std::find_if(by_bits.begin(), by_bits.end(), [&](const auto& b) { return b.first == bits; });
+    if (it == by_bits.end()) by_bits.push_back({bits, name});
+    else it->second += std::string(" and ") + name;
+  }
+  std::string out;
+  for (const auto& [bits, names] : by_bits) out += (out.empty() ? "" : ", ") + names + " at " + FormatShort(bits, 4) + " bits";
+  return out;
+}
+
 Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool limits) {
   const Model& model = r.model;
   const Gpu& gpu = r.gpu;
@@ -156,18 +175,28 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // input embedding table in host RAM in every case (it only gathers rows from it).
   const ParamCount params = CountParams(model);
   e.layers_on_gpu = LayersOnGpu(model, s);
-  const double bytes_per_param = wf.bits_per_weight / 8.0;
+  // Bytes per parameter of each group of tensors: a format may keep the embeddings and the LM
+  // head in 16 bits, or quantise only the routed experts (WeightFormat::BitsFor, quant.json).
+  const double layer_bpp = wf.BitsFor(TensorGroup::kLayers) / 8, routed_bpp = wf.BitsFor(TensorGroup::kRoutedExperts) / 8;
+  const double embedding_bpp = wf.BitsFor(TensorGroup::kInputEmbedding) / 8, head_bpp = wf.BitsFor(TensorGroup::kLmHead) / 8;
   const double layer_params = (params.total - params.embedding) / model.layers;
+  const double layer_bytes = ((params.total - params.embedding - params.routed) * layer_bpp + params.routed * routed_bpp) /
+                             model.layers;
   const double host_embedding = engine.input_embedding_on_host ? params.input_embedding : 0;
   // Pipeline parallelism splits the layers into pp stages; the largest stage sets the need
   // per GPU, and the first and last stages also hold the input embedding and the LM head.
   const int pp = std::max(1, s.pp);
   const int stage_layers = (e.layers_on_gpu + pp - 1) / pp;
   const double lm_head = params.embedding - params.input_embedding;
+  const double embedding_bytes = (params.input_embedding - host_embedding) * embedding_bpp, head_bytes = lm_head * head_bpp;
   const double stage_embedding =
       pp == 1 ? params.embedding - host_embedding : std::max(params.input_embedding - host_embedding, lm_head);
+  const double stage_embedding_bytes = pp == 1 ? embedding_bytes + head_bytes : std::max(embedding_bytes, head_bytes);
   const double gpu_params = layer_params * e.layers_on_gpu + params.embedding - host_embedding;
+  const double gpu_bytes = layer_bytes * e.layers_on_gpu + embedding_bytes + head_bytes;
+  const double all_bytes = layer_bytes * model.layers + params.input_embedding * embedding_bpp + head_bytes;
   double stage_params = layer_params * stage_layers + stage_embedding;
+  double stage_bytes = layer_bytes * stage_layers + stage_embedding_bytes;
   // Expert parallelism places whole experts: each GPU holds ceil(E / n) of every MoE layer's
   // routed experts instead of 1/n of each (the same when n divides E).
   const bool ep = s.ep == 1 && model.moe && model.moe->experts > 0 && s.tp > 1;
@@ -177,25 +206,28 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
     const double routed_stage = params.routed * stage_layers / model.layers;
     ep_extra = routed_stage * (std::ceil(experts / tp) / experts - 1 / tp) * tp;  // scaled back by /tp below
     stage_params += ep_extra;
+    stage_bytes += ep_extra * routed_bpp;
   }
   const bool offload = e.layers_on_gpu < model.layers;
-  std::string weights_formula = FormatParams(params.total) + " params × " + FormatFixed(wf.bits_per_weight, 3) +
-                                " bits (" + wf.name + ") / 8 / " + Plural(s.tp, "GPU", "GPUs");
+  // The bits as one figure: the format's own, or the mix's average over what the GPUs hold.
+  const std::string bits_text =
+      wf.Mixed() ? FormatFixed(stage_bytes * 8 / stage_params, 3) + " bits on average (" + wf.name + "; " +
+                       MixedBitsText(wf, params.routed > 0) + ")"
+                 : FormatFixed(wf.bits_per_weight, 3) + " bits (" + wf.name + ")";
+  std::string weights_formula = FormatParams(params.total) + " params × " + bits_text + " / 8 / " + Plural(s.tp, "GPU", "GPUs");
   if (offload || host_embedding > 0)
     weights_formula = FormatParams(gpu_params) + " of " + FormatParams(params.total) + " params on the GPUs (" +
                       std::to_string(e.layers_on_gpu) + " of " + std::to_string(model.layers) + " layers" +
-                      (host_embedding > 0 ? "; input embedding in host RAM" : "") + ") × " +
-                      FormatFixed(wf.bits_per_weight, 3) + " bits (" + wf.name + ") / 8 / " +
+                      (host_embedding > 0 ? "; input embedding in host RAM" : "") + ") × " + bits_text + " / 8 / " +
                       Plural(s.tp, "GPU", "GPUs");
   if (pp > 1)
     weights_formula = FormatParams(stage_params) + " params on the largest of " + std::to_string(pp) + " pipeline stages (" +
                       std::to_string(stage_layers) + " layers + " + (lm_head > params.input_embedding ? "LM head" : "embedding") +
-                      ") × " + FormatFixed(wf.bits_per_weight, 3) + " bits (" + wf.name + ") / 8 / " +
-                      Plural(s.tp, "GPU", "GPUs") + " per stage";
+                      ") × " + bits_text + " / 8 / " + Plural(s.tp, "GPU", "GPUs") + " per stage";
   if (ep)
     weights_formula += "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model.moe->experts / tp))) +
                        " of " + std::to_string(model.moe->experts) + " experts per GPU, whole";
-  Term weights{"weights", "Weights", weights_formula, stage_params * bytes_per_param / tp};
+  Term weights{"weights", "Weights", weights_formula, stage_bytes / tp};
 
   // KV cache per token = 2 (K and V) × layers × kv_heads × head_dim × bytes per element
   // (vLLM paper, Kwon et al. 2023, §3: OPT-13B ≈ 800 KB per token); GQA/MQA models have fewer
@@ -273,7 +305,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   e.warnings.insert(e.warnings.end(), e.device.warnings.begin(), e.device.warnings.end());
   const double free_for_kv = e.usable_bytes - weights.bytes - activations.bytes - overhead.bytes;
   e.kv_pool_bytes = std::max(0.0, free_for_kv);
-  e.host_bytes = (params.total * bytes_per_param - gpu_params * bytes_per_param) +
+  e.host_bytes = (all_bytes - gpu_bytes) +
                  KvCacheBytes(model, s.context, kvf.bytes_per_element, 1) * (1 - gpu_layer_share) *
                      static_cast<double>(s.batch);
 

@@ -1,5 +1,7 @@
 #include "gpuplan/roofline.h"
 
+#include "gpuplan/ceilings.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -76,6 +78,23 @@ Roof GpuRoof(const Catalog& catalog, const Gpu& gpu) {
     std::vector<std::string> ignored;
     const Link pcie = PcieLink(catalog, gpu, ignored);
     r.memory.push_back({"host", pcie.name + " (host)", pcie.bytes_per_s, false});
+  }
+  // The attainable roof (dashed): what published copy and GEMM microbenchmarks reach on this
+  // GPU, or on GPUs of its kind where it has none (ceilings.h); a probe's own measurements
+  // join it (AddMeasuredCeilings).
+  auto how = [](const Attainable& a) { return a.own ? std::string("published") : std::string("its kind's"); };
+  const Attainable mem = AttainableMemory(catalog, gpu);
+  if (mem.measurements > 0 && gpu.bandwidth_bytes_per_s > 0)
+    r.memory.push_back({"dram-measured", "memory, attainable (" + how(mem) + " " + FormatFixed(mem.fraction * 100, 0) + "%)",
+                        gpu.bandwidth_bytes_per_s * mem.fraction, true});
+  const size_t datasheet = r.compute.size();
+  for (size_t i = 0; i < datasheet; ++i) {
+    const ComputeCeiling c = r.compute[i];
+    if (c.key != "bf16" && c.key != "fp16" && c.key.rfind("fp8", 0) != 0) continue;  // GEMMs measured in these
+    const Attainable g = AttainableGemm(catalog, gpu, c.key);
+    if (g.measurements > 0)
+      r.compute.push_back({c.key, Upper(c.key) + " GEMM, attainable (" + how(g) + " " + FormatFixed(g.fraction * 100, 0) + "%)",
+                           c.flops_per_s * g.fraction, true});
   }
   return r;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/ceilings.h"
 #include "gpuplan/model.h"
 #include "gpuplan/units.h"
 
@@ -20,10 +21,23 @@ double Peak(const Gpu& gpu, const std::string& key) {
   return it == gpu.dense_flops.end() ? 0 : it->second;
 }
 
-// Per-layer all-reduce latency, a stated assumption (no catalog latency yet): one-shot
-// all-reduce kernels over NVLink finish small messages in ~10 µs, over PCIe in ~30 µs.
+// All-reduce latency where the catalog has no measurement for the GPU's kind of link (ceilings
+// .json has vLLM's custom all-reduce on 8 × H100 at 10-12 µs, SGLang's at 4.5-7.8 µs, and
+// nccl-tests on 8 × RTX 4090 over PCIe at 42 µs): stated assumptions of the same order.
 constexpr double kNvlinkAllReduceLatency = 10e-6;
 constexpr double kPcieAllReduceLatency = 30e-6;
+// A layer split's hand-off is one small device-to-device copy, not a collective: a stated
+// ~10 µs (the copy's launch and one trip over the link).
+constexpr double kHandoffLatency = 10e-6;
+
+// The measured all-reduce for the GPU and count where the catalog has one (ceilings.h).
+void ApplyMeasured(const Catalog& catalog, const Gpu& gpu, int n, Link& link) {
+  const MeasuredAllReduce m = AllReduceMeasurements(catalog, gpu, n);
+  std::string rate = "datasheet link rate", latency = "stated latency";
+  if (m.bus_bytes_per_s > 0) link.bytes_per_s = m.bus_bytes_per_s, rate = "bus bandwidth " + m.bus_basis;
+  if (m.latency_s > 0) link.latency_s = m.latency_s, latency = "latency " + m.latency_basis;
+  link.basis = "all-reduce over " + link.name + ": " + rate + "; " + latency;
+}
 
 
 // Ring all-reduce of `bytes` over n GPUs (Patarasuk & Yuan 2009; NCCL's busbw = algbw ×
@@ -105,9 +119,12 @@ Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<s
     link.bytes_per_s = gpu.interconnect->bytes_per_s / 2;  // vendors quote both directions together
     link.latency_s = kNvlinkAllReduceLatency;
     link.name = gpu.interconnect->kind + (gpu.interconnect->generation ? " " + std::to_string(gpu.interconnect->generation) : "");
+    ApplyMeasured(catalog, gpu, n, link);
     return link;
   }
-  return PcieLink(catalog, gpu, warnings);
+  link = PcieLink(catalog, gpu, warnings);
+  if (n > 1) ApplyMeasured(catalog, gpu, n, link);
+  return link;
 }
 
 Link PcieLink(const Catalog& catalog, const Gpu& gpu, std::vector<std::string>& warnings) {
@@ -222,8 +239,16 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
 
   SpeedEstimate e;
   const EngineCalibration& cal = engine.calibration;
-  e.eta_bw = eff.bw > 0 ? eff.bw : cal.decode_bw_efficiency;
-  e.eta_compute = eff.compute > 0 ? eff.compute : cal.prefill_compute_efficiency;
+  e.eta_bw = cal.decode_bw_efficiency;
+  e.eta_compute = cal.prefill_compute_efficiency;
+  double kernel_s = cal.kernel_s;
+  std::string fitted_on = "fitted for " + engine.name;
+  for (const VendorCalibration& v : cal.by_vendor)
+    if (v.vendor == VendorKey(gpu.vendor)) {
+      e.eta_bw = v.decode_bw_efficiency, kernel_s = v.kernel_s;
+      fitted_on = "fitted for " + engine.name + " on " + gpu.vendor + " GPUs (" + std::to_string(v.cases) +
+                  " cases; decode's own, prefill's the engine's)";
+    }
   {
     const bool moe = model.moe.has_value(), multi = s.tp * std::max(1, s.pp) > 1;
     const std::string vendor = VendorKey(gpu.vendor);
@@ -260,15 +285,38 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   const std::string turn_text = layer_split ? " × " + std::to_string(tp) + " GPUs in turn" : "";
 
   const ParamCount params = CountParams(model);
-  const double bpp = wf.bits_per_weight / 8.0;
+  // Bytes of `params` weights of which `routed` are routed experts and `head` the LM head, each
+  // group at its format's bits (WeightFormat::BitsFor: FP8 or bitsandbytes checkpoints keep the
+  // head in 16 bits, gpt-oss's MXFP4 only quantises the experts). The input embedding is only
+  // gathered, never streamed, so it is never in `params` here.
+  // A tied LM head is the input embedding table, read whole by the head's matmul every step.
+  const bool tied = model.tie_embeddings;
+  const double lm_head = tied ? params.input_embedding : params.embedding - params.input_embedding;
+  const double head_bits = wf.BitsFor(tied ? TensorGroup::kInputEmbedding : TensorGroup::kLmHead);
+  auto weight_bytes = [&](double streamed, double routed, double head) {
+    return ((streamed - routed - head) * wf.BitsFor(TensorGroup::kLayers) + routed * wf.BitsFor(TensorGroup::kRoutedExperts) +
+            head * head_bits) / 8;
+  };
   const double layers = model.layers;
   const double gpu_share = static_cast<double>(memory.layers_on_gpu) / layers;
   const double batch = static_cast<double>(s.batch);
   const double prompt = static_cast<double>(std::min(s.prompt, s.context));
   e.decode_context = prompt + (static_cast<double>(s.context) - prompt) / 2;
-  const double bw_gpu = e.bandwidth * e.eta_bw;
+  // What the GPU really reaches of its datasheet (published copy and GEMM microbenchmarks,
+  // assets/catalog/ceilings.json); the engine's efficiencies are shares of that.
+  // A probe's measurement on this machine replaces the published ones (Efficiency).
+  e.memory_ceiling = AttainableMemory(catalog, gpu);
+  e.gemm_ceiling = AttainableGemm(catalog, gpu, e.compute_precision);
+  if (eff.bw > 0) e.memory_ceiling = {std::min(1.0, eff.bw), 1, true, "memory bandwidth: measured by the probe on this GPU"};
+  if (eff.compute > 0)
+    e.gemm_ceiling = {std::min(1.0, eff.compute), 1, true, e.compute_precision + " GEMM: measured by the probe on this GPU"};
+  const double att_bw = e.memory_ceiling.fraction, att_gemm = e.gemm_ceiling.fraction;
+  const std::string bw_text = FormatGBs(e.bandwidth) + " × " + FormatFixed(att_bw, 2) + " attainable × " + FormatFixed(e.eta_bw, 2);
+  const std::string peak_text = FormatTflops(e.peak_flops) + " " + e.compute_precision + " × " + FormatFixed(att_gemm, 2) +
+                                " attainable × " + FormatFixed(e.eta_compute, 2);
+  const double bw_gpu = e.bandwidth * att_bw * e.eta_bw;
   const double bw_host = s.ram_gbs * 1e9 * e.eta_bw;
-  const double flops_gpu = no_peak ? 0 : e.peak_flops * e.eta_compute;
+  const double flops_gpu = no_peak ? 0 : e.peak_flops * att_gemm * e.eta_compute;
   const double hidden_bytes = static_cast<double>(model.hidden) * 2;  // 16-bit activations
 
   // --- Decode: one token for each of `batch` sequences --------------------------------------
@@ -284,10 +332,12 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   e.experts_touched = ExpertsTouchedFraction(model, mb);
   const double routed_active = model.moe ? params.routed * model.moe->experts_per_token / model.moe->experts : 0;
   const double step_params = params.active - routed_active + params.routed * e.experts_touched;
-  // The input embedding is only gathered (one row per token): it is not streamed.
-  const double streamed_params = step_params - params.input_embedding;
-  const double weights_gpu = streamed_params * bpp * gpu_share / tp;
-  const double weights_host = streamed_params * bpp * (1 - gpu_share);
+  // The input embedding is only gathered (one row per token): it is not streamed, unless it is
+  // also the (tied) LM head.
+  const double streamed_params = step_params - (tied ? 0 : params.input_embedding);
+  const double streamed_bytes = weight_bytes(streamed_params, params.routed * e.experts_touched, lm_head);
+  const double weights_gpu = streamed_bytes * gpu_share / tp;
+  const double weights_host = streamed_bytes * (1 - gpu_share);
   const double kv_read = KvCacheBytes(model, static_cast<long long>(e.decode_context), kvf.bytes_per_element, tp) * mb;
   const double kv_gpu = kv_read * gpu_share, kv_host = kv_read * (1 - gpu_share) * tp;
   const double decode_flops = (2 * params.active * mb + AttentionFlopsPerToken(model, e.decode_context) * mb) / tp;
@@ -300,17 +350,15 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   d.terms.push_back({"weights_read", "Weights read",
                      FormatBytes(weights_gpu, ByteUnit::GB) + (pp > 1 ? " per GPU over " + std::to_string(pp) + " stages" : " per GPU") +
                          (model.moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
-                         " / (" + FormatGBs(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")" + turn_text,
+                         " / (" + bw_text + ")" + turn_text,
                      weights_gpu / bw_gpu * in_turn});
   d.terms.push_back({"kv_read", "KV cache read",
                      FormatBytes(kv_gpu, ByteUnit::GB) + " (" + FormatCount(static_cast<long long>(e.decode_context)) +
-                         " tokens × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " seq) / (" + FormatGBs(e.bandwidth) + " × " +
-                         FormatFixed(e.eta_bw, 2) + ")" + turn_text,
+                         " tokens × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " seq) / (" + bw_text + ")" + turn_text,
                      kv_gpu / bw_gpu * in_turn});
   d.terms.push_back({"compute", "Compute",
                      "2 × " + FormatParams(params.active) + " active params × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) +
-                         " tokens + attention, / " + std::to_string(tp) + " GPU(s) / (" + FormatTflops(e.peak_flops) + " " +
-                         e.compute_precision + " × " + FormatFixed(e.eta_compute, 2) + ")" + turn_text,
+                         " tokens + attention, / " + std::to_string(tp) + " GPU(s) / (" + peak_text + ")" + turn_text,
                      d.compute_s});
   // Fixed time per kernel (engines.json kernel_us, fitted): the gap between dependent kernels
   // and the ramp of a small kernel that cannot fill the GPU, which a decode step at small
@@ -318,13 +366,13 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   const bool quantised_activations = e.compute_precision == "fp8" || e.compute_precision == "int8" ||
                                      e.compute_precision == "fp4";
   e.kernels = DecodeKernels(model, quantised_activations);
-  const double launch = e.kernels.total * cal.kernel_s * in_turn;
+  const double launch = e.kernels.total * kernel_s * in_turn;
   d.serial_s += launch;
   d.terms.push_back({"launch", "Kernel overhead",
                      FormatCount(e.kernels.total) + " kernels per step (" + FormatCount(model.layers) + " layers" +
                          (e.kernels.moe_layers > 0 ? ", " + std::to_string(e.kernels.moe_layers) + " of them MoE" : "") +
                          (quantised_activations ? ", 8-bit activation quantisation" : "") + ") × " +
-                         FormatFixed(cal.kernel_s * 1e6, 2) +
+                         FormatFixed(kernel_s * 1e6, 2) +
                          " µs (fitted fixed time per kernel: launch gap, ramp and tail of a small kernel)" + turn_text,
                      launch});
   // Expert parallelism: MoE layers dispatch each token to its top-k experts' GPUs and combine
@@ -339,12 +387,12 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     return bytes / link.bytes_per_s + link.latency_s;
   };
   if (layer_split) {
-    const double handoff = (tp - 1) * (mb * hidden_bytes / link.bytes_per_s + link.latency_s);
+    const double handoff = (tp - 1) * (mb * hidden_bytes / link.bytes_per_s + kHandoffLatency);
     d.serial_s += handoff;
     d.terms.push_back({"handoff", "Layer-split hand-offs",
                        std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of the hidden state (" +
                            FormatRate(mb * hidden_bytes, "B") +
-                           ") to the next GPU over " + link.name + " (" + FormatSeconds(link.latency_s) + " latency each)",
+                           ") to the next GPU over " + link.name + " (" + FormatSeconds(kHandoffLatency) + " latency each, stated)",
                        handoff});
   } else if (tp > 1) {
     // Megatron-style tensor parallelism: two all-reduces of the hidden state per layer
@@ -398,7 +446,8 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double chunk = engine.max_batched_tokens > 0 ? engine.max_batched_tokens : 8192;
     const double passes = std::max(1.0, std::ceil(tokens / chunk));
     const double flops = (2 * params.active * tokens + AttentionFlopsPerToken(model, prompt / 2) * tokens) / tp;
-    const double wbytes = (params.total - params.input_embedding) * bpp * gpu_share / tp * passes;
+    const double all_bytes = weight_bytes(params.total - (tied ? 0 : params.input_embedding), params.routed, lm_head);
+    const double wbytes = all_bytes * gpu_share / tp * passes;
     p.bytes = wbytes;
     p.flops = flops;
     p.compute_s = no_peak ? 0 : flops / flops_gpu * in_turn;
@@ -406,14 +455,13 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     p.terms.push_back({"compute", "Compute",
                        "(2 × " + FormatParams(params.active) + " params + attention) × " +
                            FormatCount(static_cast<long long>(tokens)) + " tokens / " + std::to_string(tp) +
-                           " GPU(s) / (" + FormatTflops(e.peak_flops) + " " + e.compute_precision + " × " +
-                           FormatFixed(e.eta_compute, 2) + ")" + turn_text,
+                           " GPU(s) / (" + peak_text + ")" + turn_text,
                        p.compute_s});
     p.terms.push_back({"weights_read", "Weights read",
                        FormatFixed(passes, 0) + " forward pass(es) × " + FormatBytes(wbytes / passes, ByteUnit::GB) +
-                           " per GPU / (" + FormatGBs(e.bandwidth) + " × " + FormatFixed(e.eta_bw, 2) + ")" + turn_text,
+                           " per GPU / (" + bw_text + ")" + turn_text,
                        p.memory_s});
-    const double launches = passes * e.kernels.total * cal.kernel_s * in_turn;
+    const double launches = passes * e.kernels.total * kernel_s * in_turn;
     p.serial_s += launches;
     // Work outside the matmuls (norms, rotary, softmax, activation quantisation) grows with
     // tokens × layers; fitted per engine, it is what makes llama.cpp's prefill scale less
@@ -434,7 +482,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                          a2a});
     }
     if (layer_split) {
-      const double handoff = passes * (tp - 1) * (tokens / passes * hidden_bytes / link.bytes_per_s + link.latency_s);
+      const double handoff = passes * (tp - 1) * (tokens / passes * hidden_bytes / link.bytes_per_s + kHandoffLatency);
       p.serial_s += handoff;
       p.terms.push_back({"handoff", "Layer-split hand-offs",
                          FormatFixed(passes, 0) + " pass(es) × " + std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of " +
@@ -458,11 +506,11 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
       plain.interconnect.reset();
       pcie = CollectiveLink(catalog, plain, 1, ignored);
       const double ubatches = std::max(1.0, std::ceil(tokens / 512));
-      const double copy = ubatches * (params.total - params.input_embedding) * bpp * (1 - gpu_share) / pcie.bytes_per_s;
+      const double copy = ubatches * all_bytes * (1 - gpu_share) / pcie.bytes_per_s;
       p.serial_s += copy;
       p.terms.push_back({"pcie", "Offloaded weights over PCIe",
                          FormatFixed(ubatches, 0) + " micro-batches × " +
-                             FormatBytes((params.total - params.input_embedding) * bpp * (1 - gpu_share), ByteUnit::GB) +
+                             FormatBytes(all_bytes * (1 - gpu_share), ByteUnit::GB) +
                              " / " + FormatGBs(pcie.bytes_per_s) + " (" + pcie.name + ")",
                          copy});
     }
@@ -484,9 +532,11 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   e.assumptions = {
       "decode at the mean cache length over the output: prompt + output / 2 = " +
           FormatCount(static_cast<long long>(e.decode_context)) + " tokens",
-      "efficiencies " + std::string(eff.bw > 0 || eff.compute > 0 ? "given" : "fitted for " + engine.name) +
-          ": bandwidth × " + FormatFixed(e.eta_bw, 2) + ", " + e.compute_precision + " peak × " +
-          FormatFixed(e.eta_compute, 2) + ", " + FormatFixed(cal.kernel_s * 1e6, 2) + " µs per kernel",
+      "attainable " + e.memory_ceiling.basis + " (× " + FormatFixed(e.memory_ceiling.fraction, 2) + "); " +
+          e.gemm_ceiling.basis + " (× " + FormatFixed(e.gemm_ceiling.fraction, 2) + ")",
+      "efficiencies " + fitted_on +
+          ": attainable bandwidth × " + FormatFixed(e.eta_bw, 2) + ", attainable " + e.compute_precision + " peak × " +
+          FormatFixed(e.eta_compute, 2) + ", " + FormatFixed(kernel_s * 1e6, 2) + " µs per kernel",
       "all sequences decode in lock-step (continuous batching at a steady batch)",
   };
   if (pp > 1)
@@ -501,7 +551,9 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                             " GPUs (its default multi-GPU mode): they work in turn, so a step takes the sum of their "
                             "parts; prefill's micro-batches are not overlapped across GPUs (an upper bound on its time)");
   else if (tp > 1)
-    e.assumptions.push_back("all-reduce latency " + FormatSeconds(link.latency_s) + " per call (stated assumption)");
+    e.assumptions.push_back(link.basis.empty() ? "all-reduce latency " + FormatSeconds(link.latency_s) + " per call (stated assumption)"
+                                               : link.basis + " (" + FormatGBs(link.bytes_per_s) + ", " +
+                                                     FormatSeconds(link.latency_s) + " per call)");
   if (memory.layers_on_gpu < model.layers)
     e.assumptions.push_back("offloaded layers run on the CPU at host RAM bandwidth " + FormatFixed(s.ram_gbs, 1) + " GB/s");
   if (!memory.fits) e.warnings.push_back("the scenario does not fit in memory: speeds are what it would run at if it did");

@@ -73,6 +73,7 @@ Records ValidateRecords(const Catalog& base, const Catalog& c) {
   row("interconnects", c.interconnects.size(), base.interconnects.size());
   row("cloud_offers", c.cloud_offers.size(), base.cloud_offers.size());
   row("engines", c.engines.size(), base.engines.size());
+  row("ceilings", c.ceilings.size(), base.ceilings.size());
   return r;
 }
 
@@ -154,6 +155,13 @@ std::string CalibrationJson(const Calibration& c) {
   j["schema"] = "gpuplan.calibration/1";
   ordered_json engines = ordered_json::array();
   auto band = [](const Band& b) { return ordered_json{{"lo", b.lo}, {"hi", b.hi}, {"cases", b.cases}}; };
+  auto vendors = [](const std::vector<VendorCalibration>& list) {
+    ordered_json a = ordered_json::array();
+    for (const VendorCalibration& v : list)
+      a.push_back({{"vendor", v.vendor}, {"decode_bw_efficiency", std::round(v.decode_bw_efficiency * 100) / 100},
+                   {"kernel_us", std::round(v.kernel_s * 1e8) / 100}, {"cases", v.cases}});
+    return a;
+  };
   auto class_bands = [](const std::vector<ClassBand>& list) {
     ordered_json a = ordered_json::array();
     for (const ClassBand& cb : list)
@@ -174,6 +182,7 @@ std::string CalibrationJson(const Calibration& c) {
                          {"memory_band", band(k.memory)},
                          {"decode_wide_band", band(k.decode_wide)},
                          {"prefill_wide_band", band(k.prefill_wide)},
+                         {"vendor_calibration", vendors(k.by_vendor)},
                          {"class_bands", class_bands(k.classes)}}}});
   }
   j["engines"] = engines;

@@ -197,6 +197,12 @@ std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const Mem
   j["bandwidth"] = Number(e.bandwidth);
   j["eta_bw"] = Number(e.eta_bw);
   j["eta_compute"] = Number(e.eta_compute);
+  auto ceiling = [](const Attainable& a) {
+    return ordered_json{{"fraction", Number(a.fraction)}, {"measurements", a.measurements}, {"own", a.own}, {"basis", a.basis}};
+  };
+  j["memory_ceiling"] = ceiling(e.memory_ceiling);
+  j["gemm_ceiling"] = ceiling(e.gemm_ceiling);
+  j["kernels_per_step"] = e.kernels.total;
   j["link"] = {{"name", e.link_name}, {"bytes_per_s", Number(e.link_bytes_per_s)}};
   j["decode"] = StepJson(e.decode);
   j["prefill"] = StepJson(e.prefill);
