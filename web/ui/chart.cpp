@@ -68,6 +68,24 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
   }
   dl->AddText(ImVec2((p0.x + p1.x - ImGui::CalcTextSize(x_label).x) / 2, p1.y + ImGui::GetFontSize() * 1.2f), text, x_label);
   dl->AddText(ImVec2(p0.x + 4, p0.y + 2), text, y_label);
+  // Where the scenario no longer fits in memory: the x range shaded and said so; the points
+  // there hollow, their lines thin (the speed it would run at, had it the memory).
+  auto out = [](const Series& s, size_t i) { return i < s.out.size() && s.out[i]; };
+  for (const Series& s : series) {
+    size_t first = s.x.size();
+    for (size_t i = 0; i < s.x.size(); ++i)
+      if (out(s, i)) {
+        first = i;
+        break;
+      }
+    if (first == s.x.size()) continue;
+    const float from = first == 0 ? p0.x : (X(s.x[first - 1]) + X(s.x[first])) / 2;
+    dl->AddRectFilled(ImVec2(from, p0.y), ImVec2(p1.x, p1.y), Colors().grid);
+    const char* note = "does not fit";
+    if (p1.x - from > ImGui::CalcTextSize(note).x + 8)
+      dl->AddText(ImVec2(from + 4, p1.y - ImGui::GetFontSize() - 2), text, note);
+    break;  // one shade: the series share their x
+  }
   for (const Series& s : series) {
     if (!s.lo.empty())
       for (size_t i = 1; i < s.x.size(); ++i) {
@@ -76,8 +94,11 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
                           ImVec2(X(s.x[i]), Y(s.lo[i])), ImVec2(X(s.x[i - 1]), Y(s.lo[i - 1])), band);
       }
     for (size_t i = 1; i < s.x.size(); ++i)
-      dl->AddLine(ImVec2(X(s.x[i - 1]), Y(s.y[i - 1])), ImVec2(X(s.x[i]), Y(s.y[i])), s.color, 2.0f);
-    for (size_t i = 0; i < s.x.size(); ++i) dl->AddCircleFilled(ImVec2(X(s.x[i]), Y(s.y[i])), 3.0f, s.color);
+      dl->AddLine(ImVec2(X(s.x[i - 1]), Y(s.y[i - 1])), ImVec2(X(s.x[i]), Y(s.y[i])), s.color, out(s, i) ? 1.0f : 2.0f);
+    for (size_t i = 0; i < s.x.size(); ++i) {
+      if (out(s, i)) dl->AddCircle(ImVec2(X(s.x[i]), Y(s.y[i])), 3.0f, s.color);
+      else dl->AddCircleFilled(ImVec2(X(s.x[i]), Y(s.y[i])), 3.0f, s.color);
+    }
   }
   // Legend, top right, on a patch of the background so a line under it does not cross the text.
   float lx = p1.x - 8;
@@ -104,7 +125,8 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
         tip = std::string(x_label) + " " + (log_x ? FormatCount(static_cast<long long>(s.x[best])) : FormatShort(s.x[best], 1)) +
               "\n";
       tip += std::string(s.name) + ": " + FormatReading(s.y[best]) + " " + y_label +
-             (s.lo.empty() ? "" : " (band " + FormatReading(s.lo[best]) + "-" + FormatReading(s.hi[best]) + ")") + "\n";
+             (s.lo.empty() ? "" : " (band " + FormatReading(s.lo[best]) + "-" + FormatReading(s.hi[best]) + ")") +
+             (out(s, best) ? " - does not fit in memory" : "") + "\n";
     }
     ImGui::SetTooltip("%s", tip.c_str());
   }

@@ -14,6 +14,7 @@ struct Series {
   std::vector<double> x, y, lo, hi;  // lo/hi: the error band (may be empty)
   ImU32 color;
   const char* name;
+  std::vector<bool> out;             // per point: past what fits in memory (may be empty)
 };
 
 // x: log2 (powers of two: batch, context) or linear from the smallest x (months).

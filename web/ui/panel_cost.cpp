@@ -47,7 +47,7 @@ void App::DrawCost() {
   std::vector<Series> series;
   auto add = [&](const std::vector<double>& y, ImU32 color, const char* name) {
     if (y.empty()) return;
-    series.push_back(Series{c.months, y, {}, {}, color, name});
+    series.push_back(Series{c.months, y, {}, {}, color, name, {}});
   };
   add(c.cloud_total, IM_COL32(90, 150, 240, 255), "on demand");
   add(c.spot_total, IM_COL32(240, 160, 60, 255), "spot");

@@ -71,7 +71,7 @@ void App::DrawMachine() {
     ImGui::TextColored(Muted(), "No measurement yet. A GPU: run `gpuplan probe gpu --out gpu.json` on its machine and drop the file here.");
   }
   if (session_.cpu_probe() && !session_.cpu_probe()->sweep.empty()) {
-    Series bw{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "read GB/s"};
+    Series bw{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "read GB/s", {}};
     for (const SweepPoint& sp : session_.cpu_probe()->sweep) {
       bw.x.push_back(sp.size_bytes);
       bw.y.push_back(sp.bytes_per_s / 1e9);

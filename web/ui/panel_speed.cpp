@@ -34,9 +34,10 @@ void App::DrawSpeed() {
   const Band& b = session_.Speed().value().decode_band;
   const float h = ImGui::GetFontSize() * 13;
   auto series = [&](const std::vector<CurvePoint>& pts, bool total, ImU32 color, const char* name) {
-    Series s{{}, {}, {}, {}, color, name};
+    Series s{{}, {}, {}, {}, color, name, {}};
     for (const CurvePoint& p : pts) {
       const double v = total ? p.total : p.per_user;
+      s.out.push_back(!p.fits);
       s.x.push_back(p.x);
       s.y.push_back(v);
       s.lo.push_back(v * b.lo);

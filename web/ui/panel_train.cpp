@@ -41,8 +41,8 @@ void App::DrawTrain() {
   // The rows `gpuplan train` prints (memory per GPU, time and cost), then the scaling chart.
   const View& v = *FindView("train");
   DrawReport(v, true);
-  Series s{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "tokens/s"};
-  Series ideal{{}, {}, {}, {}, IM_COL32(150, 150, 160, 255), "linear"};
+  Series s{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "tokens/s", {}};
+  Series ideal{{}, {}, {}, {}, IM_COL32(150, 150, 160, 255), "linear", {}};
   const std::vector<ScalingPoint>& scaling = session_.Scaling();
   for (const ScalingPoint& p : scaling) {
     s.x.push_back(p.gpus);

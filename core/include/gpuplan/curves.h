@@ -12,6 +12,7 @@ namespace gpuplan {
 
 struct CurvePoint {
   double x = 0, per_user = 0, total = 0;  // batch or context; decode tokens/s per user and in all
+  bool fits = true;                       // false: the speed it would run at, had it the memory
 };
 struct SpeedCurves {
   std::vector<CurvePoint> batch;    // batch 1, 2, 4, ... 512

@@ -13,7 +13,7 @@ SpeedCurves ComputeSpeedCurves(const Catalog& catalog, const Scenario& s) {
     Result<MemoryEstimate> m = EstimateMemory(catalog, t);
     if (!m.ok()) return;
     Result<SpeedEstimate> v = EstimateSpeed(catalog, t, m.value());
-    if (v.ok()) out.push_back({x, v.value().tokens_per_s_user, v.value().tokens_per_s_total});
+    if (v.ok()) out.push_back({x, v.value().tokens_per_s_user, v.value().tokens_per_s_total, m.value().fits});
   };
   for (long long b = 1; b <= 512; b *= 2) {
     Scenario t = s;

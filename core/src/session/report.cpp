@@ -223,7 +223,8 @@ std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const Mem
     auto points = [&](const std::vector<CurvePoint>& v, const char* x) {
       ordered_json a = ordered_json::array();
       for (const CurvePoint& p : v)
-        a.push_back({{x, Number(p.x)}, {"tokens_per_s_user", sig6(p.per_user)}, {"tokens_per_s_total", sig6(p.total)}});
+        a.push_back({{x, Number(p.x)}, {"tokens_per_s_user", sig6(p.per_user)}, {"tokens_per_s_total", sig6(p.total)},
+                     {"fits", p.fits}});
       return a;
     };
     j["curves"] = {{"batch", points(curves->batch, "batch")}, {"context", points(curves->context, "context")}};

@@ -68,10 +68,10 @@ Records CostLineRecords(const CostEstimate& c) {
 }
 
 Records CurveRecords(const std::vector<CurvePoint>& points, const char* x) {
-  Records r{{{x, x, true}, {"per_user", "tok/s per user", true}, {"total", "tok/s in all", true}}, {}};
+  Records r{{{x, x, true}, {"per_user", "tok/s per user", true}, {"total", "tok/s in all", true}, {"fits", "fits"}}, {}};
   for (const CurvePoint& p : points)
     r.rows.push_back({Number(p.x, FormatCount(static_cast<long long>(p.x))), Number(p.per_user, FormatFixed(p.per_user, 1)),
-                      Number(p.total, FormatFixed(p.total, 1))});
+                      Number(p.total, FormatFixed(p.total, 1)), Text(p.fits ? "yes" : "no: does not fit in memory")});
   return r;
 }
 
