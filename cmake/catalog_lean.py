@@ -7,7 +7,8 @@ estimators and reports use stays in the embedded copy; what it leaves out:
   - the entries' "sources" lists, and the "source" of the memory readings and MIG profiles;
   - the "note" and "fields" of the sources it keeps (a price's and a format's source title
     stays: the cost report and the format pickers quote it);
-  - an engine calibration's "basis" (how and when it was fitted: the Catalog panel's words);
+  - an engine calibration's "basis" (how and when it was fitted: the Catalog panel's words), a
+    format's "tensor_bits" "why", and each file's "about";
   - the words only the Catalog panel and tooltips show (DEFERRED: notes, derivations, engine
     workspace descriptions); the page asks for the bundle when a tooltip wants them;
   - fields the core never reads: an entry's or a model config's key that no string literal in
@@ -40,7 +41,9 @@ def strip(value, key=""):
                 if k != "sources" and k not in DEFERRED
                 and not (k == "source" and key in NESTED_SOURCES)
                 and not (key == "source" and k in SOURCE_DEFERRED)
-                and not (key == "calibration" and k == "basis")}
+                and not (key == "calibration" and k == "basis")
+                and not (key == "tensor_bits" and k == "why")
+                and not (key == "" and k == "about")}
     if isinstance(value, list):
         return [strip(v, key) for v in value]
     return value

@@ -815,12 +815,12 @@ Format ReadFormat(Reader& r, const char* size_field) {
   if constexpr (std::is_same_v<Format, WeightFormat>) {
     f.bits_per_weight = r.Positive(size_field);
     if (const json* t = r.Object("tensor_bits", false)) {
-      Reader tr(*t, r.where() + ": tensor_bits");
+      Reader tr(*t, r.where() + ": tensor_bits", r.sources_elsewhere());
       f.layer_bits = tr.Positive("layers", false);
       f.routed_bits = tr.Positive("routed_experts", false);
       f.input_embedding_bits = tr.Positive("input_embedding", false);
       f.lm_head_bits = tr.Positive("lm_head", false);
-      f.tensor_bits_why = tr.String("why");
+      f.tensor_bits_why = tr.String("why", !tr.sources_elsewhere());  // the lean copy leaves the words out
       for (const char* key : {"layers", "routed_experts", "input_embedding", "lm_head"})
         if (tr.Positive(key, false) > 32) tr.Fail(key, "must be at most 32 bits");
       r.Adopt(tr);

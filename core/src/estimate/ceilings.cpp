@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "gpuplan/small_sort.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan {
@@ -25,7 +26,7 @@ bool Consumer(const Gpu& g) {
 std::string Family(const Gpu& g) { return g.architecture.substr(0, g.architecture.find(' ')); }
 
 double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
+  StableSortSmall(v.begin(), v.end(), [](double a, double b) { return a < b; });  // a handful of values
   const size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
@@ -125,7 +126,7 @@ MeasuredAllReduce AllReduceMeasurements(const Catalog& catalog, const Gpu& gpu, 
       const size_t first = c.tool.find(' '), second = first == std::string::npos ? first : c.tool.find(' ', first + 1);
       std::string tool = c.tool.substr(0, second);
       while (!tool.empty() && (tool.back() == ',' || tool.back() == ';' || tool.back() == ':')) tool.pop_back();
-      const std::string tag = std::to_string(c.gpus) + " × " + g->name + " (" + tool + ")";
+      const std::string tag = std::to_string(c.gpus) + " × " + g->name + (tool.empty() ? "" : " (" + tool + ")");
       if (where.find(tag) == std::string::npos) where += (where.empty() ? "" : "; ") + tag;
     }
     if (values.empty()) return;
