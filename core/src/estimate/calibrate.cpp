@@ -86,7 +86,9 @@ Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) 
     c.gap = detail::JsonString(j, "catalog_gap");
     c.not_modelled = detail::JsonString(j, "not_modelled");
     if (auto src = j.find("source"); src != j.end() && src->is_object()) c.source_url = detail::JsonString(*src, "url");
-    c.source = SourceKey(c.source_url);
+    // A fork's copy of a project's documents is that project's source ("source_group").
+    c.source = detail::JsonString(j, "source_group");
+    if (c.source.empty()) c.source = SourceKey(c.source_url);
     c.tp = static_cast<int>(std::max(IntField(j, "tp", 0), IntField(j, "count", 1)));
     c.ep = static_cast<int>(IntField(j, "ep", 1));
     c.batch = IntField(j, "batch", 0);  // 0: not stated (a throughput run at full load)
@@ -409,8 +411,8 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
     const int nd = count_of(e.id, IsDecodeKind), np = count_of(e.id, IsPrefillKind);
     Fitted f{pooled, nd >= min_cases, np >= min_cases};
     // A vendor other than NVIDIA (every engine here is built for CUDA first) with min_cases
-    // decode cases, while the rest keep min_cases too, gets decode efficiencies of its own; the
-    // engine's are then fitted without its cases.
+    // decode cases gets decode efficiencies of its own; the engine's are then fitted without its
+    // cases, or borrowed (calibrate_like, pooled) when fewer than min_cases remain.
     std::vector<ReferenceCase> mine = subset(e.id);
     if (f.own_decode) {
       std::map<std::string, int> by;
@@ -418,7 +420,7 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
         if (IsDecodeKind(c.kind) && RunCase(catalog, c).ran) ++by[vendor_of(c)];
       int left = nd;
       for (const auto& [vendor, n] : by) {
-        if (vendor == "nvidia" || n < min_cases || left - n < min_cases) continue;
+        if (vendor == "nvidia" || n < min_cases) continue;
         left -= n;
         std::vector<ReferenceCase> theirs, rest;
         for (const ReferenceCase& c : mine) (vendor_of(c) == vendor ? theirs : rest).push_back(c);
@@ -432,6 +434,7 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
         for (const ReferenceCase& c : theirs)
           if (!IsDecodeKind(c.kind)) mine.push_back(c);
       }
+      f.own_decode = left >= min_cases;
     }
     if (f.own_decode || f.own_prefill) {
       const EngineCalibration own = fit(mine, pooled, e.id);
