@@ -390,7 +390,15 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
   };
 
   // 1. All engines together (the fallback for thin engines).
-  EngineCalibration pooled = fit(cases, cat.engines.empty() ? EngineCalibration{} : cat.engines.front().calibration, "");
+  // From a fixed start, so the fit is a function of the cases alone (not of the calibration
+  // stored before it: a refit of a refit gives the same numbers).
+  EngineCalibration start;
+  start.decode_bw_efficiency = 0.9;
+  start.prefill_compute_efficiency = 0.6;
+  start.kernel_s = 5e-6;
+  start.prefill_token_layer_s = 0;
+  for (EngineProfile& e : cat.engines) e.calibration.by_vendor.clear();
+  EngineCalibration pooled = fit(cases, start, "");
   log.push_back("pooled: bw " + FormatFixed(pooled.decode_bw_efficiency, 2) + ", compute " +
                 FormatFixed(pooled.prefill_compute_efficiency, 2) + ", " + FormatFixed(pooled.kernel_s * 1e6, 2) +
                 " us/kernel");
@@ -406,7 +414,6 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
     const Gpu* g = cat.FindGpu(c.gpu);
     return VendorKey(g ? g->vendor : "");
   };
-  for (EngineProfile& e : cat.engines) e.calibration.by_vendor.clear();
   for (const EngineProfile& e : cat.engines) {
     const int nd = count_of(e.id, IsDecodeKind), np = count_of(e.id, IsPrefillKind);
     Fitted f{pooled, nd >= min_cases, np >= min_cases};
@@ -452,7 +459,10 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
       if (!f.own_decode && like->second.own_decode) {
         f.k.decode_bw_efficiency = like->second.k.decode_bw_efficiency;
         f.k.kernel_s = like->second.k.kernel_s;
-        vendor_fits[e.id] = vendor_fits[e.calibrate_like];  // and its vendors' own
+        for (const VendorCalibration& v : vendor_fits[e.calibrate_like])  // and its vendors' own, where
+          if (std::none_of(vendor_fits[e.id].begin(), vendor_fits[e.id].end(),  // this engine has none
+                           [&](const VendorCalibration& mine_v) { return mine_v.vendor == v.vendor; }))
+            vendor_fits[e.id].push_back(v);
         decode_from = "like " + e.calibrate_like;
       }
       if (!f.own_prefill && like->second.own_prefill) {
