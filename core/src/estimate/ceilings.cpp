@@ -31,22 +31,35 @@ double Median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// The fraction each measurement on `gpu` gives (value / datasheet), for a kind of measurement.
+// This GPU's measurements of a kind ("memory", "gemm"), else the median of its kind's GPUs':
+// same vendor, consumer or not and architecture family; then same vendor and consumer or not.
+// One pass over the ceilings of that kind (a speed estimate asks for every GPU in a compare).
 template <typename Fraction>
-std::vector<double> FractionsOn(const Catalog& catalog, const Gpu& gpu, Fraction fraction) {
-  std::vector<double> out;
-  for (const MeasuredCeiling& c : catalog.ceilings)
-    if (c.gpu == gpu.id)
-      if (const double f = fraction(c, gpu); f > 0) out.push_back(f);
-  return out;
-}
-
-// This GPU's measurements, else the median of its kind's: same vendor, consumer or not and
-// architecture family; then same vendor and consumer or not.
-template <typename Fraction>
-Attainable Pick(const Catalog& catalog, const Gpu& gpu, const std::string& what, Fraction fraction) {
+Attainable Pick(const Catalog& catalog, const Gpu& gpu, const std::string& what, const char* kind, Fraction fraction) {
   Attainable a;
-  std::vector<double> mine = FractionsOn(catalog, gpu, fraction);
+  struct Vote {
+    const Gpu* g;
+    bool same_family;
+    std::vector<double> f;
+  };
+  std::vector<double> mine;
+  std::vector<Vote> votes;
+  const bool consumer = Consumer(gpu);
+  const std::string family = Family(gpu);
+  for (const MeasuredCeiling& c : catalog.ceilings) {
+    if (c.what != kind) continue;
+    if (c.gpu == gpu.id) {
+      if (const double f = fraction(c, gpu); f > 0) mine.push_back(f);
+      continue;
+    }
+    const Gpu* other = catalog.FindGpu(c.gpu);
+    if (!other || other->vendor != gpu.vendor || Consumer(*other) != consumer) continue;
+    const double f = fraction(c, *other);
+    if (!(f > 0)) continue;
+    auto v = std::find_if(votes.begin(), votes.end(), [&](const Vote& x) { return x.g == other; });
+    if (v == votes.end()) v = votes.insert(votes.end(), Vote{other, Family(*other) == family, {}});
+    v->f.push_back(f);
+  }
   if (!mine.empty()) {
     a.fraction = std::min(1.0, Median(mine));
     a.measurements = static_cast<int>(mine.size());
@@ -57,21 +70,15 @@ Attainable Pick(const Catalog& catalog, const Gpu& gpu, const std::string& what,
   }
   for (int level = 0; level < 2; ++level) {
     std::vector<double> theirs;
-    int gpus = 0;
-    for (const Gpu& other : catalog.gpus) {
-      if (other.id == gpu.id || other.vendor != gpu.vendor || Consumer(other) != Consumer(gpu)) continue;
-      if (level == 0 && Family(other) != Family(gpu)) continue;
-      std::vector<double> f = FractionsOn(catalog, other, fraction);
-      if (f.empty()) continue;
-      ++gpus;
-      theirs.push_back(Median(f));  // one vote per GPU
-    }
+    for (const Vote& v : votes)
+      if (level == 1 || v.same_family) theirs.push_back(Median(v.f));  // one vote per GPU
     if (theirs.empty()) continue;
+    const int gpus = static_cast<int>(theirs.size());
     a.fraction = std::min(1.0, Median(theirs));
     a.measurements = gpus;
     a.basis = what + ": not measured on " + gpu.name + "; the median of " + std::to_string(gpus) + " other " +
-              gpu.vendor + (level == 0 ? " " + Family(gpu) : std::string()) + (Consumer(gpu) ? " consumer" : "") +
-              " GPU" + (gpus == 1 ? "" : "s");
+              gpu.vendor + (level == 0 ? " " + family : std::string()) + (consumer ? " consumer" : "") + " GPU" +
+              (gpus == 1 ? "" : "s");
     return a;
   }
   a.basis = what + ": no published measurement for " + gpu.name + " or its kind; the datasheet figure";
@@ -83,8 +90,8 @@ bool SixteenBit(const std::string& p) { return p == "bf16" || p == "fp16"; }
 }  // namespace
 
 Attainable AttainableMemory(const Catalog& catalog, const Gpu& gpu) {
-  return Pick(catalog, gpu, "memory bandwidth", [](const MeasuredCeiling& c, const Gpu& g) {
-    return c.what == "memory" && g.bandwidth_bytes_per_s > 0 ? c.value / g.bandwidth_bytes_per_s : 0.0;
+  return Pick(catalog, gpu, "memory bandwidth", "memory", [](const MeasuredCeiling& c, const Gpu& g) {
+    return g.bandwidth_bytes_per_s > 0 ? c.value / g.bandwidth_bytes_per_s : 0.0;
   });
 }
 
@@ -94,8 +101,7 @@ Attainable AttainableGemm(const Catalog& catalog, const Gpu& gpu, const std::str
   const bool fp8 = precision.rfind("fp8", 0) == 0;
   const std::string what = (fp8 ? "FP8" : SixteenBit(precision) ? "16-bit" : "16-bit (for " + precision + ")") +
                            std::string(" GEMM");
-  return Pick(catalog, gpu, what, [fp8](const MeasuredCeiling& c, const Gpu& g) {
-    if (c.what != "gemm") return 0.0;
+  return Pick(catalog, gpu, what, "gemm", [fp8](const MeasuredCeiling& c, const Gpu& g) {
     const bool c_fp8 = c.precision.rfind("fp8", 0) == 0;
     if (fp8 != c_fp8 || (!fp8 && !SixteenBit(c.precision))) return 0.0;
     const double peak = DatasheetPeak(g, c.precision);
@@ -110,17 +116,17 @@ MeasuredAllReduce AllReduceMeasurements(const Catalog& catalog, const Gpu& gpu, 
   auto nearest = [&](const std::string& what, bool own_only, double& value, std::string& basis) {
     int best = 1 << 30;
     for (const MeasuredCeiling& c : catalog.ceilings) {
+      if (c.what != what) continue;
       const Gpu* g = catalog.FindGpu(c.gpu);
-      if (c.what != what || !g || (own_only ? c.gpu != gpu.id : g->interconnect.has_value() != nvlink)) continue;
+      if (!g || (own_only ? c.gpu != gpu.id : g->interconnect.has_value() != nvlink)) continue;
       best = std::min(best, std::abs(c.gpus - n));
     }
     std::vector<double> values;
     std::string where;
     for (const MeasuredCeiling& c : catalog.ceilings) {
+      if (c.what != what || std::abs(c.gpus - n) != best) continue;
       const Gpu* g = catalog.FindGpu(c.gpu);
-      if (c.what != what || !g || (own_only ? c.gpu != gpu.id : g->interconnect.has_value() != nvlink) ||
-          std::abs(c.gpus - n) != best)
-        continue;
+      if (!g || (own_only ? c.gpu != gpu.id : g->interconnect.has_value() != nvlink)) continue;
       values.push_back(c.value);
       // The tool's name: its first two words ("nccl-tests all_reduce_perf", "vLLM custom").
       const size_t first = c.tool.find(' '), second = first == std::string::npos ? first : c.tool.find(' ', first + 1);
