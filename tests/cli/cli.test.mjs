@@ -44,7 +44,7 @@ test('the seeds\' example: 70B at 4-bit on 2x RTX 4090 fits one 8k sequence, not
   const one = fitJson('--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--gpu', 'rtx-4090', '--tp', '2',
     '--engine', 'llama.cpp');
   assert.equal(one.fits, true);
-  assert.equal(one.kv_heads_per_gpu, 4);
+  assert.equal(one.kv_heads_per_gpu, 8);  // llama.cpp's layer split: each GPU holds whole layers, all 8 KV heads
   const four = fitJson('--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--gpu', 'rtx-4090', '--count', '2',
     '--batch', '4', '--engine', 'llama.cpp');
   assert.equal(four.fits, false);

@@ -18,6 +18,7 @@ struct ReferenceCase {
   std::string source;  // SourceKey(source_url): the unit leave-one-source-out holds out
   int tp = 1;
   int ep = 1;  // expert-parallel degree of the run
+  std::string split;        // "row" or "layer": the engine's multi-GPU mode where the run chose one (split_mode)
   long long batch = 1, prompt = 0, output = 0, context = 0;
   double measured = 0;
 };

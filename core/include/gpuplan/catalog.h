@@ -379,6 +379,9 @@ enum class MultiGpuMode {
                     // (Megatron; vLLM, SGLang, TensorRT-LLM --tp)
   kLayerSplit,      // "layer-split": each GPU holds a run of whole layers and the GPUs work in turn,
                     // handing the hidden state on (llama.cpp --split-mode layer, its default)
+  kRowSplit,        // "row-split": every weight matrix split by rows over the GPUs, the main GPU keeping
+                    // the KV cache and the rest of the work, results gathered to it after each
+                    // matmul (llama.cpp --split-mode row)
 };
 // The engines.json words for the three: "total", "profiled-forward", "layer-split", ...
 const char* MemoryCapName(MemoryCap cap);
@@ -418,6 +421,8 @@ struct EngineProfile {
   bool layer_offload = false;            // partial offload of layers to host RAM (llama.cpp -ngl)
   bool gguf_int8_matmul = false;         // GGUF-quantised weights run on INT8 tensor cores (llama.cpp MMQ)
   MultiGpuMode multi_gpu = MultiGpuMode::kTensorParallel;
+  std::vector<MultiGpuMode> multi_gpu_modes;  // every mode the engine offers (engines.json; multi_gpu first)
+  std::vector<std::pair<MultiGpuMode, std::string>> multi_gpu_notes;  // what a user choosing the mode should know
   int kv_block_tokens = 0;
   int max_batched_tokens = 0;
   double cuda_context_bytes = 0;

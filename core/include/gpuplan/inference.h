@@ -55,6 +55,11 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
 // The same with the scenario's ids already resolved (resolve.h); `r` must be Resolve(…, s)'s.
 Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool limits = true);
 
+// How the engine spreads the model over the scenario's tp GPUs: the scenario's split where the
+// engine offers it (engines.json multi_gpu_modes), else the engine's default, and a warning
+// says so. One GPU: the engine's default (nothing is split).
+MultiGpuMode SplitMode(const EngineProfile& engine, const Scenario& s, std::vector<std::string>* warnings = nullptr);
+
 // Layers on the GPUs for a scenario: gpu-layers, or every layer when it is "all" (-1).
 int LayersOnGpu(const Model& m, const Scenario& s);
 

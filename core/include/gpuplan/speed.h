@@ -20,7 +20,7 @@ namespace gpuplan {
 
 // One component of a step time: what it is, its formula in words with the numbers, seconds.
 struct TimeTerm {
-  std::string key;      // "weights_read", "kv_read", "compute", "all_reduce", "launch", "host_read", "pcie"
+  std::string key;      // "weights_read", "kv_read", "compute", "all_reduce", "row_sync", "launch", "host_read", "pcie"
   std::string name;
   std::string formula;
   double seconds = 0;
@@ -59,6 +59,7 @@ struct SpeedEstimate {
   std::string link_name;
   Band decode_band, prefill_band;
   KernelCount kernels;                   // kernels per decode step (DecodeKernels)
+  MultiGpuMode split = MultiGpuMode::kTensorParallel;  // how the GPUs share the model (SplitMode)
   // Outputs the catalog cannot give (a GPU without a compute figure has no prefill): key ->
   // why. The reports leave them empty with the reason, never 0.
   std::map<std::string, std::string> unknown;

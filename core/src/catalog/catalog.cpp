@@ -611,7 +611,8 @@ constexpr std::pair<const char*, WorkspaceModel> kWorkspaces[] = {
     {"compute-buffer", WorkspaceModel::kComputeBuffer},
     {"prefill-forward", WorkspaceModel::kPrefillForward}};
 constexpr std::pair<const char*, MultiGpuMode> kMultiGpuModes[] = {{"tensor-parallel", MultiGpuMode::kTensorParallel},
-                                                                  {"layer-split", MultiGpuMode::kLayerSplit}};
+                                                                  {"layer-split", MultiGpuMode::kLayerSplit},
+                                                                  {"row-split", MultiGpuMode::kRowSplit}};
 
 template <typename T, size_t N>
 std::optional<T> ReadChoice(Reader& r, const char* key, const std::pair<const char*, T> (&choices)[N]) {
@@ -692,6 +693,33 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
   e.layer_offload = r.Bool("layer_offload", false, /*required=*/true);
   e.gguf_int8_matmul = r.Bool("gguf_int8_matmul", false, /*required=*/true);
   if (const std::optional<MultiGpuMode> mode = ReadChoice(r, "multi_gpu", kMultiGpuModes)) e.multi_gpu = *mode;
+  // The other modes a user may pick (the scenario's split); the default is always one of them.
+  e.multi_gpu_modes = {e.multi_gpu};
+  if (const json* modes = r.Array("multi_gpu_modes", false)) {
+    for (const json& m : *modes) {
+      const MultiGpuMode* found = nullptr;
+      for (const auto& [name, value] : kMultiGpuModes)
+        if (m.is_string() && m.get_ref<const std::string&>() == name) found = &value;
+      if (!found) {
+        r.Fail("multi_gpu_modes", "must list words of tensor-parallel, layer-split, row-split");
+        break;
+      }
+      if (std::find(e.multi_gpu_modes.begin(), e.multi_gpu_modes.end(), *found) == e.multi_gpu_modes.end())
+        e.multi_gpu_modes.push_back(*found);
+    }
+  }
+  if (const json* notes = r.Object("multi_gpu_notes", false)) {
+    for (const auto& [word, text] : notes->items()) {
+      const MultiGpuMode* found = nullptr;
+      for (const auto& [name, value] : kMultiGpuModes)
+        if (word == name) found = &value;
+      if (!found || !text.is_string()) {
+        r.Fail("multi_gpu_notes", "must map a mode (tensor-parallel, layer-split, row-split) to a sentence");
+        break;
+      }
+      e.multi_gpu_notes.emplace_back(*found, text.get<std::string>());
+    }
+  }
 }
 
 EngineProfile ReadEngine(Reader& r) {

@@ -214,6 +214,11 @@ const std::vector<FieldDef>& Table() {
     small("ep", "Expert parallel",
           "1: MoE experts placed whole on the GPUs of a stage (expert parallelism), 0: each expert split by tensor parallelism",
           0, 1, 0, &Scenario::ep);
+    choice("split", "Multi-GPU split",
+           "how the engine spreads the model over the tp GPUs: auto (its default: tensor parallel in vLLM, SGLang, "
+           "TensorRT-LLM; layer split in llama.cpp and Transformers), tensor, layer (llama.cpp -sm layer), row "
+           "(llama.cpp -sm row)",
+           {"auto", "tensor", "layer", "row"}, &Scenario::split);
     id("engine", "Engine", "inference engine profile: vllm, sglang, llama.cpp, hf-transformers, tensorrt-llm",
        Kind::kEngine, &Scenario::engine);
     number("mem-util", "Memory cap", "engine memory cap as a fraction (vLLM gpu_memory_utilization); 0 = engine default",

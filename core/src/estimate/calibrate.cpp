@@ -91,6 +91,7 @@ Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) 
     if (c.source.empty()) c.source = SourceKey(c.source_url);
     c.tp = static_cast<int>(std::max(IntField(j, "tp", 0), IntField(j, "count", 1)));
     c.ep = static_cast<int>(IntField(j, "ep", 1));
+    c.split = detail::JsonString(j, "split_mode");
     c.batch = IntField(j, "batch", 0);  // 0: not stated (a throughput run at full load)
     c.prompt = IntField(j, "prompt_tokens", 0);
     c.output = IntField(j, "output_tokens", 0);
@@ -142,6 +143,7 @@ CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
   s.tp = c.tp;
   s.engine = c.engine.empty() ? "vllm" : c.engine;
   s.ep = c.ep > 1 ? 1 : 0;  // the scenario's expert parallelism is on or off (over all tp GPUs)
+  if (c.split == "row" || c.split == "layer" || c.split == "tensor") s.split = c.split;
   s.batch = std::max<long long>(1, c.batch);
   // The KV cache per token and the weights do not depend on the GPU: those cases run on any.
   Result<Resolved> first = Resolve(catalog, s);

@@ -123,6 +123,27 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Model& m, const Sce
 
 }  // namespace
 
+MultiGpuMode SplitMode(const EngineProfile& engine, const Scenario& s, std::vector<std::string>* warnings) {
+  if (s.split == "auto" || s.split.empty()) return engine.multi_gpu;
+  const MultiGpuMode want = s.split == "row" ? MultiGpuMode::kRowSplit
+                            : s.split == "layer" ? MultiGpuMode::kLayerSplit
+                                                 : MultiGpuMode::kTensorParallel;
+  for (MultiGpuMode m : engine.multi_gpu_modes) {
+    if (m != want) continue;
+    for (const auto& [mode, note] : engine.multi_gpu_notes)
+      if (mode == want && warnings) warnings->push_back("split: " + note);
+    return want;
+  }
+  if (warnings) {
+    std::string offers;
+    for (MultiGpuMode m : engine.multi_gpu_modes) offers += (offers.empty() ? "" : ", ") + std::string(MultiGpuModeName(m));
+    warnings->push_back("split: " + engine.name + " has no " + MultiGpuModeName(want) + " (it offers " +
+                        (offers.empty() ? MultiGpuModeName(engine.multi_gpu) : offers) + "); its default " +
+                        MultiGpuModeName(engine.multi_gpu) + " is used");
+  }
+  return engine.multi_gpu;
+}
+
 int LayersOnGpu(const Model& m, const Scenario& s) {
   if (s.gpu_layers < 0) return m.layers;
   return static_cast<int>(std::min<long long>(s.gpu_layers, m.layers));
@@ -165,6 +186,20 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
 
   MemoryEstimate e;
   const double tp = s.tp;
+  // A row split (llama.cpp -sm row) places each layer's other tensors and its KV cache on one GPU
+  // as a layer split does (llama.cpp since its Oct 2024 loader refactor: llama-kv-cache.cpp puts
+  // layer i's K/V on dev_layer(i)) and cuts only the dense weight matrices by rows over all the
+  // GPUs, so memory per GPU is the layer split's.
+  const MultiGpuMode mode = s.tp > 1 ? SplitMode(engine, s, &e.warnings) : engine.multi_gpu;
+  const bool row_split = s.tp > 1 && mode == MultiGpuMode::kRowSplit;
+  // Per GPU, the KV cache of `tokens` tokens for one sequence: tensor parallelism splits each
+  // layer's KV heads (replicating those it cannot split: MLA's latent, fewer KV heads than
+  // GPUs); the layer and row splits give each GPU whole layers' caches.
+  const bool whole_layers = s.tp > 1 && mode != MultiGpuMode::kTensorParallel;
+  auto kv_bytes = [&](long long tokens) {
+    return whole_layers ? KvCacheBytes(model, tokens, kvf.bytes_per_element, 1) / s.tp
+                        : KvCacheBytes(model, tokens, kvf.bytes_per_element, s.tp);
+  };
 
   // Weights: params × effective bits per weight / 8, split evenly by tensor parallelism.
   // Parameters are counted from the architecture (model.h); effective bits include block
@@ -235,16 +270,19 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // most the window and Mamba layers a constant state (model.h, KvCacheBytes). Offloaded
   // layers keep their cache in host RAM (llama.cpp's default with -ngl).
   const double gpu_layer_share = static_cast<double>(e.layers_on_gpu) / model.layers;
-  e.kv_heads_per_gpu = model.mla ? 0 : KvHeadsPerGpu(model, s.tp);
+  e.kv_heads_per_gpu = model.mla ? 0 : whole_layers ? model.kv_heads : KvHeadsPerGpu(model, s.tp);
   e.kv_bytes_per_token = KvBytesPerToken(model, kvf.bytes_per_element);
   const double kv_share = static_cast<double>(stage_layers) / model.layers;  // per GPU: its stage's layers
-  const double kv_per_sequence = KvCacheBytes(model, s.context, kvf.bytes_per_element, s.tp) * kv_share;
+  const double kv_per_sequence = kv_bytes(s.context) * kv_share;
   std::string kv_formula;
   if (!model.mla && !model.mamba && !model.linear && model.sliding_window == 0) {
-    kv_formula = "2 × " + std::to_string(stage_layers) + " layers × " + std::to_string(e.kv_heads_per_gpu) +
-                 " KV heads/GPU × " + std::to_string(model.head_dim) + " head dim × ";
+    kv_formula = "2 × " + std::to_string(stage_layers) + " layers" +
+                 (whole_layers ? " / " + Plural(s.tp, "GPU", "GPUs") + " × " + std::to_string(e.kv_heads_per_gpu) + " KV heads × "
+                               : " × " + std::to_string(e.kv_heads_per_gpu) + " KV heads/GPU × ") +
+                 std::to_string(model.head_dim) + " head dim × ";
   } else {
-    kv_formula = DescribeAttention(model) + (model.mla ? " (replicated on each GPU)" : "") +
+    kv_formula = DescribeAttention(model) + (model.mla && s.tp > 1 && !whole_layers ? " (replicated on each GPU)" : "") +
+                 (whole_layers ? "; whole layers, 1/" + std::to_string(s.tp) + " of them per GPU" : "") +
                  (offload ? "; " + std::to_string(e.layers_on_gpu) + " layers on the GPUs" : "") + "; ";
   }
   kv_formula += FormatShort(kvf.bytes_per_element) + " B (" + kvf.name + ") × " + FormatCount(s.context) +
@@ -313,7 +351,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // recurrent states make it non-linear), so the context limit is found by bisection.
   const double batch = static_cast<double>(s.batch);
   auto fits_tokens = [&](long long tokens) {
-    return KvCacheBytes(model, tokens, kvf.bytes_per_element, s.tp) * kv_share * batch <= free_for_kv;
+    return kv_bytes(tokens) * kv_share * batch <= free_for_kv;
   };
   constexpr long long kContextCap = 16777216;
   if (limits && free_for_kv > 0 && fits_tokens(1)) {
@@ -335,8 +373,14 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (s.prompt > s.context)
     e.warnings.push_back("prompt: " + FormatCount(s.prompt) + " tokens exceed the context of " + FormatCount(s.context) +
                          " (context counts prompt + output); read as " + FormatCount(s.context));
+  const char* spread = s.tp == 1 ? (pp > 1 ? "one GPU per pipeline stage" : "one GPU: nothing split")
+                       : row_split ? "dense weight matrices split by rows over the GPUs, each layer's other tensors "
+                                     "and KV cache on one GPU as in a layer split (row split)"
+                       : mode == MultiGpuMode::kLayerSplit
+                           ? "each GPU holds an even share of the layers and their KV cache (layer split)"
+                           : "weights and KV heads are split evenly across GPUs (tensor parallelism)";
   e.assumptions = {
-      "weights and KV heads are split evenly across GPUs (tensor parallelism)",
+      spread,
       "KV cache is allocated for the full context of every sequence",
       "engine profile: " + engine.name + " (" + engine.version + ")",
   };
@@ -362,12 +406,13 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (offload && !engine.layer_offload)
     e.warnings.push_back("partial offload is modelled the llama.cpp way (-ngl); " + engine.name +
                          " offloads differently, if at all");
-  if (model.mla && s.tp > 1)
+  // (The layer and row splits give each GPU whole layers' KV: no head is split.)
+  if (model.mla && s.tp > 1 && !whole_layers)
     e.warnings.push_back("MLA's latent KV cache cannot be split by heads: every GPU holds all of it");
-  else if (model.kv_heads < s.tp)
+  else if (model.kv_heads < s.tp && !whole_layers)
     e.warnings.push_back(Plural(s.tp, "GPU", "GPUs") + " > " + std::to_string(model.kv_heads) +
                          " KV heads: KV heads are replicated, one per GPU");
-  else if (model.kv_heads % s.tp != 0)
+  else if (model.kv_heads % s.tp != 0 && !whole_layers)
     e.warnings.push_back(std::to_string(model.kv_heads) + " KV heads do not divide evenly over " +
                          Plural(s.tp, "GPU", "GPUs") + "; engines such as vLLM refuse this");
   return e;

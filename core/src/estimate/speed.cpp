@@ -48,12 +48,65 @@ double AllReduceSeconds(double bytes, int n, const Link& link) {
 }
 
 
+// A row split's sync (llama.cpp ggml-cuda ggml_cuda_op_mul_mat with split buffers): for every
+// matmul with a split weight one host thread walks the GPUs, launching on each the copy of the
+// input (quantised to q8_1, 36 B per 32 values), its slice of the matmul, the copy of its rows
+// of the f32 output back to the layer's GPU and the events that order them; CUDA graphs are off
+// with split buffers. So a small-batch split matmul costs host time per GPU: a stated 20 µs,
+// derived from published row/layer pairs outside the reference set (2 × V100 with a 27B Q6_K:
+// ~27 µs per GPU; 2 × Radeon R9700 under ROCm: ~14 µs; tests/reference/candidates/
+// llamacpp-split.json), then checked on the 4 × RTX 4090 pairs of llama.cpp PR #19378 (~17 µs).
+// Large batches go in 128-token chunks, each paying it again, and peer access is switched on
+// only for batches of up to 128 tokens (GGML_CUDA_PEER_MAX_BATCH_SIZE), so a prompt's copies are
+// staged through host memory: they cross the link twice.
+struct RowSync {
+  double seconds = 0;
+  std::string formula;
+};
+constexpr double kRowSplitPerGpu = 20e-6;
+constexpr double kRowSplitChunk = 128;
+RowSync RowSyncTime(const Model& m, double tokens, int n, const Link& link) {
+  const double h = m.hidden, others = n - 1.0;
+  double matmuls = 0, bytes = 0;
+  auto matmul = [&](double in, double out, double count) {
+    matmuls += count;
+    bytes += count * tokens * (in * 36 / 32 * others + out * 4 * others / n);
+  };
+  const double q = static_cast<double>(m.heads) * m.head_dim, kv = static_cast<double>(m.kv_heads) * m.head_dim;
+  for (int layer = 0; layer < m.layers; ++layer) {
+    if (m.IsAttentionLayer(layer)) {
+      matmul(h, q, 1), matmul(h, kv, 2), matmul(q, h, 1);  // q, k, v, o (MLA's five projections alike)
+    } else {
+      matmul(h, h, 2), matmul(h, h, 1);  // linear attention's input and output projections
+    }
+    if (m.IsMoeLayer(layer)) {
+      // The router and any shared expert; the routed experts (3-D tensors) stay whole.
+      matmul(h, m.moe->experts, 1);
+      const double shared = static_cast<double>(m.moe->shared_experts) * m.moe->expert_intermediate + m.moe->shared_intermediate;
+      if (shared > 0) matmul(h, shared, 2), matmul(shared, h, 1);
+    } else {
+      matmul(h, m.intermediate, 2), matmul(m.intermediate, h, 1);  // gate, up, down
+    }
+  }
+  matmul(h, m.vocab, 1);  // the LM head
+  const double chunks = std::max(1.0, std::ceil(tokens / kRowSplitChunk));
+  const double crossings = tokens > kRowSplitChunk ? 2 : 1;
+  RowSync r;
+  r.seconds = chunks * matmuls * n * kRowSplitPerGpu + (link.bytes_per_s > 0 ? crossings * bytes / link.bytes_per_s : 0);
+  r.formula = (chunks > 1 ? FormatFixed(chunks, 0) + " chunks of " + FormatFixed(kRowSplitChunk, 0) + " tokens × " : "") +
+              FormatCount(static_cast<long long>(matmuls)) + " split matmuls × " + std::to_string(n) + " GPUs × " +
+              FormatSeconds(kRowSplitPerGpu) + " of launches (stated) + " + FormatBytes(bytes, ByteUnit::GB) +
+              " of inputs out and outputs back over " + link.name + (crossings > 1 ? ", twice (staged through the host)" : "");
+  return r;
+}
+
 void Finish(StepTime& t) {
   t.seconds = std::max(t.memory_s, t.compute_s) + t.serial_s;
   double largest_serial = 0;
   std::string serial_bound;
   for (const TimeTerm& term : t.terms)
-    if ((term.key == "all_reduce" || term.key == "all_to_all" || term.key == "handoff" || term.key == "host_read" ||
+    if ((term.key == "all_reduce" || term.key == "all_to_all" || term.key == "handoff" || term.key == "row_sync" ||
+         term.key == "host_read" ||
          term.key == "pcie") &&
         term.seconds > largest_serial)
       largest_serial = term.seconds,
@@ -280,7 +333,12 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // layers and the GPUs work in turn, handing the hidden state on (llama.cpp --split-mode
   // layer, Accelerate's device_map): a step takes the sum of the GPUs' parts, as a pipeline's
   // stages with one micro-batch in flight (GPipe, Huang et al. 2019).
-  const bool layer_split = tp > 1 && engine.multi_gpu == MultiGpuMode::kLayerSplit;
+  // A row split (llama.cpp --split-mode row) splits each weight matrix by rows: the GPUs read
+  // their slices at once, but the main GPU keeps the KV cache, attention and the small ops, and
+  // sends each matmul's input to the others and gathers their outputs (the row sync below).
+  e.split = tp > 1 ? SplitMode(engine, s, &e.warnings) : engine.multi_gpu;
+  const bool layer_split = tp > 1 && e.split == MultiGpuMode::kLayerSplit;
+  const bool row_split = tp > 1 && e.split == MultiGpuMode::kRowSplit;
   const double in_turn = layer_split ? tp : 1;
   const std::string turn_text = layer_split ? " × " + std::to_string(tp) + " GPUs in turn" : "";
 
@@ -336,11 +394,24 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // also the (tied) LM head.
   const double streamed_params = step_params - (tied ? 0 : params.input_embedding);
   const double streamed_bytes = weight_bytes(streamed_params, params.routed * e.experts_touched, lm_head);
-  const double weights_gpu = streamed_bytes * gpu_share / tp;
+  // A row split cuts only the dense matrices: MoE experts (MUL_MAT_ID cannot read a split
+  // buffer) stay whole on their layer's GPU, read one layer after another.
+  const double routed_step_bytes = params.routed * e.experts_touched * wf.BitsFor(TensorGroup::kRoutedExperts) / 8;
+  const double weights_gpu = row_split ? ((streamed_bytes - routed_step_bytes) / tp + routed_step_bytes) * gpu_share
+                                       : streamed_bytes * gpu_share / tp;
   const double weights_host = streamed_bytes * (1 - gpu_share);
-  const double kv_read = KvCacheBytes(model, static_cast<long long>(e.decode_context), kvf.bytes_per_element, tp) * mb;
-  const double kv_gpu = kv_read * gpu_share, kv_host = kv_read * (1 - gpu_share) * tp;
-  const double decode_flops = (2 * params.active * mb + AttentionFlopsPerToken(model, e.decode_context) * mb) / tp;
+  // KV read per GPU: a tensor-parallel GPU reads its heads' share (or a replica of what cannot be
+  // split); the layer and row splits read each layer's whole cache on the GPU holding the layer,
+  // one layer after another (the layer split's share per GPU times its GPUs in turn).
+  const long long decode_tokens = static_cast<long long>(e.decode_context);
+  const double kv_read = (layer_split ? KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1) / tp
+                          : row_split ? KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1)
+                                      : KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, tp)) *
+                         mb;
+  const double kv_gpu = kv_read * gpu_share;
+  const double kv_host = KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1) * mb * (1 - gpu_share);
+  const double decode_flops =
+      2 * params.active * mb / tp + AttentionFlopsPerToken(model, e.decode_context) * mb / (row_split ? 1 : tp);
 
   StepTime& d = e.decode;
   d.bytes = weights_gpu + kv_gpu;
@@ -366,14 +437,17 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   const bool quantised_activations = e.compute_precision == "fp8" || e.compute_precision == "int8" ||
                                      e.compute_precision == "fp4";
   e.kernels = DecodeKernels(model, quantised_activations);
-  const double launch = e.kernels.total * kernel_s * in_turn;
+  // A layer split's GPUs each launch their own layers' kernels, one GPU after another: the
+  // model's kernels once in all, as on one GPU.
+  const double launch = e.kernels.total * kernel_s;
   d.serial_s += launch;
   d.terms.push_back({"launch", "Kernel overhead",
                      FormatCount(e.kernels.total) + " kernels per step (" + FormatCount(model.layers) + " layers" +
                          (e.kernels.moe_layers > 0 ? ", " + std::to_string(e.kernels.moe_layers) + " of them MoE" : "") +
                          (quantised_activations ? ", 8-bit activation quantisation" : "") + ") × " +
                          FormatFixed(kernel_s * 1e6, 2) +
-                         " µs (fitted fixed time per kernel: launch gap, ramp and tail of a small kernel)" + turn_text,
+                         " µs (fitted fixed time per kernel: launch gap, ramp and tail of a small kernel)" +
+                         (layer_split ? ", each GPU its own layers'" : ""),
                      launch});
   // Expert parallelism: MoE layers dispatch each token to its top-k experts' GPUs and combine
   // the results (two all-to-alls, each GPU sending (n-1)/n of mb × k hidden vectors; GShard,
@@ -394,6 +468,10 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                            FormatRate(mb * hidden_bytes, "B") +
                            ") to the next GPU over " + link.name + " (" + FormatSeconds(kHandoffLatency) + " latency each, stated)",
                        handoff});
+  } else if (row_split) {
+    const RowSync sync = RowSyncTime(model, mb, tp, link);
+    d.serial_s += sync.seconds;
+    d.terms.push_back({"row_sync", "Row-split copies", sync.formula, sync.seconds});
   } else if (tp > 1) {
     // Megatron-style tensor parallelism: two all-reduces of the hidden state per layer
     // (after attention and after the MLP; Shoeybi et al. 2019, §3).
@@ -445,7 +523,8 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double tokens = sequences * prompt;
     const double chunk = engine.max_batched_tokens > 0 ? engine.max_batched_tokens : 8192;
     const double passes = std::max(1.0, std::ceil(tokens / chunk));
-    const double flops = (2 * params.active * tokens + AttentionFlopsPerToken(model, prompt / 2) * tokens) / tp;
+    const double flops =
+        2 * params.active * tokens / tp + AttentionFlopsPerToken(model, prompt / 2) * tokens / (row_split ? 1 : tp);
     const double all_bytes = weight_bytes(params.total - (tied ? 0 : params.input_embedding), params.routed, lm_head);
     const double wbytes = all_bytes * gpu_share / tp * passes;
     p.bytes = wbytes;
@@ -461,7 +540,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                        FormatFixed(passes, 0) + " forward pass(es) × " + FormatBytes(wbytes / passes, ByteUnit::GB) +
                            " per GPU / (" + bw_text + ")" + turn_text,
                        p.memory_s});
-    const double launches = passes * e.kernels.total * kernel_s * in_turn;
+    const double launches = passes * e.kernels.total * kernel_s;
     p.serial_s += launches;
     // Work outside the matmuls (norms, rotary, softmax, activation quantisation) grows with
     // tokens × layers; fitted per engine, it is what makes llama.cpp's prefill scale less
@@ -488,6 +567,14 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                          FormatFixed(passes, 0) + " pass(es) × " + std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of " +
                              FormatRate(tokens / passes * hidden_bytes, "B") + " to the next GPU over " + link.name,
                          handoff});
+    } else if (row_split) {
+      // Each micro-batch of the prompt (llama.cpp's n_ubatch) syncs once per matmul.
+      const double ub = engine.micro_batch_tokens > 0 ? engine.micro_batch_tokens : 512;
+      const double ubatches = std::max(1.0, std::ceil(tokens / ub));
+      const RowSync sync = RowSyncTime(model, tokens / ubatches, tp, link);
+      p.serial_s += ubatches * sync.seconds;
+      p.terms.push_back({"row_sync", "Row-split copies", FormatFixed(ubatches, 0) + " micro-batch(es) × " + sync.formula,
+                         ubatches * sync.seconds});
     } else if (tp > 1) {
       const double ar = all_reduces_per_step * passes * AllReduceSeconds(tokens / passes * hidden_bytes, tp, link);
       p.serial_s += ar;
@@ -546,14 +633,20 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   if (model.moe)
     e.assumptions.push_back("MoE routing uniform and independent per token: " +
                             FormatFixed(e.experts_touched * 100, 0) + "% of routed experts read per step");
+  if (row_split)
+    e.assumptions.push_back(engine.name + " splits every weight matrix by rows over the " + std::to_string(tp) +
+                            " GPUs (split row): they read their slices at once; each layer's GPU keeps its KV cache, "
+                            "attention and MoE experts as in a layer split, and copies each matmul's input out and the "
+                            "outputs back");
   if (layer_split)
     e.assumptions.push_back(engine.name + " splits the layers over the " + std::to_string(tp) +
                             " GPUs (its default multi-GPU mode): they work in turn, so a step takes the sum of their "
                             "parts; prefill's micro-batches are not overlapped across GPUs (an upper bound on its time)");
-  else if (tp > 1)
-    e.assumptions.push_back(link.basis.empty() ? "all-reduce latency " + FormatSeconds(link.latency_s) + " per call (stated assumption)"
-                                               : link.basis + " (" + FormatGBs(link.bytes_per_s) + ", " +
-                                                     FormatSeconds(link.latency_s) + " per call)");
+  else if (tp > 1 && !row_split)
+    e.assumptions.push_back("tensor parallelism over " + std::to_string(tp) + " GPUs; " +
+                            (link.basis.empty() ? "all-reduce latency " + FormatSeconds(link.latency_s) + " per call (stated assumption)"
+                                                : link.basis + " (" + FormatGBs(link.bytes_per_s) + ", " +
+                                                      FormatSeconds(link.latency_s) + " per call)"));
   if (memory.layers_on_gpu < model.layers)
     e.assumptions.push_back("offloaded layers run on the CPU at host RAM bandwidth " + FormatFixed(s.ram_gbs, 1) + " GB/s");
   if (!memory.fits) e.warnings.push_back("the scenario does not fit in memory: speeds are what it would run at if it did");

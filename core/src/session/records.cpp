@@ -437,17 +437,19 @@ Records EngineRecords(const Catalog& cat) {
             {"kv_block_tokens", "KV block", true},
             {"host", "on the host"},
             {"gguf_int8_matmul", "GGUF INT8 matmul"},
-            {"multi_gpu", "multi-GPU"},
+            {"multi_gpu", "multi-GPU (default first)"},
             {"examples", "logged workspace examples", true},
             {"version", "version"}};
   for (const EngineProfile& e : cat.engines) {
     std::string host = e.input_embedding_on_host ? "input embedding" : "";
+    std::string modes;  // the default first, then what split= may pick
+    for (MultiGpuMode m : e.multi_gpu_modes) modes += (modes.empty() ? "" : ", ") + std::string(MultiGpuModeName(m));
     if (e.layer_offload) host += std::string(host.empty() ? "" : ", ") + "offloaded layers";
     r.rows.push_back({Text(e.id), Text(e.name), Text(MemoryCapName(e.memory_cap)),
                       e.memory_fraction > 0 ? Number(e.memory_fraction, FormatShort(e.memory_fraction, 3)) : Unknown(),
                       Text(e.memory_fraction_of), Text(WorkspaceModelName(e.workspace_model)),
                       e.kv_block_tokens ? Number(e.kv_block_tokens, std::to_string(e.kv_block_tokens)) : Unknown(),
-                      Text(host), Text(e.gguf_int8_matmul ? "yes" : "no"), Text(MultiGpuModeName(e.multi_gpu)),
+                      Text(host), Text(e.gguf_int8_matmul ? "yes" : "no"), Text(modes.empty() ? MultiGpuModeName(e.multi_gpu) : modes),
                       Number(static_cast<double>(e.examples.size()), std::to_string(e.examples.size())),
                       Text(e.version.substr(0, 60))});
   }

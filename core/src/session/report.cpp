@@ -203,6 +203,7 @@ std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const Mem
   j["memory_ceiling"] = ceiling(e.memory_ceiling);
   j["gemm_ceiling"] = ceiling(e.gemm_ceiling);
   j["kernels_per_step"] = e.kernels.total;
+  j["multi_gpu_mode"] = s.tp > 1 ? MultiGpuModeName(e.split) : "one GPU";
   j["link"] = {{"name", e.link_name}, {"bytes_per_s", Number(e.link_bytes_per_s)}};
   j["decode"] = StepJson(e.decode);
   j["prefill"] = StepJson(e.prefill);
