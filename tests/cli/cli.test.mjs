@@ -29,7 +29,8 @@ test('fit --format json: breakdown sums, GQA-aware KV, verdict', () => {
   assert.equal(terms.weights, 8030261248 * 2);
   assert.equal(terms.kv_cache, 2 * 32 * 8 * 128 * 2 * 8192);
   assert.equal(terms.overhead, 2 ** 30);
-  assert.ok(terms.activations > 1.0 * 2 ** 30 && terms.activations < 1.5 * 2 ** 30);  // vLLM's profiling peak
+  // vLLM's profiling peak: `vllm serve` profiles 2,048 batched tokens and 256 sequences below 70 GiB
+  assert.ok(terms.activations > 0.4 * 2 ** 30 && terms.activations < 0.6 * 2 ** 30);
   assert.equal(j.per_gpu.total_bytes, terms.weights + terms.kv_cache + terms.activations + terms.overhead);
   // nvidia-smi's 24,564 MiB less what the driver keeps (CUDA's total: PyTorch's 23.64 GiB = 24,207 MiB).
   assert.equal(j.per_gpu.device.total_bytes, 24564 * 2 ** 20);

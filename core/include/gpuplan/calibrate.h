@@ -18,6 +18,7 @@ struct ReferenceCase {
   std::string source;  // SourceKey(source_url): the unit leave-one-source-out holds out
   int tp = 1;
   int ep = 1;  // expert-parallel degree of the run
+  double mem_util = 0;       // the engine's memory cap in the run (gpu_memory_utilization); 0: its default
   std::string split;        // "row" or "layer": the engine's multi-GPU mode where the run chose one (split_mode)
   long long batch = 1, prompt = 0, output = 0, context = 0;
   double measured = 0;

@@ -425,11 +425,28 @@ struct EngineProfile {
   std::vector<std::pair<MultiGpuMode, std::string>> multi_gpu_notes;  // what a user choosing the mode should know
   int kv_block_tokens = 0;
   int max_batched_tokens = 0;
+  int max_num_seqs = 0;                  // sequences per step (vLLM max_num_seqs); 0: not stated
+  // Smaller defaults on GPUs below `below_gib` or whose name contains `name_contains` (vLLM's
+  // get_batch_defaults: >= 70 GiB and not an A100 get 8192 tokens and 1024 sequences).
+  struct SmallGpuDefaults {
+    double below_gib = 0;
+    std::string name_contains;
+    int max_batched_tokens = 0, max_num_seqs = 0;
+  };
+  std::optional<SmallGpuDefaults> small_gpu;
+  double sampler_bytes_per_logit = 0;    // the sampler warm-up's peak per row and vocabulary entry (0: none)
+  double multi_gpu_buffers_bytes = 0;    // per GPU with 2+ GPUs: collective buffers (NCCL, custom all-reduce)
   double cuda_context_bytes = 0;
   std::string activation_workspace, notes;
   std::vector<EngineExample> examples;
   std::vector<Source> sources;
 };
+
+// The engine's per-step limits on a GPU: its defaults, or the smaller ones it picks there.
+struct BatchDefaults {
+  int max_batched_tokens = 0, max_num_seqs = 0;
+};
+BatchDefaults EngineBatchDefaults(const EngineProfile& engine, const Gpu& gpu, double device_bytes);
 
 // [SECTION] Catalog and loading ----------------------------------------------------------
 struct CatalogFile {

@@ -746,6 +746,19 @@ EngineProfile ReadEngine(Reader& r) {
   e.kv_block_tokens = static_cast<int>(r.Integer("kv_block_tokens", false));
   e.max_batched_tokens = static_cast<int>(
       r.Integer("default_max_num_batched_tokens", e.workspace_model == WorkspaceModel::kProfiledForward));
+  e.max_num_seqs = static_cast<int>(r.Integer("default_max_num_seqs", false));
+  if (const json* small = r.Object("small_gpu_defaults", false)) {
+    Reader sg(*small, r.where() + ": small_gpu_defaults");
+    EngineProfile::SmallGpuDefaults d;
+    d.below_gib = sg.Positive("below_gib");
+    d.name_contains = sg.String("name_contains", false);
+    d.max_batched_tokens = static_cast<int>(sg.Integer("max_num_batched_tokens"));
+    d.max_num_seqs = static_cast<int>(sg.Integer("max_num_seqs"));
+    r.Adopt(sg);
+    e.small_gpu = d;
+  }
+  e.sampler_bytes_per_logit = r.Positive("sampler_bytes_per_logit", false);
+  e.multi_gpu_buffers_bytes = r.Positive("multi_gpu_buffers_gib", false) * kGiB;
   e.cuda_context_bytes = r.Positive("cuda_context_mib", false) * kMiB;
   e.activation_workspace = r.String("activation_workspace", false);
   e.notes = r.String("notes", false);
@@ -830,7 +843,8 @@ EngineProfile ReadEngine(Reader& r) {
   RequireSourced(r, e.sources, {"gpu_memory_utilization_default", "mem_fraction_static_fallback",
                                 "kv_cache_free_gpu_mem_fraction_default", "kv_block_tokens",
                                 "default_max_num_batched_tokens", "cuda_context_mib", "activation_workspace_gib_examples",
-                                "default_n_ubatch", "reserved_mem_mib", "defaults_by_gpu_memory"});
+                                "default_n_ubatch", "reserved_mem_mib", "defaults_by_gpu_memory", "default_max_num_seqs",
+                                "small_gpu_defaults", "sampler_bytes_per_logit", "multi_gpu_buffers_gib"});
   return e;
 }
 
@@ -963,6 +977,15 @@ const char* WorkspaceModelName(WorkspaceModel model) {
   for (const auto& [name, value] : kWorkspaces)
     if (value == model) return name;
   return "?";
+}
+
+BatchDefaults EngineBatchDefaults(const EngineProfile& engine, const Gpu& gpu, double device_bytes) {
+  BatchDefaults b{engine.max_batched_tokens, engine.max_num_seqs};
+  if (const auto& small = engine.small_gpu) {
+    const bool named = !small->name_contains.empty() && gpu.name.find(small->name_contains) != std::string::npos;
+    if (device_bytes < small->below_gib * kGiB || named) b = {small->max_batched_tokens, small->max_num_seqs};
+  }
+  return b;
 }
 
 const char* MultiGpuModeName(MultiGpuMode mode) {

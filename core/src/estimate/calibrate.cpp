@@ -92,6 +92,7 @@ Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) 
     c.tp = static_cast<int>(std::max(IntField(j, "tp", 0), IntField(j, "count", 1)));
     c.ep = static_cast<int>(IntField(j, "ep", 1));
     c.split = detail::JsonString(j, "split_mode");
+    if (auto u = j.find("gpu_memory_utilization"); u != j.end() && u->is_number()) c.mem_util = u->get<double>();
     c.batch = IntField(j, "batch", 0);  // 0: not stated (a throughput run at full load)
     c.prompt = IntField(j, "prompt_tokens", 0);
     c.output = IntField(j, "output_tokens", 0);
@@ -144,6 +145,7 @@ CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
   s.engine = c.engine.empty() ? "vllm" : c.engine;
   s.ep = c.ep > 1 ? 1 : 0;  // the scenario's expert parallelism is on or off (over all tp GPUs)
   if (c.split == "row" || c.split == "layer" || c.split == "tensor") s.split = c.split;
+  if (c.mem_util > 0 && c.mem_util <= 1) s.mem_util = c.mem_util;
   s.batch = std::max<long long>(1, c.batch);
   // The KV cache per token and the weights do not depend on the GPU: those cases run on any.
   Result<Resolved> first = Resolve(catalog, s);

@@ -58,7 +58,7 @@ struct Workspace {
 
 // Activation / workspace peak per GPU the engine holds besides weights and KV cache, by the
 // engine's workspace model (catalog.h, WorkspaceModel).
-Workspace EngineWorkspace(const EngineProfile& engine, const Model& m, const Scenario& s, double capacity) {
+Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Model& m, const Scenario& s, double capacity) {
   const double tp = s.tp;
   const double h = m.hidden, vocab = m.vocab;
   const double qkv = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim;
@@ -79,13 +79,27 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Model& m, const Sce
       // 2 bytes each), the QKV projection, a few hidden-sized buffers, and fp32 logits +
       // probabilities for up to max_num_seqs (256) sampled rows. Checked against vLLM's logged
       // 1.26 GiB for Llama-3-8B (engines.json).
-      const double t = engine.max_batched_tokens;
-      const double rows = std::min(256.0, t);
-      w.bytes = t * 2 * (3 * ffn / tp + qkv / tp + 4 * h) + rows * vocab * 8;
+      const BatchDefaults batch = EngineBatchDefaults(engine, gpu, capacity);
+      const double t = batch.max_batched_tokens;
+      const double rows = std::min<double>(batch.max_num_seqs > 0 ? batch.max_num_seqs : 256, t);
+      const double forward = t * 2 * (3 * ffn / tp + qkv / tp + 4 * h) + rows * vocab * 8;
+      w.bytes = forward;
       w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × ((3 × " +
                   FormatCount(static_cast<long long>(ffn)) + " FFN + " + FormatCount(static_cast<long long>(qkv)) +
                   " QKV) / " + Plural(s.tp, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) + " hidden) + " +
                   FormatCount(static_cast<long long>(rows)) + " rows × vocab " + FormatCount(m.vocab) + " × 8 B logits";
+      // vLLM V1 also warms the sampler up with max_num_seqs dummy rows over the whole vocabulary
+      // (gpu_model_runner _dummy_sampler_run); on a large vocabulary its peak exceeds the
+      // forward's and does not shrink with tensor parallelism. Per logit, the bytes vLLM 0.19
+      // logs imply (engines.json sampler_bytes_per_logit).
+      const double sampler = rows * vocab * engine.sampler_bytes_per_logit;
+      if (sampler > forward) {
+        w.bytes = sampler;
+        w.formula = "sampler warm-up: " + FormatCount(static_cast<long long>(rows)) + " sequences × vocab " +
+                    FormatCount(m.vocab) + " × " + FormatShort(engine.sampler_bytes_per_logit) +
+                    " B per logit (larger than the profiled forward of " + FormatCount(static_cast<long long>(t)) +
+                    " tokens, " + FormatBytes(forward, ByteUnit::GiB) + ")";
+      }
       break;
     }
     case WorkspaceModel::kReserveRule: {
@@ -293,7 +307,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (!device) return Error{device.error()};
   e.device = std::move(device).value();
   const double capacity = e.device.free_bytes;
-  const Workspace ws = EngineWorkspace(engine, model, s, e.device.runtime_bytes);
+  const Workspace ws = EngineWorkspace(engine, gpu, model, s, e.device.runtime_bytes);
   Term activations{"activations",
                    engine.workspace_model == WorkspaceModel::kComputeBuffer ? "Compute buffer" : "Activations / workspace",
                    ws.formula, ws.bytes};
@@ -302,6 +316,15 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
                 FormatFixed(s.overhead_gib, 2) + " GiB per GPU (stated assumption: CUDA context and framework; "
                 "adjust with overhead-gib)",
                 s.overhead_gib * kGiB};
+  // With several GPUs the engine also holds collective buffers (NCCL's, its custom all-reduce's)
+  // outside PyTorch's allocator: vLLM 0.19 logs ~1.85 GiB more non-torch memory at TP 2 and 4
+  // on NVLink-linked H100s than at TP 1 (engines.json multi_gpu_buffers_gib). Without NVLink
+  // vLLM's custom all-reduce stays off and its log shows none (0.25 GiB on 2 x RTX 4090).
+  if (s.Gpus() > 1 && engine.multi_gpu_buffers_bytes > 0 && gpu.interconnect) {
+    overhead.bytes += engine.multi_gpu_buffers_bytes;
+    overhead.formula += " + " + FormatBytes(engine.multi_gpu_buffers_bytes, ByteUnit::GiB) + " of " + engine.name +
+                        "'s collective buffers with " + Plural(s.Gpus(), "GPU", "GPUs");
+  }
 
   e.terms = {weights, kv, activations, overhead};
   for (const Term& t : e.terms) e.total_bytes += t.bytes;

@@ -521,7 +521,8 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   auto prefill = [&](double sequences) {
     StepTime p;
     const double tokens = sequences * prompt;
-    const double chunk = engine.max_batched_tokens > 0 ? engine.max_batched_tokens : 8192;
+    const int engine_chunk = EngineBatchDefaults(engine, gpu, memory.device.runtime_bytes).max_batched_tokens;
+    const double chunk = engine_chunk > 0 ? engine_chunk : 8192;
     const double passes = std::max(1.0, std::ceil(tokens / chunk));
     const double flops =
         2 * params.active * tokens / tp + AttentionFlopsPerToken(model, prompt / 2) * tokens / (row_split ? 1 : tp);
