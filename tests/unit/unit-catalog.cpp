@@ -135,6 +135,23 @@ TEST_CASE("a valid user file adds an entry and overrides by id", "[catalog]") {
   CHECK(o.value().FindGpu("rtx-4090")->name == "Test GPU");
 }
 
+TEST_CASE("an engine release is its base's profile with its own fields over it", "[catalog]") {
+  const EngineProfile* newest = test::Cat().FindEngine("vllm");
+  const EngineProfile* old = test::Cat().FindEngine("vllm-0.19");
+  REQUIRE((newest && old));
+  CHECK(old->base == "vllm");
+  CHECK(old->memory_fraction == Approx(0.9));  // v0.21 raised it to 0.92
+  CHECK(newest->memory_fraction == Approx(0.92));
+  CHECK((newest->cuda_graphs_in_budget && !old->cuda_graphs_in_budget));
+  CHECK(old->kv_block_tokens == newest->kv_block_tokens);  // inherited
+  CHECK(old->calibration.kernel_s == newest->calibration.kernel_s);
+  CHECK(old->sources.size() > newest->sources.size() - 1);  // the base's sources and its own
+  // A base that is not given earlier in the file is named.
+  Result<Catalog> bad = Load(R"({"schema": 1, "engines": [{"id": "x-1", "base": "nowhere"}]})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().find("'base'") != std::string::npos);
+}
+
 TEST_CASE("a measured ceiling names its unit, its GPU and its source", "[catalog]") {
   auto file = [](const std::string& fields) {
     return std::string(R"({"schema": 1, "ceilings": [{"id": "x", "what": "memory", "tool": "BabelStream", )") + fields +

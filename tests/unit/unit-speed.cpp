@@ -251,6 +251,15 @@ TEST_CASE("engine profiles: vLLM caps memory, llama.cpp keeps the embedding in h
   CHECK(v4->terms[2].bytes / kGiB == Approx(1.89).epsilon(0.1));
   // With NVLink, collective buffers join the runtime overhead (0.19: ~2.1 GiB non-torch at TP 4).
   CHECK(v4->terms[3].bytes > v->terms[3].bytes + 1.5 * kGiB);
+  // vLLM >= 0.21 counts its CUDA graphs before the KV cache; 0.19 took them from the headroom.
+  REQUIRE(v4->terms.size() == 5);
+  CHECK(v4->terms[4].key == "cuda_graphs");
+  s.engine = "vllm-0.19";
+  Result<MemoryEstimate> old = EstimateMemory(Cat(), s);
+  REQUIRE(old.ok());
+  CHECK(old->terms.size() == 4);
+  CHECK(old->usable_bytes == Approx(old->capacity_bytes * 0.9));
+  s.engine = "vllm";
   s.tp = 1;
   s.mem_util = 0.5;
   CHECK(EstimateMemory(Cat(), s)->usable_bytes == Approx(v->capacity_bytes * 0.5));

@@ -409,6 +409,9 @@ struct EngineReserve {
 // never from the id: a user file may add an engine that behaves per its fields.
 struct EngineProfile {
   std::string id, name, version;
+  // Another release of the engine `base` names (engines.json "base"): every field it does not
+  // give is the base's, its efficiencies and bands too (one engine, one fit: calibrate.cpp).
+  std::string base;
   EngineCalibration calibration;
   std::string calibrate_like;      // engine whose fit to borrow while this one has too few measurements
   double memory_fraction = 0;      // vLLM gpu_memory_utilization, SGLang mem_fraction_static, TRT-LLM KV fraction
@@ -436,6 +439,11 @@ struct EngineProfile {
   std::optional<SmallGpuDefaults> small_gpu;
   double sampler_bytes_per_logit = 0;    // the sampler warm-up's peak per row and vocabulary entry (0: none)
   double multi_gpu_buffers_bytes = 0;    // per GPU with 2+ GPUs: collective buffers (NCCL, custom all-reduce)
+  // CUDA graphs' memory (vLLM: the graph pool of every captured batch size), per layer per GPU,
+  // and whether the engine counts it before sizing the KV cache (vLLM >= 0.21) or takes it from
+  // the headroom its memory cap leaves (earlier releases).
+  double cuda_graph_bytes_per_layer = 0;
+  bool cuda_graphs_in_budget = false;
   double cuda_context_bytes = 0;
   std::string activation_workspace, notes;
   std::vector<EngineExample> examples;

@@ -727,6 +727,7 @@ EngineProfile ReadEngine(Reader& r) {
   e.id = r.String("id");
   e.name = r.String("name");
   e.version = r.String("version");
+  e.base = r.String("base", false);
   // Each engine names its memory cap differently; all are fractions of device memory.
   static const struct { const char* key; const char* of; } kFractions[] = {
       {"gpu_memory_utilization_default", "total"},
@@ -759,6 +760,8 @@ EngineProfile ReadEngine(Reader& r) {
   }
   e.sampler_bytes_per_logit = r.Positive("sampler_bytes_per_logit", false);
   e.multi_gpu_buffers_bytes = r.Positive("multi_gpu_buffers_gib", false) * kGiB;
+  e.cuda_graph_bytes_per_layer = r.Positive("cuda_graph_mib_per_layer", false) * kMiB;
+  e.cuda_graphs_in_budget = r.Bool("cuda_graphs_in_budget", false);
   e.cuda_context_bytes = r.Positive("cuda_context_mib", false) * kMiB;
   e.activation_workspace = r.String("activation_workspace", false);
   e.notes = r.String("notes", false);
@@ -844,7 +847,8 @@ EngineProfile ReadEngine(Reader& r) {
                                 "kv_cache_free_gpu_mem_fraction_default", "kv_block_tokens",
                                 "default_max_num_batched_tokens", "cuda_context_mib", "activation_workspace_gib_examples",
                                 "default_n_ubatch", "reserved_mem_mib", "defaults_by_gpu_memory", "default_max_num_seqs",
-                                "small_gpu_defaults", "sampler_bytes_per_logit", "multi_gpu_buffers_gib"});
+                                "small_gpu_defaults", "sampler_bytes_per_logit", "multi_gpu_buffers_gib",
+                                "cuda_graph_mib_per_layer", "cuda_graphs_in_budget"});
   return e;
 }
 
@@ -918,6 +922,37 @@ bool ReadList(const json& doc, const std::string& file, const char* key, std::ve
   return errors.size() == before;
 }
 
+// An engine entry with "base" is another release of an engine given earlier in the same file:
+// it becomes the base's entry with its own fields put over it (RFC 7396 merge), its sources
+// added to the base's, so the reader sees a whole profile.
+bool ExpandEngineVersions(json& doc, const std::string& file, std::vector<std::string>& errors) {
+  auto list = doc.find("engines");
+  if (list == doc.end() || !list->is_array()) return true;
+  bool ok = true;
+  for (size_t i = 0; i < list->size(); ++i) {
+    json& entry = (*list)[i];
+    if (!entry.is_object() || !entry.contains("base")) continue;
+    const json& base_id = entry["base"];
+    const json* base = nullptr;
+    for (size_t k = 0; k < i && base_id.is_string(); ++k)
+      if ((*list)[k].is_object() && (*list)[k].value("id", "") == base_id.get_ref<const std::string&>()) base = &(*list)[k];
+    if (!base) {
+      errors.push_back(EntryWhere(file, "engines", i, entry) +
+                       ": field 'base' must name an engine given earlier in this file");
+      ok = false;
+      continue;
+    }
+    json merged = *base;
+    json sources = merged.value("sources", json::array());
+    if (const auto own = entry.find("sources"); own != entry.end() && own->is_array())
+      for (const json& src : *own) sources.push_back(src);
+    merged.merge_patch(entry);
+    if (!sources.empty()) merged["sources"] = sources;
+    entry = std::move(merged);
+  }
+  return ok;
+}
+
 Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, const LoadOptions& options) {
   std::vector<std::string> errors;
   for (const CatalogFile& file : files) {
@@ -945,6 +980,7 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
                   [](Reader& r) { return ReadFormat<KvFormat>(r, "bytes_per_element"); }) && ok;
     ok = ReadList(doc, file.name, "interconnects", next.interconnects, errors, next.warnings, options, ReadInterconnect) && ok;
     ok = ReadList(doc, file.name, "cloud_offers", next.cloud_offers, errors, next.warnings, options, ReadCloudOffer) && ok;
+    ok = ExpandEngineVersions(doc, file.name, errors) && ok;
     ok = ReadList(doc, file.name, "engines", next.engines, errors, next.warnings, options, ReadEngine) && ok;
     ok = ReadList(doc, file.name, "ceilings", next.ceilings, errors, next.warnings, options, ReadCeiling) && ok;
     if (ok) base = std::move(next);

@@ -308,7 +308,7 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
     EngineCalibration best = start;
     auto apply = [&](const EngineCalibration& k) {
       for (EngineProfile& e : cat.engines)
-        if (only_engine.empty() || e.id == only_engine) {
+        if (only_engine.empty() || e.id == only_engine || e.base == only_engine) {
           e.calibration.decode_bw_efficiency = k.decode_bw_efficiency;
           e.calibration.prefill_compute_efficiency = k.prefill_compute_efficiency;
           e.calibration.kernel_s = k.kernel_s;
@@ -419,6 +419,7 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
     return VendorKey(g ? g->vendor : "");
   };
   for (const EngineProfile& e : cat.engines) {
+    if (!e.base.empty()) continue;  // a release of another engine: fitted with it (WithBands copies)
     const int nd = count_of(e.id, IsDecodeKind), np = count_of(e.id, IsPrefillKind);
     Fitted f{pooled, nd >= min_cases, np >= min_cases};
     // A vendor other than NVIDIA (every engine here is built for CUDA first) with min_cases
@@ -456,6 +457,7 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
     fitted[e.id] = f;
   }
   for (EngineProfile& e : cat.engines) {
+    if (!e.base.empty()) continue;
     Fitted f = fitted[e.id];
     std::string decode_from = f.own_decode ? "own" : "pooled", prefill_from = f.own_prefill ? "own" : "pooled";
     auto like = fitted.find(e.calibrate_like);
@@ -521,13 +523,19 @@ Catalog WithBands(const Catalog& catalog, const std::vector<ReferenceCase>& case
     const Gpu* g = cat.FindGpu(c.gpu);
     kinds[i] = {m && m->moe.has_value(), c.tp > 1, VendorKey(g ? g->vendor : "")};
   }
+  // A case of one of an engine's releases (engines.json "base") counts as the engine's.
+  auto of_engine = [&](const std::string& id, const EngineProfile& e) {
+    if (id == e.id) return true;
+    const EngineProfile* p = cat.FindEngine(id);
+    return p && p->base == e.id;
+  };
   for (EngineProfile& e : cat.engines) {
     auto band = [&](const std::string& group, bool (*pick)(const std::string&)) {
       std::vector<CaseResult> mine, all;
       for (const CaseResult& r : results) {
         if (!r.ran || CaseGroup(r.c->kind) != group || (pick && !pick(r.c->kind))) continue;
         all.push_back(r);
-        if (r.c->engine == e.id) mine.push_back(r);
+        if (of_engine(r.c->engine, e)) mine.push_back(r);
       }
       if (static_cast<int>(mine.size()) < min_cases && !e.calibrate_like.empty()) {
         mine.clear();
@@ -551,7 +559,7 @@ Catalog WithBands(const Catalog& catalog, const std::vector<ReferenceCase>& case
         const CaseResult& r = results[i];
         if (!r.ran || !pick(r.c->kind)) continue;
         every.push_back(r);
-        if (r.c->engine == e.id) by_class[{kinds[i].moe, kinds[i].multi, kinds[i].vendor}].push_back(r);
+        if (of_engine(r.c->engine, e)) by_class[{kinds[i].moe, kinds[i].multi, kinds[i].vendor}].push_back(r);
       }
       for (const auto& [key, list] : by_class) {
         ClassBand cb;
@@ -569,6 +577,9 @@ Catalog WithBands(const Catalog& catalog, const std::vector<ReferenceCase>& case
       (std::string(phase) == "decode" ? e.calibration.decode_wide : e.calibration.prefill_wide) = wide;
     }
   }
+  // An engine's other releases share its fit and bands (their speed cases are few or none).
+  for (EngineProfile& e : cat.engines)
+    if (const EngineProfile* base = e.base.empty() ? nullptr : cat.FindEngine(e.base)) e.calibration = base->calibration;
   return cat;
 }
 

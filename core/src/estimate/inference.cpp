@@ -327,6 +327,16 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   }
 
   e.terms = {weights, kv, activations, overhead};
+  // CUDA graphs' pool (vLLM: one graph per captured batch size; its 0.19 logs show 0.67-1.79
+  // GiB on H100 at TP 1-4, ~26 MiB per layer: engines.json cuda_graph_mib_per_layer). vLLM 0.21
+  // counts its estimate before sizing the KV cache (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS on
+  // by default); earlier releases take it from the headroom the memory cap leaves.
+  const double graphs = engine.cuda_graph_bytes_per_layer * stage_layers;
+  if (graphs > 0 && engine.cuda_graphs_in_budget)
+    e.terms.push_back({"cuda_graphs", "CUDA graphs",
+                       FormatCount(stage_layers) + " layers × " + FormatShort(engine.cuda_graph_bytes_per_layer / kMiB) +
+                           " MiB (" + engine.name + "'s captured graphs, counted before the KV cache)",
+                       graphs});
   for (const Term& t : e.terms) e.total_bytes += t.bytes;
   e.capacity_bytes = capacity;
   e.capacity_basis = e.device.basis;
@@ -336,7 +346,8 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // KV fraction is of the memory still free after weights and activations (engines.json).
   // SGLang's mem_fraction_static is what its reserve (the workspace term) leaves; llama.cpp
   // and Transformers take what they need of what is free.
-  const double fixed = weights.bytes + activations.bytes + overhead.bytes;
+  const double graphs_in = engine.cuda_graphs_in_budget ? graphs : 0;
+  const double fixed = weights.bytes + activations.bytes + overhead.bytes + graphs_in;
   const double fraction = s.mem_util > 0 ? s.mem_util : engine.memory_fraction;
   bool cap_refused = false;
   if (engine.memory_cap == MemoryCap::kTotal && fraction > 0) {
@@ -364,7 +375,11 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   e.headroom_bytes = e.usable_bytes - e.total_bytes;
   e.fits = e.headroom_bytes >= 0 && !cap_refused;
   e.warnings.insert(e.warnings.end(), e.device.warnings.begin(), e.device.warnings.end());
-  const double free_for_kv = e.usable_bytes - weights.bytes - activations.bytes - overhead.bytes;
+  const double free_for_kv = e.usable_bytes - fixed;
+  if (graphs > 0 && !engine.cuda_graphs_in_budget && e.usable_bytes + graphs > capacity)
+    e.warnings.push_back(engine.name + "'s CUDA graphs (about " + FormatBytes(graphs, ByteUnit::GiB) +
+                         ") come after the KV cache, from the " + FormatBytes(std::max(0.0, capacity - e.usable_bytes), ByteUnit::GiB) +
+                         " its memory cap leaves: start-up may run out of memory (lower mem-util)");
   e.kv_pool_bytes = std::max(0.0, free_for_kv);
   e.host_bytes = (all_bytes - gpu_bytes) +
                  KvCacheBytes(model, s.context, kvf.bytes_per_element, 1) * (1 - gpu_layer_share) *

@@ -170,6 +170,7 @@ std::string CalibrationJson(const Calibration& c) {
     return a;
   };
   for (const EngineProfile& e : c.fitted.engines) {
+    if (!e.base.empty()) continue;  // its base's fit (engines.json "base")
     const EngineCalibration& k = e.calibration;
     engines.push_back({{"id", e.id},
                        {"calibration",
