@@ -31,7 +31,9 @@ test('fit --format json: breakdown sums, GQA-aware KV, verdict', () => {
   assert.equal(terms.overhead, 2 ** 30);
   // vLLM's profiling peak: `vllm serve` profiles 2,048 batched tokens and 256 sequences below 70 GiB
   assert.ok(terms.activations > 0.4 * 2 ** 30 && terms.activations < 0.6 * 2 ** 30);
-  assert.equal(j.per_gpu.total_bytes, terms.weights + terms.kv_cache + terms.activations + terms.overhead);
+  // vLLM >= 0.21 also counts its CUDA graphs before the KV cache (32 layers x 26 MiB)
+  assert.equal(terms.cuda_graphs, 32 * 26 * 2 ** 20);
+  assert.equal(j.per_gpu.total_bytes, terms.weights + terms.kv_cache + terms.activations + terms.overhead + terms.cuda_graphs);
   // nvidia-smi's 24,564 MiB less what the driver keeps (CUDA's total: PyTorch's 23.64 GiB = 24,207 MiB).
   assert.equal(j.per_gpu.device.total_bytes, 24564 * 2 ** 20);
   assert.equal(j.per_gpu.device.steps[0].key, 'driver_reserve');

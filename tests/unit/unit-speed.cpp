@@ -220,6 +220,27 @@ TEST_CASE("llama.cpp's row split reads the dense weights at once but pays launch
   CHECK(noted);
 }
 
+TEST_CASE("CUDA graphs off: every kernel pays the eager launch again, and no graph pool is held") {
+  Scenario s;
+  s.model = "llama-3-8b";
+  s.gpu = "h100-sxm";
+  const SpeedEstimate graphs = Speed(s);
+  Result<MemoryEstimate> with_pool = EstimateMemory(Cat(), s);
+  s.graphs = 0;
+  const SpeedEstimate eager = Speed(s);
+  Result<MemoryEstimate> without_pool = EstimateMemory(Cat(), s);
+  REQUIRE((with_pool.ok() && without_pool.ok()));
+  // Published pairs on Llama 7B/8B at batch 1: eager / graphs = 0.76-0.89 (SGLang PR #1401,
+  // vLLM PR #1440).
+  const double ratio = eager.tokens_per_s_user / graphs.tokens_per_s_user;
+  CHECK(ratio > 0.7);
+  CHECK(ratio < 0.92);
+  CHECK(without_pool->kv_pool_bytes > with_pool->kv_pool_bytes);
+  s.engine = "hf-transformers";  // eager already: said, and nothing changes
+  const SpeedEstimate hf = Speed(s);
+  CHECK(hf.warnings.back().find("no CUDA-graph mode") != std::string::npos);
+}
+
 TEST_CASE("a layer split gives each GPU whole layers' KV cache, MLA's latent included") {
   Scenario s;
   s.model = "deepseek-r1";

@@ -31,7 +31,7 @@ TEST_CASE("encode then decode gives the same scenario", "[state]") {
   std::string hash = EncodeState(s);
   CHECK(hash ==
         "v=1&model=llama-3.1-70b&weights=q4_k_m&kv=fp8&context=32768&prompt=1024&batch=4&gpu=rtx-4090&tp=2&pp=1&ep=0"
-        "&split=auto&engine=vllm&mem-util=0&overhead-gib=0.75&ecc=default&mig=none&gpu-mem-gib=0&used-gib=0&gpu-layers=all&ram-gbs=89.6&price-hour=0&buy-usd=0&years=3"
+        "&split=auto&engine=vllm&graphs=1&mem-util=0&overhead-gib=0.75&ecc=default&mig=none&gpu-mem-gib=0&used-gib=0&gpu-layers=all&ram-gbs=89.6&price-hour=0&buy-usd=0&years=3"
         "&kwh-usd=0.15&pue=1.3&utilization=0.5&spot-overhead=0.1&method=full&optimizer=adamw&zero=0&dp=1&micro-batch=1"
         "&recompute=none&flash=1&lora-rank=16&lora-targets=all-linear&lora-layers=0&sp=1&shard-group=0&global-batch=0"
         "&tokens=1000000000&mfu=0.4&offload=0&master=1&opt-in-bwd=0");
@@ -132,7 +132,7 @@ TEST_CASE("the CLI twin command carries every field", "[state]") {
   s.tp = 2;
   CHECK(CliCommand("fit", s) ==
         "gpuplan fit --model llama-3.1-8b --weights bf16 --kv fp16 --context 8192 --prompt 1024 --batch 1 "
-        "--gpu rtx-4090 --tp 2 --pp 1 --ep 0 --split auto --engine vllm --mem-util 0 --overhead-gib 1 --ecc default --mig none --gpu-mem-gib 0 --used-gib 0 --gpu-layers all --ram-gbs 89.6 "
+        "--gpu rtx-4090 --tp 2 --pp 1 --ep 0 --split auto --engine vllm --graphs 1 --mem-util 0 --overhead-gib 1 --ecc default --mig none --gpu-mem-gib 0 --used-gib 0 --gpu-layers all --ram-gbs 89.6 "
         "--price-hour 0 --buy-usd 0 --years 3 --kwh-usd 0.15 --pue 1.3 --utilization 0.5 --spot-overhead 0.1 --method full "
         "--optimizer adamw --zero 0 --dp 1 --micro-batch 1 --recompute none --flash 1 --lora-rank 16 "
         "--lora-targets all-linear --lora-layers 0 --sp 1 --shard-group 0 --global-batch 0 "

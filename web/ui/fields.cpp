@@ -304,7 +304,7 @@ void App::DrawInputs() {
     DrawImportBody(true);
     ImGui::EndPopup();
   }
-  for (const char* key : {"gpu", "tp", "pp", "ep", "split", "weights", "kv", "engine", "context", "prompt", "batch", "overhead-gib"})
+  for (const char* key : {"gpu", "tp", "pp", "ep", "split", "weights", "kv", "engine", "graphs", "context", "prompt", "batch", "overhead-gib"})
     Field(key);
   // What stands between the GPU's total and what the workload may allocate (capacity.h), in the
   // order the Fit panel's rows take it: ECC, a MIG slice, the user's own limit, other processes.

@@ -444,6 +444,7 @@ struct EngineProfile {
   // the headroom its memory cap leaves (earlier releases).
   double cuda_graph_bytes_per_layer = 0;
   bool cuda_graphs_in_budget = false;
+  double eager_kernel_s = 0;  // added per kernel with CUDA graphs off (0: the engine has no graphs to turn off)
   double cuda_context_bytes = 0;
   std::string activation_workspace, notes;
   std::vector<EngineExample> examples;

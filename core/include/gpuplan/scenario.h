@@ -34,6 +34,7 @@ struct Scenario {
   int ep = 0;                        // 1: MoE experts placed whole on the GPUs (expert parallel)
   std::string split = "auto";        // how the tp GPUs share the model: auto (the engine's default), tensor, layer, row
   std::string engine = "vllm";       // engine profile id (memory terms, efficiencies)
+  int graphs = 1;                    // 1: CUDA graphs where the engine uses them (its default); 0: eager launches
   double mem_util = 0;               // engine memory cap (vLLM gpu_memory_utilization); 0: engine default
   double overhead_gib = 1.0;         // CUDA context + runtime, per GPU (stated assumption)
   std::string ecc = "default";       // ECC on GDDR cards: default (the card's factory setting), on, off

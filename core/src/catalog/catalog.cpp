@@ -762,6 +762,7 @@ EngineProfile ReadEngine(Reader& r) {
   e.multi_gpu_buffers_bytes = r.Positive("multi_gpu_buffers_gib", false) * kGiB;
   e.cuda_graph_bytes_per_layer = r.Positive("cuda_graph_mib_per_layer", false) * kMiB;
   e.cuda_graphs_in_budget = r.Bool("cuda_graphs_in_budget", false);
+  e.eager_kernel_s = r.Positive("eager_kernel_us", false) * 1e-6;
   e.cuda_context_bytes = r.Positive("cuda_context_mib", false) * kMiB;
   e.activation_workspace = r.String("activation_workspace", false);
   e.notes = r.String("notes", false);
@@ -848,7 +849,7 @@ EngineProfile ReadEngine(Reader& r) {
                                 "default_max_num_batched_tokens", "cuda_context_mib", "activation_workspace_gib_examples",
                                 "default_n_ubatch", "reserved_mem_mib", "defaults_by_gpu_memory", "default_max_num_seqs",
                                 "small_gpu_defaults", "sampler_bytes_per_logit", "multi_gpu_buffers_gib",
-                                "cuda_graph_mib_per_layer", "cuda_graphs_in_budget"});
+                                "cuda_graph_mib_per_layer", "cuda_graphs_in_budget", "eager_kernel_us"});
   return e;
 }
 

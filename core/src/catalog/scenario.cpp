@@ -221,6 +221,10 @@ const std::vector<FieldDef>& Table() {
            {"auto", "tensor", "layer", "row"}, &Scenario::split);
     id("engine", "Engine", "inference engine profile: vllm, sglang, llama.cpp, hf-transformers, tensorrt-llm",
        Kind::kEngine, &Scenario::engine);
+    small("graphs", "CUDA graphs",
+          "1: decode steps replayed from CUDA graphs where the engine does so (its default); 0: eager launches "
+          "(vLLM --enforce-eager, SGLang --disable-cuda-graph, llama.cpp GGML_CUDA_DISABLE_GRAPHS=1)",
+          0, 1, 0, &Scenario::graphs);
     number("mem-util", "Memory cap", "engine memory cap as a fraction (vLLM gpu_memory_utilization); 0 = engine default",
            0, 1, 0.01, 2, &Scenario::mem_util);
     number("overhead-gib", "Overhead (GiB)", "CUDA context + runtime per GPU in GiB (0 to 1024)", 0, kMaxOverheadGib,

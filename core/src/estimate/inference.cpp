@@ -331,7 +331,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // GiB on H100 at TP 1-4, ~26 MiB per layer: engines.json cuda_graph_mib_per_layer). vLLM 0.21
   // counts its estimate before sizing the KV cache (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS on
   // by default); earlier releases take it from the headroom the memory cap leaves.
-  const double graphs = engine.cuda_graph_bytes_per_layer * stage_layers;
+  const double graphs = s.graphs ? engine.cuda_graph_bytes_per_layer * stage_layers : 0;
   if (graphs > 0 && engine.cuda_graphs_in_budget)
     e.terms.push_back({"cuda_graphs", "CUDA graphs",
                        FormatCount(stage_layers) + " layers × " + FormatShort(engine.cuda_graph_bytes_per_layer / kMiB) +

@@ -302,6 +302,14 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
       fitted_on = "fitted for " + engine.name + " on " + gpu.vendor + " GPUs (" + std::to_string(v.cases) +
                   " cases; decode's own, prefill's the engine's)";
     }
+  // CUDA graphs off: every kernel is launched from the host again, a cost the graph replay hid
+  // (engines.json eager_kernel_us, from published same-GPU pairs with graphs on and off).
+  double eager_s = 0;
+  if (!s.graphs) {
+    if (engine.eager_kernel_s > 0) eager_s = engine.eager_kernel_s;
+    else e.warnings.push_back("graphs: " + engine.name + " has no CUDA-graph mode to turn off; graphs=0 changes nothing");
+  }
+  kernel_s += eager_s;
   {
     const bool moe = model.moe.has_value(), multi = s.tp * std::max(1, s.pp) > 1;
     const std::string vendor = VendorKey(gpu.vendor);
@@ -446,7 +454,8 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                          (e.kernels.moe_layers > 0 ? ", " + std::to_string(e.kernels.moe_layers) + " of them MoE" : "") +
                          (quantised_activations ? ", 8-bit activation quantisation" : "") + ") × " +
                          FormatFixed(kernel_s * 1e6, 2) +
-                         " µs (fitted fixed time per kernel: launch gap, ramp and tail of a small kernel)" +
+                         " µs (fitted fixed time per kernel: launch gap, ramp and tail of a small kernel" +
+                         (eager_s > 0 ? "; with " + FormatFixed(eager_s * 1e6, 1) + " µs of eager launch, graphs off" : "") + ")" +
                          (layer_split ? ", each GPU its own layers'" : ""),
                      launch});
   // Expert parallelism: MoE layers dispatch each token to its top-k experts' GPUs and combine
