@@ -241,6 +241,37 @@ TEST_CASE("CUDA graphs off: every kernel pays the eager launch again, and no gra
   CHECK(hf.warnings.back().find("no CUDA-graph mode") != std::string::npos);
 }
 
+TEST_CASE("DP attention: each GPU its own sequences' whole KV cache, the attention weights on every GPU") {
+  Scenario s;
+  s.model = "deepseek-r1";
+  s.weights = "fp8";
+  s.gpu = "h200-sxm";
+  s.tp = 8;
+  s.engine = "sglang";
+  s.batch = 16;
+  Result<MemoryEstimate> tp = EstimateMemory(Cat(), s);
+  s.split = "dp-attention";
+  Result<MemoryEstimate> dpa = EstimateMemory(Cat(), s);
+  REQUIRE((tp.ok() && dpa.ok()));
+  // MLA's latent is replicated under tensor parallelism: 16 sequences' cache on every GPU; with
+  // DP attention each GPU holds its 2 sequences' (SGLang docs: DPA removes the duplication).
+  CHECK(dpa->terms[1].bytes == Approx(tp->terms[1].bytes / 8));
+  CHECK(dpa->max_batch > 5 * tp->max_batch);
+  // The attention weights (~11 B params of DeepSeek-R1) are whole on every GPU.
+  const double extra = dpa->terms[0].bytes - tp->terms[0].bytes;
+  CHECK(extra / kGiB > 5);
+  CHECK(extra / kGiB < 15);
+  const SpeedEstimate e = Speed(s);
+  CHECK(e.split == MultiGpuMode::kDpAttention);
+  bool gathers = false;
+  for (const TimeTerm& t : e.decode.terms) gathers = gathers || t.name == "DP-attention gathers";
+  CHECK(gathers);
+  s.engine = "llama.cpp";  // no DP attention there: its default, and said so
+  s.weights = "q4_k_m";
+  const SpeedEstimate l = Speed(s);
+  CHECK(l.split == MultiGpuMode::kLayerSplit);
+}
+
 TEST_CASE("a layer split gives each GPU whole layers' KV cache, MLA's latent included") {
   Scenario s;
   s.model = "deepseek-r1";

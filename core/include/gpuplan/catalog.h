@@ -382,6 +382,10 @@ enum class MultiGpuMode {
   kRowSplit,        // "row-split": every weight matrix split by rows over the GPUs, the main GPU keeping
                     // the KV cache and the rest of the work, results gathered to it after each
                     // matmul (llama.cpp --split-mode row)
+  kDpAttention,     // "dp-attention": attention data-parallel (each GPU its own sequences, the
+                    // attention weights whole on every GPU, no KV cache replicated), the MLP and
+                    // MoE layers tensor-parallel over all the GPUs (SGLang --enable-dp-attention,
+                    // vLLM --data-parallel-size with MoE models)
 };
 // The engines.json words for the three: "total", "profiled-forward", "layer-split", ...
 const char* MemoryCapName(MemoryCap cap);

@@ -14,6 +14,7 @@ struct ParamCount {
   double active = 0;     // weights one token passes through: MoE counts top-k experts only
   double embedding = 0;  // input embeddings + lm_head + learned positions
   double routed = 0;     // MoE routed experts, all of them (0 for dense models)
+  double attention = 0;  // the token mixers: attention / MLA / linear-attention / Mamba projections
   double input_embedding = 0;  // the input table alone (llama.cpp keeps it in host RAM)
   double vision = 0;     // a multimodal checkpoint's vision tower + projector (in total, not active)
   double mtp = 0;        // the checkpoint's MTP module with its embedding and head copies (not in total)

@@ -32,7 +32,7 @@ struct Scenario {
   int tp = 1;                        // tensor-parallel degree: GPUs per pipeline stage
   int pp = 1;                        // pipeline-parallel stages (GPUs in all: count × pp)
   int ep = 0;                        // 1: MoE experts placed whole on the GPUs (expert parallel)
-  std::string split = "auto";        // how the tp GPUs share the model: auto (the engine's default), tensor, layer, row
+  std::string split = "auto";        // how the tp GPUs share the model: auto (the engine's default), tensor, layer, row, dp-attention
   std::string engine = "vllm";       // engine profile id (memory terms, efficiencies)
   int graphs = 1;                    // 1: CUDA graphs where the engine uses them (its default); 0: eager launches
   double mem_util = 0;               // engine memory cap (vLLM gpu_memory_utilization); 0: engine default

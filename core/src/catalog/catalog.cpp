@@ -612,7 +612,8 @@ constexpr std::pair<const char*, WorkspaceModel> kWorkspaces[] = {
     {"prefill-forward", WorkspaceModel::kPrefillForward}};
 constexpr std::pair<const char*, MultiGpuMode> kMultiGpuModes[] = {{"tensor-parallel", MultiGpuMode::kTensorParallel},
                                                                   {"layer-split", MultiGpuMode::kLayerSplit},
-                                                                  {"row-split", MultiGpuMode::kRowSplit}};
+                                                                  {"row-split", MultiGpuMode::kRowSplit},
+                                                                  {"dp-attention", MultiGpuMode::kDpAttention}};
 
 template <typename T, size_t N>
 std::optional<T> ReadChoice(Reader& r, const char* key, const std::pair<const char*, T> (&choices)[N]) {
@@ -701,7 +702,7 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
       for (const auto& [name, value] : kMultiGpuModes)
         if (m.is_string() && m.get_ref<const std::string&>() == name) found = &value;
       if (!found) {
-        r.Fail("multi_gpu_modes", "must list words of tensor-parallel, layer-split, row-split");
+        r.Fail("multi_gpu_modes", "must list words of tensor-parallel, layer-split, row-split, dp-attention");
         break;
       }
       if (std::find(e.multi_gpu_modes.begin(), e.multi_gpu_modes.end(), *found) == e.multi_gpu_modes.end())
@@ -714,7 +715,7 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
       for (const auto& [name, value] : kMultiGpuModes)
         if (word == name) found = &value;
       if (!found || !text.is_string()) {
-        r.Fail("multi_gpu_notes", "must map a mode (tensor-parallel, layer-split, row-split) to a sentence");
+        r.Fail("multi_gpu_notes", "must map a mode (tensor-parallel, layer-split, row-split, dp-attention) to a sentence");
         break;
       }
       e.multi_gpu_notes.emplace_back(*found, text.get<std::string>());

@@ -26,6 +26,7 @@ ParamCount CountParams(const Model& m) {
   for (int layer = 0; layer < m.layers; ++layer) {
     const double routed_before = routed_total;
     double p = m.norms_per_layer * norm + m.layer_extra;
+    const double mixer_start = p;
     if (m.IsAttentionLayer(layer)) {
       if (m.mla) {
         const MlaSpec& a = *m.mla;
@@ -75,6 +76,7 @@ ParamCount CountParams(const Model& m) {
       p += inner * h + (s.proj_bias ? h : 0);
       if (s.inner_norms) p += s.dt_rank + 2.0 * s.d_state;
     }
+    c.attention += p - mixer_start;
     const double dense_mlp = m.intermediate > 0 ? (m.gated_mlp ? 3 : 2) * h * m.intermediate +
                                                       (m.mlp_bias ? (m.gated_mlp ? 2 : 1) * m.intermediate + h : 0)
                                                 : 0;

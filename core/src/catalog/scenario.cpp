@@ -217,8 +217,9 @@ const std::vector<FieldDef>& Table() {
     choice("split", "Multi-GPU split",
            "how the engine spreads the model over the tp GPUs: auto (its default: tensor parallel in vLLM, SGLang, "
            "TensorRT-LLM; layer split in llama.cpp and Transformers), tensor, layer (llama.cpp -sm layer), row "
-           "(llama.cpp -sm row)",
-           {"auto", "tensor", "layer", "row"}, &Scenario::split);
+           "(llama.cpp -sm row), dp-attention (SGLang --enable-dp-attention, vLLM --data-parallel-size: attention "
+           "data-parallel, MLP/MoE over all the GPUs)",
+           {"auto", "tensor", "layer", "row", "dp-attention"}, &Scenario::split);
     id("engine", "Engine", "inference engine profile: vllm, sglang, llama.cpp, hf-transformers, tensorrt-llm",
        Kind::kEngine, &Scenario::engine);
     small("graphs", "CUDA graphs",

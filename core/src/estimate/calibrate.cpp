@@ -144,7 +144,7 @@ CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
   s.tp = c.tp;
   s.engine = c.engine.empty() ? "vllm" : c.engine;
   s.ep = c.ep > 1 ? 1 : 0;  // the scenario's expert parallelism is on or off (over all tp GPUs)
-  if (c.split == "row" || c.split == "layer" || c.split == "tensor") s.split = c.split;
+  if (c.split == "row" || c.split == "layer" || c.split == "tensor" || c.split == "dp-attention") s.split = c.split;
   if (c.mem_util > 0 && c.mem_util <= 1) s.mem_util = c.mem_util;
   s.batch = std::max<long long>(1, c.batch);
   // The KV cache per token and the weights do not depend on the GPU: those cases run on any.

@@ -139,9 +139,10 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
 
 MultiGpuMode SplitMode(const EngineProfile& engine, const Scenario& s, std::vector<std::string>* warnings) {
   if (s.split == "auto" || s.split.empty()) return engine.multi_gpu;
-  const MultiGpuMode want = s.split == "row" ? MultiGpuMode::kRowSplit
-                            : s.split == "layer" ? MultiGpuMode::kLayerSplit
-                                                 : MultiGpuMode::kTensorParallel;
+  const MultiGpuMode want = s.split == "row"            ? MultiGpuMode::kRowSplit
+                            : s.split == "layer"        ? MultiGpuMode::kLayerSplit
+                            : s.split == "dp-attention" ? MultiGpuMode::kDpAttention
+                                                        : MultiGpuMode::kTensorParallel;
   for (MultiGpuMode m : engine.multi_gpu_modes) {
     if (m != want) continue;
     for (const auto& [mode, note] : engine.multi_gpu_notes)
@@ -209,10 +210,14 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // Per GPU, the KV cache of `tokens` tokens for one sequence: tensor parallelism splits each
   // layer's KV heads (replicating those it cannot split: MLA's latent, fewer KV heads than
   // GPUs); the layer and row splits give each GPU whole layers' caches.
-  const bool whole_layers = s.tp > 1 && mode != MultiGpuMode::kTensorParallel;
+  const bool whole_layers = s.tp > 1 && (mode == MultiGpuMode::kLayerSplit || mode == MultiGpuMode::kRowSplit);
+  // DP attention: each GPU holds the whole cache of its own sequences, 1/tp of the batch.
+  const bool dp_attention = s.tp > 1 && mode == MultiGpuMode::kDpAttention;
+  const double seqs_per_gpu = dp_attention ? std::ceil(static_cast<double>(s.batch) / s.tp) : static_cast<double>(s.batch);
   auto kv_bytes = [&](long long tokens) {
-    return whole_layers ? KvCacheBytes(model, tokens, kvf.bytes_per_element, 1) / s.tp
-                        : KvCacheBytes(model, tokens, kvf.bytes_per_element, s.tp);
+    return whole_layers   ? KvCacheBytes(model, tokens, kvf.bytes_per_element, 1) / s.tp
+           : dp_attention ? KvCacheBytes(model, tokens, kvf.bytes_per_element, 1)
+                          : KvCacheBytes(model, tokens, kvf.bytes_per_element, s.tp);
   };
 
   // Weights: params × effective bits per weight / 8, split evenly by tensor parallelism.
@@ -276,7 +281,16 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (ep)
     weights_formula += "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model.moe->experts / tp))) +
                        " of " + std::to_string(model.moe->experts) + " experts per GPU, whole";
-  Term weights{"weights", "Weights", weights_formula, stage_bytes / tp};
+  // DP attention keeps the attention weights whole on every GPU (each serves its own sequences);
+  // the rest is split as tensor parallelism splits it.
+  const double attention_stage_bytes = params.attention * stage_layers / model.layers * layer_bpp;
+  double weights_bytes = stage_bytes / tp;
+  if (dp_attention) {
+    weights_bytes += attention_stage_bytes * (1 - 1 / tp);
+    weights_formula += "; DP attention: the attention's " + FormatParams(params.attention * stage_layers / model.layers) +
+                       " params whole on every GPU";
+  }
+  Term weights{"weights", "Weights", weights_formula, weights_bytes};
 
   // KV cache per token = 2 (K and V) × layers × kv_heads × head_dim × bytes per element
   // (vLLM paper, Kwon et al. 2023, §3: OPT-13B ≈ 800 KB per token); GQA/MQA models have fewer
@@ -284,7 +298,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // most the window and Mamba layers a constant state (model.h, KvCacheBytes). Offloaded
   // layers keep their cache in host RAM (llama.cpp's default with -ngl).
   const double gpu_layer_share = static_cast<double>(e.layers_on_gpu) / model.layers;
-  e.kv_heads_per_gpu = model.mla ? 0 : whole_layers ? model.kv_heads : KvHeadsPerGpu(model, s.tp);
+  e.kv_heads_per_gpu = model.mla ? 0 : whole_layers || dp_attention ? model.kv_heads : KvHeadsPerGpu(model, s.tp);
   e.kv_bytes_per_token = KvBytesPerToken(model, kvf.bytes_per_element);
   const double kv_share = static_cast<double>(stage_layers) / model.layers;  // per GPU: its stage's layers
   const double kv_per_sequence = kv_bytes(s.context) * kv_share;
@@ -300,8 +314,9 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
                  (offload ? "; " + std::to_string(e.layers_on_gpu) + " layers on the GPUs" : "") + "; ";
   }
   kv_formula += FormatShort(kvf.bytes_per_element) + " B (" + kvf.name + ") × " + FormatCount(s.context) +
-                " tokens × " + Plural(s.batch, "sequence", "sequences");
-  Term kv{"kv_cache", "KV cache", kv_formula, kv_per_sequence * static_cast<double>(s.batch)};
+                " tokens × " + Plural(static_cast<long long>(seqs_per_gpu), "sequence", "sequences") +
+                (dp_attention ? " per GPU (DP attention: its share of the " + std::to_string(s.batch) + ")" : "");
+  Term kv{"kv_cache", "KV cache", kv_formula, kv_per_sequence * seqs_per_gpu};
 
   Result<DeviceMemory> device = EstimateDeviceMemory(gpu, s);
   if (!device) return Error{device.error()};
@@ -387,7 +402,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
 
   // Largest context / batch that fit: the cache grows monotonically with tokens (windows and
   // recurrent states make it non-linear), so the context limit is found by bisection.
-  const double batch = static_cast<double>(s.batch);
+  const double batch = seqs_per_gpu;
   auto fits_tokens = [&](long long tokens) {
     return kv_bytes(tokens) * kv_share * batch <= free_for_kv;
   };
@@ -405,7 +420,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
     e.max_context = lo;
   }
   e.context_window = model.max_context;
-  e.max_batch = limits ? MaxUnits(free_for_kv, kv_per_sequence, 65536) : 0;
+  e.max_batch = limits ? std::min<long long>(65536, MaxUnits(free_for_kv, kv_per_sequence, 65536) * (dp_attention ? s.tp : 1)) : 0;
   e.band = engine.calibration.memory;
 
   if (s.prompt > s.context)
@@ -414,6 +429,8 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   const char* spread = s.tp == 1 ? (pp > 1 ? "one GPU per pipeline stage" : "one GPU: nothing split")
                        : row_split ? "dense weight matrices split by rows over the GPUs, each layer's other tensors "
                                      "and KV cache on one GPU as in a layer split (row split)"
+                       : dp_attention ? "attention data-parallel (each GPU its own sequences and their whole KV cache, "
+                                        "the attention weights on every GPU), MLP and MoE layers split over all the GPUs"
                        : mode == MultiGpuMode::kLayerSplit
                            ? "each GPU holds an even share of the layers and their KV cache (layer split)"
                            : "weights and KV heads are split evenly across GPUs (tensor parallelism)";
@@ -445,12 +462,12 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
     e.warnings.push_back("partial offload is modelled the llama.cpp way (-ngl); " + engine.name +
                          " offloads differently, if at all");
   // (The layer and row splits give each GPU whole layers' KV: no head is split.)
-  if (model.mla && s.tp > 1 && !whole_layers)
+  if (model.mla && s.tp > 1 && !whole_layers && !dp_attention)
     e.warnings.push_back("MLA's latent KV cache cannot be split by heads: every GPU holds all of it");
-  else if (model.kv_heads < s.tp && !whole_layers)
+  else if (model.kv_heads < s.tp && !whole_layers && !dp_attention)
     e.warnings.push_back(Plural(s.tp, "GPU", "GPUs") + " > " + std::to_string(model.kv_heads) +
                          " KV heads: KV heads are replicated, one per GPU");
-  else if (model.kv_heads % s.tp != 0 && !whole_layers)
+  else if (model.kv_heads % s.tp != 0 && !whole_layers && !dp_attention)
     e.warnings.push_back(std::to_string(model.kv_heads) + " KV heads do not divide evenly over " +
                          Plural(s.tp, "GPU", "GPUs") + "; engines such as vLLM refuse this");
   return e;

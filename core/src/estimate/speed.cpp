@@ -347,6 +347,11 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   e.split = tp > 1 ? SplitMode(engine, s, &e.warnings) : engine.multi_gpu;
   const bool layer_split = tp > 1 && e.split == MultiGpuMode::kLayerSplit;
   const bool row_split = tp > 1 && e.split == MultiGpuMode::kRowSplit;
+  // DP attention (SGLang --enable-dp-attention; vLLM data parallelism with a MoE model): each
+  // GPU runs the attention of its own 1/tp of the sequences with the attention weights whole,
+  // and the MLP / MoE layers run tensor-parallel over all the GPUs on every sequence's tokens,
+  // gathered before them and scattered after (SGLang docs, "DP, DPA and SGLang DP Router").
+  const bool dp_attention = tp > 1 && e.split == MultiGpuMode::kDpAttention;
   const double in_turn = layer_split ? tp : 1;
   const std::string turn_text = layer_split ? " × " + std::to_string(tp) + " GPUs in turn" : "";
 
@@ -405,21 +410,28 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // A row split cuts only the dense matrices: MoE experts (MUL_MAT_ID cannot read a split
   // buffer) stay whole on their layer's GPU, read one layer after another.
   const double routed_step_bytes = params.routed * e.experts_touched * wf.BitsFor(TensorGroup::kRoutedExperts) / 8;
-  const double weights_gpu = row_split ? ((streamed_bytes - routed_step_bytes) / tp + routed_step_bytes) * gpu_share
-                                       : streamed_bytes * gpu_share / tp;
+  const double attention_bytes = params.attention * wf.BitsFor(TensorGroup::kLayers) / 8;
+  const double weights_gpu = row_split      ? ((streamed_bytes - routed_step_bytes) / tp + routed_step_bytes) * gpu_share
+                             : dp_attention ? (attention_bytes + (streamed_bytes - attention_bytes) / tp) * gpu_share
+                                            : streamed_bytes * gpu_share / tp;
+  // DP attention: this GPU's own sequences (the rest run on the other GPUs at the same time).
+  const double own_seqs = dp_attention ? std::ceil(mb / tp) : mb;
   const double weights_host = streamed_bytes * (1 - gpu_share);
   // KV read per GPU: a tensor-parallel GPU reads its heads' share (or a replica of what cannot be
   // split); the layer and row splits read each layer's whole cache on the GPU holding the layer,
   // one layer after another (the layer split's share per GPU times its GPUs in turn).
   const long long decode_tokens = static_cast<long long>(e.decode_context);
-  const double kv_read = (layer_split ? KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1) / tp
-                          : row_split ? KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1)
-                                      : KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, tp)) *
-                         mb;
+  const double kv_read = (layer_split               ? KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1) / tp
+                          : row_split || dp_attention ? KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1)
+                                                      : KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, tp)) *
+                         own_seqs;
   const double kv_gpu = kv_read * gpu_share;
   const double kv_host = KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1) * mb * (1 - gpu_share);
   const double decode_flops =
-      2 * params.active * mb / tp + AttentionFlopsPerToken(model, e.decode_context) * mb / (row_split ? 1 : tp);
+      dp_attention
+          ? 2 * params.attention * own_seqs + 2 * (params.active - params.attention) * mb / tp +
+                AttentionFlopsPerToken(model, e.decode_context) * own_seqs
+          : 2 * params.active * mb / tp + AttentionFlopsPerToken(model, e.decode_context) * mb / (row_split ? 1 : tp);
 
   StepTime& d = e.decode;
   d.bytes = weights_gpu + kv_gpu;
@@ -477,6 +489,16 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                            FormatRate(mb * hidden_bytes, "B") +
                            ") to the next GPU over " + link.name + " (" + FormatSeconds(kHandoffLatency) + " latency each, stated)",
                        handoff});
+  } else if (dp_attention) {
+    // Per layer an all-gather of every GPU's hidden states before the MLP and a reduce-scatter
+    // after it: together the bytes of one all-reduce, and two calls' latency.
+    const double gathers = layers * (AllReduceSeconds(mb * hidden_bytes, tp, link) + link.latency_s);
+    d.serial_s += gathers;
+    d.terms.push_back({"all_reduce", "DP-attention gathers",
+                       FormatCount(model.layers) + " layers × (all-gather + reduce-scatter of " + FormatRate(mb * hidden_bytes, "B") +
+                           " over " + link.name + ", " + FormatGBs(link.bytes_per_s) + " per direction, 2 × " +
+                           FormatSeconds(link.latency_s) + " latency)",
+                       gathers});
   } else if (row_split) {
     const RowSync sync = RowSyncTime(model, mb, tp, link);
     d.serial_s += sync.seconds;
@@ -533,10 +555,17 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const int engine_chunk = EngineBatchDefaults(engine, gpu, memory.device.runtime_bytes).max_batched_tokens;
     const double chunk = engine_chunk > 0 ? engine_chunk : 8192;
     const double passes = std::max(1.0, std::ceil(tokens / chunk));
+    // DP attention: this GPU's own prompts through the attention, every prompt's tokens
+    // through its share of the MLP / MoE layers.
+    const double own_tokens = dp_attention ? std::ceil(sequences / tp) * prompt : tokens / tp;
     const double flops =
-        2 * params.active * tokens / tp + AttentionFlopsPerToken(model, prompt / 2) * tokens / (row_split ? 1 : tp);
+        dp_attention ? 2 * params.attention * own_tokens + 2 * (params.active - params.attention) * tokens / tp +
+                           AttentionFlopsPerToken(model, prompt / 2) * own_tokens
+                     : 2 * params.active * tokens / tp +
+                           AttentionFlopsPerToken(model, prompt / 2) * tokens / (row_split ? 1 : tp);
     const double all_bytes = weight_bytes(params.total - (tied ? 0 : params.input_embedding), params.routed, lm_head);
-    const double wbytes = all_bytes * gpu_share / tp * passes;
+    const double wbytes =
+        (dp_attention ? attention_bytes + (all_bytes - attention_bytes) / tp : all_bytes / tp) * gpu_share * passes;
     p.bytes = wbytes;
     p.flops = flops;
     p.compute_s = no_peak ? 0 : flops / flops_gpu * in_turn;
@@ -577,6 +606,14 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                          FormatFixed(passes, 0) + " pass(es) × " + std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of " +
                              FormatRate(tokens / passes * hidden_bytes, "B") + " to the next GPU over " + link.name,
                          handoff});
+    } else if (dp_attention) {
+      const double gathers = passes * layers * (AllReduceSeconds(tokens / passes * hidden_bytes, tp, link) + link.latency_s);
+      p.serial_s += gathers;
+      p.terms.push_back({"all_reduce", "DP-attention gathers",
+                         FormatFixed(passes, 0) + " pass(es) × " + FormatCount(model.layers) +
+                             " layers × (all-gather + reduce-scatter of " + FormatRate(tokens / passes * hidden_bytes, "B") +
+                             " over " + link.name + ")",
+                         gathers});
     } else if (row_split) {
       // Each micro-batch of the prompt (llama.cpp's n_ubatch) syncs once per matmul.
       const double ub = engine.micro_batch_tokens > 0 ? engine.micro_batch_tokens : 512;
@@ -652,6 +689,11 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     e.assumptions.push_back(engine.name + " splits the layers over the " + std::to_string(tp) +
                             " GPUs (its default multi-GPU mode): they work in turn, so a step takes the sum of their "
                             "parts; prefill's micro-batches are not overlapped across GPUs (an upper bound on its time)");
+  else if (dp_attention)
+    e.assumptions.push_back("DP attention over " + std::to_string(tp) + " GPUs: each runs the attention of its own " +
+                            FormatFixed(own_seqs, 0) + " of the " + FormatFixed(mb, 0) +
+                            " sequences with the attention weights whole; MLP and MoE layers split over all " +
+                            std::to_string(tp) + (link.basis.empty() ? "" : "; " + link.basis));
   else if (tp > 1 && !row_split)
     e.assumptions.push_back("tensor parallelism over " + std::to_string(tp) + " GPUs; " +
                             (link.basis.empty() ? "all-reduce latency " + FormatSeconds(link.latency_s) + " per call (stated assumption)"
