@@ -615,6 +615,13 @@ constexpr std::pair<const char*, MultiGpuMode> kMultiGpuModes[] = {{"tensor-para
                                                                   {"row-split", MultiGpuMode::kRowSplit},
                                                                   {"dp-attention", MultiGpuMode::kDpAttention}};
 
+// The mode a word names (kMultiGpuModes), or none.
+std::optional<MultiGpuMode> MultiGpuModeOf(const json& word) {
+  for (const auto& [name, value] : kMultiGpuModes)
+    if (word.is_string() && word.get_ref<const std::string&>() == name) return value;
+  return std::nullopt;
+}
+
 template <typename T, size_t N>
 std::optional<T> ReadChoice(Reader& r, const char* key, const std::pair<const char*, T> (&choices)[N]) {
   const size_t before = r.errors().size();
@@ -698,9 +705,7 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
   e.multi_gpu_modes = {e.multi_gpu};
   if (const json* modes = r.Array("multi_gpu_modes", false)) {
     for (const json& m : *modes) {
-      const MultiGpuMode* found = nullptr;
-      for (const auto& [name, value] : kMultiGpuModes)
-        if (m.is_string() && m.get_ref<const std::string&>() == name) found = &value;
+      const std::optional<MultiGpuMode> found = MultiGpuModeOf(m);
       if (!found) {
         r.Fail("multi_gpu_modes", "must list words of tensor-parallel, layer-split, row-split, dp-attention");
         break;
@@ -711,9 +716,7 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
   }
   if (const json* notes = r.Object("multi_gpu_notes", false)) {
     for (const auto& [word, text] : notes->items()) {
-      const MultiGpuMode* found = nullptr;
-      for (const auto& [name, value] : kMultiGpuModes)
-        if (word == name) found = &value;
+      const std::optional<MultiGpuMode> found = MultiGpuModeOf(json(word));
       if (!found || !text.is_string()) {
         r.Fail("multi_gpu_notes", "must map a mode (tensor-parallel, layer-split, row-split, dp-attention) to a sentence");
         break;
