@@ -426,7 +426,7 @@ TEST_CASE("the seeds' GPU tables, rebuilt from the catalog: every quoted figure 
   CHECK(rows >= 12);
 }
 
-TEST_CASE("the page's catalog-sources bundle reads back as the built-in files; a broken one is named") {
+TEST_CASE("the page's catalog-sources bundle reads back as the built-in files - a broken one is named") {
   // The bundle as cmake/catalog_lean.py writes it: every built-in file as a JSON object.
   nlohmann::json files = nlohmann::json::array();
   for (const CatalogFile& f : EmbeddedCatalogFiles())

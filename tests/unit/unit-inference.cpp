@@ -113,7 +113,7 @@ TEST_CASE("the verdict: fits exactly up to max_context and max_batch", "[inferen
   CHECK_FALSE(Estimate(s).fits);
 }
 
-TEST_CASE("70B in BF16 does not fit one 24 GB card; its headroom is negative and stated", "[inference]") {
+TEST_CASE("70B in BF16 does not fit one 24 GB card - its headroom is negative and stated", "[inference]") {
   Scenario s;
   s.model = "llama-3.1-70b";
   s.gpu = "rtx-4090";

@@ -132,7 +132,7 @@ TEST_CASE("import reads each family's layout", "[model][import]") {
   CHECK(falcon.kv_heads == 8);
 }
 
-TEST_CASE("import errors name the key; unknown keys are ignored", "[model][import]") {
+TEST_CASE("import errors name the key - unknown keys are ignored", "[model][import]") {
   auto err = [](const std::string& text) {
     Result<Model> m = ImportHfConfig(text, "config.json");
     REQUIRE_FALSE(m.ok());

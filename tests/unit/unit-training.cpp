@@ -51,7 +51,7 @@ TEST_CASE("model states follow the ZeRO paper's 16 bytes per parameter and its s
   }
 }
 
-TEST_CASE("pure BF16 halves the model states; optimizer in backward drops the gradient buffer", "[training]") {
+TEST_CASE("pure BF16 halves the model states - optimizer in backward drops the gradient buffer", "[training]") {
   Scenario s;
   s.model = "llama-2-7b";
   s.gpu = "h100-sxm";
@@ -64,7 +64,7 @@ TEST_CASE("pure BF16 halves the model states; optimizer in backward drops the gr
   CHECK(e.terms[1].bytes == Approx(psi * 2 / 32));  // one of 32 layers' gradients
 }
 
-TEST_CASE("LoRA and QLoRA: frozen base, adapters with their optimizer; QLoRA's base in NF4", "[training]") {
+TEST_CASE("LoRA and QLoRA: frozen base, adapters with their optimizer - QLoRA's base in NF4", "[training]") {
   Scenario s;
   s.model = "llama-2-7b";
   s.gpu = "a100-sxm-80gb";
@@ -168,7 +168,7 @@ TEST_CASE("strong scaling at a fixed global batch loses efficiency as accumulati
   CHECK_FALSE(small.warnings.empty());
 }
 
-TEST_CASE("activations: recomputation and flash attention shrink them; the verdict suggests fixes", "[training]") {
+TEST_CASE("activations: recomputation and flash attention shrink them - the verdict suggests fixes", "[training]") {
   Scenario s;
   s.model = "llama-3.1-8b";
   s.gpu = "h100-sxm";
