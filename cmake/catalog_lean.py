@@ -42,7 +42,7 @@ def strip(value, key=""):
                 and not (k == "source" and key in NESTED_SOURCES)
                 and not (key == "source" and k in SOURCE_DEFERRED)
                 and not (key == "calibration" and k == "basis")
-                and not (key == "tensor_bits" and k == "why")
+                and not (key in ("tensor_bits", "extra_kernels_per_gemm") and k == "why")
                 and not (key == "" and k == "about")}
     if isinstance(value, list):
         return [strip(v, key) for v in value]

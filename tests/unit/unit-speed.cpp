@@ -450,6 +450,7 @@ TEST_CASE("estimates stay within the recorded error against published measuremen
   // (MoE on several GPUs, AMD, Apple/MLX, A10G/L4/L40S) and the per-layer constant became a
   // per-kernel cost over each layer type's kernels (2026-12-02); 19.9% once the efficiencies are
   // shares of the attainable (published copy/GEMM) ceilings and formats keep 16-bit embeddings.
+  // 260 cases with three more Transformers sources (2026-12-02): decode 14.2%, prefill 18.7%.
   CHECK(speed.median_abs_error <= 0.24);
   CHECK(speed.worst_abs_error <= 5.5);     // recorded 386% (DeepSeek-R1 on 8 x H200, TensorRT-LLM, 4 concurrent users)
   // By kind: decode is the figure most users bring (recorded median 10%, worst 82%; 13.8% and
@@ -504,7 +505,14 @@ TEST_CASE("a decode step's kernels are counted from the model's layer types") {
   // Llama: attention 6 + dense MLP 4 per layer, 6 per step; 8-bit activations add a quantise
   // kernel per GEMM (4 per layer).
   CHECK(DecodeKernels(*llama, false).total == 32 * 10 + 6);
-  CHECK(DecodeKernels(*llama, true).total == 32 * 14 + 6);
+  CHECK(DecodeKernels(*llama, 1).total == 32 * 14 + 6);
+  // bitsandbytes LLM.int8(): 5 more kernels per GEMM (quant.json extra_kernels_per_gemm).
+  const WeightFormat* int8 = Cat().FindWeightFormat("llm-int8");
+  REQUIRE(int8);
+  CHECK(int8->extra_kernels_per_gemm == 5);
+  CHECK(DecodeKernels(*llama, int8->extra_kernels_per_gemm).total == 32 * (10 + 5 * 4) + 6);
+  const SpeedEstimate bnb = Speed({.model = "llama-3.1-8b", .weights = "llm-int8", .gpu = "a100-sxm-80gb", .engine = "hf-transformers"});
+  CHECK(bnb.kernels.total == 32 * 30 + 6);
   // DeepSeek-R1: MLA 12 in every layer; 3 dense MLP layers (4), 58 MoE layers (8 + 3 shared).
   const KernelCount k = DecodeKernels(*r1, false);
   CHECK(k.moe_layers == 58);
@@ -582,6 +590,48 @@ TEST_CASE("a weight format's recipe keeps some tensors in other formats") {
   CHECK(e.decode.terms[0].key == "weights_read");
   const double read = e.decode.terms[0].seconds * e.bandwidth * e.memory_ceiling.fraction * e.eta_bw;
   CHECK(read == Approx(t.active * 2).epsilon(1e-6));
+}
+
+TEST_CASE("a case whose source leaves the GPU's form factor open runs on every candidate") {
+  const std::string one = R"({"id":"x","kind":"decode_tps","engine":"hf-transformers","model":"llama-2-7b","weights":"fp16",
+    "batch":1,"output_tokens":256,"measured":30,"unit":"tokens/s","source":{"url":"https://example.org/a"},)";
+  Result<std::vector<ReferenceCase>> both = ParseReferenceCases(
+      R"({"cases":[)" + one + R"("gpu_candidates":["a100-sxm-80gb","a100-pcie-80gb"]}]})");
+  Result<std::vector<ReferenceCase>> sxm = ParseReferenceCases(R"({"cases":[)" + one + R"("gpu":"a100-sxm-80gb"}]})");
+  Result<std::vector<ReferenceCase>> pcie = ParseReferenceCases(R"({"cases":[)" + one + R"("gpu":"a100-pcie-80gb"}]})");
+  REQUIRE(both.ok());
+  REQUIRE(sxm.ok());
+  REQUIRE(pcie.ok());
+  CHECK(both->front().gpu_candidates.size() == 2);
+  const CaseResult a = RunReferenceCases(Cat(), *both).front(), b = RunReferenceCases(Cat(), *sxm).front(),
+                   c = RunReferenceCases(Cat(), *pcie).front();
+  REQUIRE(a.ran);
+  REQUIRE(b.ran);
+  REQUIRE(c.ran);
+  CHECK(b.estimated != Approx(c.estimated));  // the two A100s differ in bandwidth
+  CHECK(a.estimated == Approx(std::sqrt(b.estimated * c.estimated)));
+  // An unknown candidate skips the case and names the GPU.
+  Result<std::vector<ReferenceCase>> unknown =
+      ParseReferenceCases(R"({"cases":[)" + one + R"("gpu_candidates":["a100-sxm-80gb","no-such-gpu"]}]})");
+  REQUIRE(unknown.ok());
+  const CaseResult u = RunReferenceCases(Cat(), *unknown).front();
+  CHECK_FALSE(u.ran);
+  CHECK(u.skipped.find("no-such-gpu") != std::string::npos);
+}
+
+TEST_CASE("engines with fused elementwise kernels fit no per-token prefill work") {
+  for (const char* id : {"vllm", "vllm-0.19", "sglang", "tensorrt-llm"}) {
+    const EngineProfile* e = Cat().FindEngine(id);
+    REQUIRE(e);
+    INFO(id);
+    CHECK(e->fused_elementwise);
+    CHECK(e->calibration.prefill_token_layer_s == 0);
+  }
+  for (const char* id : {"llama.cpp", "hf-transformers", "mlx"}) {
+    const EngineProfile* e = Cat().FindEngine(id);
+    REQUIRE(e);
+    CHECK_FALSE(e->fused_elementwise);
+  }
 }
 
 TEST_CASE("a malformed reference file is an error naming the case") {

@@ -14,6 +14,9 @@ namespace gpuplan {
 
 struct ReferenceCase {
   std::string id, kind, engine, model, weights, kv, gpu, unit, source_url, gap;
+  // Where the source names a GPU family but not its form factor (an "A100 80GB" may be SXM or
+  // PCIe): the GPUs it may be. The case's estimate is their estimates' geometric mean.
+  std::vector<std::string> gpu_candidates;
   std::string not_modelled;  // why the estimator cannot model the run (listed, not scored)
   std::string source;  // SourceKey(source_url): the unit leave-one-source-out holds out
   int tp = 1;

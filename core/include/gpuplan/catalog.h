@@ -243,6 +243,9 @@ struct WeightFormat {
   // routed experts.
   double layer_bits = 0, routed_bits = 0, input_embedding_bits = 0, lm_head_bits = 0;
   std::string tensor_bits_why;      // which tensors the recipe keeps in other formats, and why
+  // Kernels a matmul of this format launches besides the GEMM itself at decode (quant.json
+  // extra_kernels_per_gemm; 0: none, or the 8-bit activation quantisation speed.cpp counts).
+  int extra_kernels_per_gemm = 0;
   std::string derivation;
   Source source;
   double BitsFor(TensorGroup g) const {
@@ -426,6 +429,10 @@ struct EngineProfile {
   int micro_batch_tokens = 0;            // with kComputeBuffer: llama.cpp n_ubatch
   bool input_embedding_on_host = false;  // the input embedding table stays in host RAM (llama.cpp)
   bool layer_offload = false;            // partial offload of layers to host RAM (llama.cpp -ngl)
+  // Norms, rotary, activations and residual adds run fused into few kernels per layer
+  // (engines.json fused_elementwise): prefill has no per-token elementwise work worth a fitted
+  // term (calibration prefill_token_layer_us stays 0).
+  bool fused_elementwise = false;
   bool gguf_int8_matmul = false;         // GGUF-quantised weights run on INT8 tensor cores (llama.cpp MMQ)
   MultiGpuMode multi_gpu = MultiGpuMode::kTensorParallel;
   std::vector<MultiGpuMode> multi_gpu_modes;  // every mode the engine offers (engines.json; multi_gpu first)

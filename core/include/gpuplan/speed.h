@@ -39,7 +39,7 @@ struct StepTime {
 struct KernelCount {
   int total = 0, per_layer_total = 0, per_step = 0, moe_layers = 0;
 };
-KernelCount DecodeKernels(const Model& m, bool quantised_activations);
+KernelCount DecodeKernels(const Model& m, int extra_per_gemm);
 
 struct SpeedEstimate {
   StepTime decode;                   // one output token for every sequence of the batch

@@ -700,6 +700,7 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
   e.input_embedding_on_host = r.Bool("input_embedding_on_host", false, /*required=*/true);
   e.layer_offload = r.Bool("layer_offload", false, /*required=*/true);
   e.gguf_int8_matmul = r.Bool("gguf_int8_matmul", false, /*required=*/true);
+  e.fused_elementwise = r.Bool("fused_elementwise", false);
   if (const std::optional<MultiGpuMode> mode = ReadChoice(r, "multi_gpu", kMultiGpuModes)) e.multi_gpu = *mode;
   // The other modes a user may pick (the scenario's split); the default is always one of them.
   e.multi_gpu_modes = {e.multi_gpu};
@@ -875,6 +876,13 @@ Format ReadFormat(Reader& r, const char* size_field) {
       for (const char* key : {"layers", "routed_experts", "input_embedding", "lm_head"})
         if (tr.Positive(key, false) > 32) tr.Fail(key, "must be at most 32 bits");
       r.Adopt(tr);
+    }
+    if (const json* k = r.Object("extra_kernels_per_gemm", false)) {
+      Reader kr(*k, r.where() + ": extra_kernels_per_gemm", r.sources_elsewhere());
+      f.extra_kernels_per_gemm = static_cast<int>(kr.Integer("count"));
+      if (f.extra_kernels_per_gemm > 64) kr.Fail("count", "must be at most 64");
+      kr.String("why", !kr.sources_elsewhere());
+      r.Adopt(kr);
     }
   } else {
     f.bytes_per_element = r.Positive(size_field);

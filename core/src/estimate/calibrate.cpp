@@ -82,6 +82,9 @@ Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) 
     c.weights = detail::JsonString(j, "weights");
     c.kv = detail::JsonString(j, "kv");
     c.gpu = detail::JsonString(j, "gpu");
+    if (auto g = j.find("gpu_candidates"); c.gpu.empty() && g != j.end() && g->is_array())
+      for (const json& id : *g)
+        if (id.is_string()) c.gpu_candidates.push_back(id.get<std::string>());
     c.unit = detail::JsonString(j, "unit");
     c.gap = detail::JsonString(j, "catalog_gap");
     c.not_modelled = detail::JsonString(j, "not_modelled");
@@ -131,7 +134,36 @@ std::string NotInCatalog(const std::string& error, const Scenario& s) {
   return error;
 }
 
+CaseResult RunOneGpu(const Catalog& catalog, const ReferenceCase& c);
+
+// The case's GPU, or its first candidate (the candidates are one family: same vendor, class).
+const std::string& CaseGpu(const ReferenceCase& c) {
+  return c.gpu.empty() && !c.gpu_candidates.empty() ? c.gpu_candidates.front() : c.gpu;
+}
+
 CaseResult RunCase(const Catalog& catalog, const ReferenceCase& c) {
+  if (!c.gpu.empty() || c.gpu_candidates.empty() || !c.gap.empty() || !c.not_modelled.empty())
+    return RunOneGpu(catalog, c);
+  // A form factor the source leaves open: every candidate, and the geometric mean of their
+  // estimates (the candidates differ by a few percent in bandwidth; no side is chosen).
+  CaseResult r;
+  r.c = &c;
+  double log_sum = 0;
+  for (const std::string& gpu : c.gpu_candidates) {
+    ReferenceCase one = c;
+    one.gpu = gpu;
+    one.gpu_candidates.clear();
+    const CaseResult x = RunOneGpu(catalog, one);
+    if (!x.ran) return r.skipped = x.skipped + " (candidate GPU '" + gpu + "')", r;
+    log_sum += std::log(x.estimated);
+  }
+  r.estimated = std::exp(log_sum / static_cast<double>(c.gpu_candidates.size()));
+  r.ratio = c.measured / r.estimated;
+  r.ran = true;
+  return r;
+}
+
+CaseResult RunOneGpu(const Catalog& catalog, const ReferenceCase& c) {
   CaseResult r;
   r.c = &c;
   if (!c.gap.empty()) return r.skipped = "catalog gap: " + c.gap, r;
@@ -286,6 +318,11 @@ double Loss(const Catalog& cat, const std::vector<ReferenceCase>& cases, bool (*
 }  // namespace
 
 constexpr double kMinBandwidthEfficiency = 0.55;
+// Prefill's compute efficiency is a share of the attainable GEMM rate (ceilings.json, measured
+// GEMM runs per GPU kind), which a prefill of hundreds of tokens per GEMM nearly reaches; a fit
+// below half of it would be a cost the model does not have (a serving stack's queueing and
+// HTTP time in a TTFT, say) passed off as slow matrix multiplication.
+constexpr double kMinComputeEfficiency = 0.5;
 
 Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>& cases, std::vector<std::string>& log,
                        int min_cases) {
@@ -304,7 +341,10 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
   };
   // The pooled fit: every engine's cases with each case scored under its own engine profile,
   // all profiles sharing one candidate calibration.
-  auto fit = [&](const std::vector<ReferenceCase>& sel, EngineCalibration start, const std::string& only_engine) {
+  // token_work: whether the engines fitted run per-token elementwise kernels of their own
+  // (EngineProfile::fused_elementwise false); fused engines keep prefill_token_layer at 0.
+  auto fit = [&](const std::vector<ReferenceCase>& sel, EngineCalibration start, const std::string& only_engine,
+                 bool token_work) {
     EngineCalibration best = start;
     auto apply = [&](const EngineCalibration& k) {
       for (EngineProfile& e : cat.engines)
@@ -384,10 +424,13 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
         search2(fixed_bw, fixed_bw, 1, near(us), IsDecodeKind, set_decode);
       }
       on = &sel;
-      auto [c, tl] = search2(0.10, 1.0, 0.10, {0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4}, IsSpeedKind, set_prefill);
+      const std::vector<double> tl_values =
+          token_work ? std::vector<double>{0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4} : std::vector<double>{0};
+      auto [c, tl] = search2(kMinComputeEfficiency, 1.0, 0.05, tl_values, IsSpeedKind, set_prefill);
       std::vector<double> near_tl;
-      for (double x = std::max(0.0, tl - 0.5); x <= std::min(4.0, tl + 0.5) + 1e-9; x += 0.1) near_tl.push_back(x);
-      search2(std::max(0.10, c - 0.08), std::min(1.0, c + 0.08), 0.02, near_tl, IsSpeedKind, set_prefill);
+      for (double x = std::max(0.0, tl - 0.5); x <= std::min(4.0, tl + 0.5) + 1e-9; x += 0.1)
+        if (token_work || x == 0) near_tl.push_back(x);
+      search2(std::max(kMinComputeEfficiency, c - 0.04), std::min(1.0, c + 0.04), 0.02, near_tl, IsSpeedKind, set_prefill);
     }
     apply(best);
     return best;
@@ -402,7 +445,7 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
   start.kernel_s = 5e-6;
   start.prefill_token_layer_s = 0;
   for (EngineProfile& e : cat.engines) e.calibration.by_vendor.clear();
-  EngineCalibration pooled = fit(cases, start, "");
+  EngineCalibration pooled = fit(cases, start, "", true);
   log.push_back("pooled: bw " + FormatFixed(pooled.decode_bw_efficiency, 2) + ", compute " +
                 FormatFixed(pooled.prefill_compute_efficiency, 2) + ", " + FormatFixed(pooled.kernel_s * 1e6, 2) +
                 " us/kernel");
@@ -415,7 +458,7 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
   std::map<std::string, Fitted> fitted;
   std::map<std::string, std::vector<VendorCalibration>> vendor_fits;
   auto vendor_of = [&](const ReferenceCase& c) {
-    const Gpu* g = cat.FindGpu(c.gpu);
+    const Gpu* g = cat.FindGpu(CaseGpu(c));
     return VendorKey(g ? g->vendor : "");
   };
   for (const EngineProfile& e : cat.engines) {
@@ -436,7 +479,7 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
         left -= n;
         std::vector<ReferenceCase> theirs, rest;
         for (const ReferenceCase& c : mine) (vendor_of(c) == vendor ? theirs : rest).push_back(c);
-        const EngineCalibration v = fit(theirs, pooled, e.id);
+        const EngineCalibration v = fit(theirs, pooled, e.id, !e.fused_elementwise);
         vendor_fits[e.id].push_back({vendor, v.decode_bw_efficiency, v.kernel_s, n});
         log.push_back(e.id + " on " + vendor + ": " + std::to_string(n) + " decode/throughput cases -> bw " +
                       FormatFixed(v.decode_bw_efficiency, 2) + " and " + FormatFixed(v.kernel_s * 1e6, 2) + " us/kernel");
@@ -449,18 +492,77 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
       f.own_decode = left >= min_cases;
     }
     if (f.own_decode || f.own_prefill) {
-      const EngineCalibration own = fit(mine, pooled, e.id);
+      const EngineCalibration own = fit(mine, pooled, e.id, !e.fused_elementwise);
       if (f.own_decode) f.k.decode_bw_efficiency = own.decode_bw_efficiency, f.k.kernel_s = own.kernel_s;
       if (f.own_prefill)
         f.k.prefill_compute_efficiency = own.prefill_compute_efficiency, f.k.prefill_token_layer_s = own.prefill_token_layer_s;
     }
     fitted[e.id] = f;
   }
+  // An engine's family: the engines joined to it by calibrate_like (vLLM and SGLang name
+  // TensorRT-LLM, MLX names llama.cpp), i.e. engines built the same way (fused kernels replayed
+  // from CUDA graphs; or ggml-style kernels). Where neither an engine nor the one it names has
+  // enough cases, the family's cases fitted together stand in, before every engine's: a thin
+  // server engine should not inherit llama.cpp's per-token work, nor Transformers' eager
+  // Python overhead.
+  auto root_of = [&](const std::string& id) {
+    std::string at = id;
+    for (int hops = 0; hops < 4; ++hops) {
+      const EngineProfile* p = cat.FindEngine(at);
+      if (!p || p->calibrate_like.empty()) break;
+      at = p->calibrate_like;
+    }
+    return at;
+  };
+  std::map<std::string, Fitted> family_fits;
+  auto family_fit = [&](const std::string& id) -> const Fitted* {
+    const std::string root = root_of(id);
+    if (auto it = family_fits.find(root); it != family_fits.end()) return &it->second;
+    std::vector<ReferenceCase> theirs;
+    for (const ReferenceCase& c : cases) {
+      if (root_of(c.engine) != root) continue;
+      // Cases of a vendor fitted on its own stay out (they have their own efficiencies).
+      const auto& vf = vendor_fits[c.engine];
+      const std::string v = vendor_of(c);
+      if (IsDecodeKind(c.kind) &&
+          std::any_of(vf.begin(), vf.end(), [&](const VendorCalibration& x) { return x.vendor == v; }))
+        continue;
+      theirs.push_back(c);
+    }
+    int nd = 0, np = 0;
+    for (const ReferenceCase& c : theirs)
+      if (RunCase(catalog, c).ran) nd += IsDecodeKind(c.kind), np += IsPrefillKind(c.kind);
+    Fitted f{pooled, nd >= min_cases, np >= min_cases};
+    if (f.own_decode || f.own_prefill) {
+      const EngineProfile* r = cat.FindEngine(root);
+      const EngineCalibration k = fit(theirs, pooled, "", !(r && r->fused_elementwise));
+      if (f.own_decode) f.k.decode_bw_efficiency = k.decode_bw_efficiency, f.k.kernel_s = k.kernel_s;
+      if (f.own_prefill)
+        f.k.prefill_compute_efficiency = k.prefill_compute_efficiency, f.k.prefill_token_layer_s = k.prefill_token_layer_s;
+    }
+    return &family_fits.emplace(root, f).first->second;
+  };
   for (EngineProfile& e : cat.engines) {
     if (!e.base.empty()) continue;
     Fitted f = fitted[e.id];
     std::string decode_from = f.own_decode ? "own" : "pooled", prefill_from = f.own_prefill ? "own" : "pooled";
     auto like = fitted.find(e.calibrate_like);
+    const bool like_decode = like != fitted.end() && like->second.own_decode;
+    const bool like_prefill = like != fitted.end() && like->second.own_prefill;
+    if ((!f.own_decode && !like_decode) || (!f.own_prefill && !like_prefill)) {
+      const Fitted* fam = family_fit(e.id);
+      const std::string family = "family of " + root_of(e.id);
+      if (!f.own_decode && !like_decode && fam->own_decode) {
+        f.k.decode_bw_efficiency = fam->k.decode_bw_efficiency;
+        f.k.kernel_s = fam->k.kernel_s;
+        decode_from = family;
+      }
+      if (!f.own_prefill && !like_prefill && fam->own_prefill) {
+        f.k.prefill_compute_efficiency = fam->k.prefill_compute_efficiency;
+        f.k.prefill_token_layer_s = fam->k.prefill_token_layer_s;
+        prefill_from = family;
+      }
+    }
     if (like != fitted.end()) {
       if (!f.own_decode && like->second.own_decode) {
         f.k.decode_bw_efficiency = like->second.k.decode_bw_efficiency;
@@ -477,6 +579,7 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
         prefill_from = "like " + e.calibrate_like;
       }
     }
+    if (e.fused_elementwise) f.k.prefill_token_layer_s = 0;  // whatever it borrowed
     const EngineCalibration& k = f.k;
     e.calibration.decode_bw_efficiency = k.decode_bw_efficiency;
     e.calibration.prefill_compute_efficiency = k.prefill_compute_efficiency;
@@ -520,7 +623,7 @@ Catalog WithBands(const Catalog& catalog, const std::vector<ReferenceCase>& case
   for (size_t i = 0; i < results.size(); ++i) {
     const ReferenceCase& c = *results[i].c;
     const Model* m = cat.FindModel(c.model);
-    const Gpu* g = cat.FindGpu(c.gpu);
+    const Gpu* g = cat.FindGpu(CaseGpu(c));
     kinds[i] = {m && m->moe.has_value(), c.tp > 1, VendorKey(g ? g->vendor : "")};
   }
   // A case of one of an engine's releases (engines.json "base") counts as the engine's.

@@ -217,7 +217,7 @@ double AttentionFlopsPerToken(const Model& m, double context) {
   return flops;
 }
 
-KernelCount DecodeKernels(const Model& m, bool quantised_activations) {
+KernelCount DecodeKernels(const Model& m, int extra_per_gemm) {
   // Kernels one decode step runs per GPU, counted from vLLM's model code (a CUDA-graph replay
   // runs the same kernels the eager forward launches), by layer type:
   //  - attention, vllm/model_executor/models/llama.py LlamaDecoderLayer.forward: fused
@@ -233,7 +233,8 @@ KernelCount DecodeKernels(const Model& m, bool quantised_activations) {
   //    w13 grouped GEMM, SiLU-and-mul, w2 grouped GEMM, weighted sum = 8; shared experts add
   //    their gate_up, activation and down = 3; Gemma 4's dense MLP beside it 3;
   //  - 8-bit activations (FP8 / INT8 W8A8) quantise each GEMM input in a kernel of its own
-  //    (scaled_fp8_quant / per_token_group_quant_fp8): one per GEMM above;
+  //    (scaled_fp8_quant / per_token_group_quant_fp8): one per GEMM above; formats with more
+  //    (bitsandbytes LLM.int8(): quant.json extra_kernels_per_gemm) that many per GEMM;
   //  - per step: embedding gather, final norm, LM head GEMM, sampling (softmax, top-k/top-p,
   //    the draw) = 6.
   // Collectives (all-reduce, all-to-all) are charged separately with their own latency.
@@ -254,7 +255,7 @@ KernelCount DecodeKernels(const Model& m, bool quantised_activations) {
     } else {
       n += 4, gemms += 2;
     }
-    if (quantised_activations) n += gemms;
+    n += extra_per_gemm * gemms;
     k.per_layer_total += n;
   }
   k.per_step = 6;
@@ -456,7 +457,8 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // batch pays once per kernel whatever it reads. The count comes from the model's layers.
   const bool quantised_activations = e.compute_precision == "fp8" || e.compute_precision == "int8" ||
                                      e.compute_precision == "fp4";
-  e.kernels = DecodeKernels(model, quantised_activations);
+  const int extra_per_gemm = wf.extra_kernels_per_gemm > 0 ? wf.extra_kernels_per_gemm : quantised_activations ? 1 : 0;
+  e.kernels = DecodeKernels(model, extra_per_gemm);
   // A layer split's GPUs each launch their own layers' kernels, one GPU after another: the
   // model's kernels once in all, as on one GPU.
   const double launch = e.kernels.total * kernel_s;
@@ -464,7 +466,10 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   d.terms.push_back({"launch", "Kernel overhead",
                      FormatCount(e.kernels.total) + " kernels per step (" + FormatCount(model.layers) + " layers" +
                          (e.kernels.moe_layers > 0 ? ", " + std::to_string(e.kernels.moe_layers) + " of them MoE" : "") +
-                         (quantised_activations ? ", 8-bit activation quantisation" : "") + ") × " +
+                         (wf.extra_kernels_per_gemm > 0
+                              ? ", " + std::to_string(wf.extra_kernels_per_gemm) + " more per matmul for " + wf.name
+                              : quantised_activations ? ", 8-bit activation quantisation" : "") +
+                         ") × " +
                          FormatFixed(kernel_s * 1e6, 2) +
                          " µs (fitted fixed time per kernel: launch gap, ramp and tail of a small kernel" +
                          (eager_s > 0 ? "; with " + FormatFixed(eager_s * 1e6, 1) + " µs of eager launch, graphs off" : "") + ")" +
