@@ -619,6 +619,22 @@ TEST_CASE("a case whose source leaves the GPU's form factor open runs on every c
   CHECK(u.skipped.find("no-such-gpu") != std::string::npos);
 }
 
+TEST_CASE("llama.cpp's FP16 GEMMs accumulate in FP16 - twice the peak on GeForce, the same on Volta and data-centre parts") {
+  const SpeedEstimate lcpp = Speed({.model = "llama-3.1-8b", .weights = "fp16", .gpu = "rtx-4090", .engine = "llama.cpp"});
+  const SpeedEstimate vllm = Speed({.model = "llama-3.1-8b", .weights = "fp16", .gpu = "rtx-4090", .engine = "vllm"});
+  const SpeedEstimate bf16 = Speed({.model = "llama-3.1-8b", .weights = "bf16", .gpu = "rtx-4090", .engine = "llama.cpp"});
+  CHECK(lcpp.compute_precision == "fp16");
+  CHECK(lcpp.peak_flops == Approx(330.3e12));  // the Ada whitepaper's FP16-accumulate rate
+  CHECK(vllm.peak_flops == Approx(165.2e12));  // FP32 accumulate
+  CHECK(bf16.peak_flops == Approx(165.2e12));  // BF16 GGUF weights: cuBLAS BF16, FP32 accumulate
+  const SpeedEstimate h100 = Speed({.model = "llama-3.1-8b", .weights = "fp16", .gpu = "h100-sxm", .engine = "llama.cpp"});
+  const SpeedEstimate h100v = Speed({.model = "llama-3.1-8b", .weights = "fp16", .gpu = "h100-sxm", .engine = "vllm"});
+  CHECK(h100.peak_flops == Approx(h100v.peak_flops));
+  const SpeedEstimate v100 = Speed({.model = "llama-3.1-8b", .weights = "fp16", .gpu = "v100-sxm2-32gb", .engine = "llama.cpp"});
+  const SpeedEstimate v100v = Speed({.model = "llama-3.1-8b", .weights = "fp16", .gpu = "v100-sxm2-32gb", .engine = "vllm"});
+  CHECK(v100.peak_flops == Approx(v100v.peak_flops));
+}
+
 TEST_CASE("engines with fused elementwise kernels fit no per-token prefill work") {
   for (const char* id : {"vllm", "vllm-0.19", "sglang", "tensorrt-llm"}) {
     const EngineProfile* e = Cat().FindEngine(id);
@@ -631,6 +647,23 @@ TEST_CASE("engines with fused elementwise kernels fit no per-token prefill work"
     const EngineProfile* e = Cat().FindEngine(id);
     REQUIRE(e);
     CHECK_FALSE(e->fused_elementwise);
+  }
+}
+
+TEST_CASE("the microbenchmark ceilings are checked leave-one-source-out") {
+  const std::vector<KindErrors> kinds = CeilingErrorTable(Cat());
+  REQUIRE(kinds.size() == 2);
+  for (const KindErrors& k : kinds) {
+    INFO(k.kind << ": n " << k.stored.n << ", stored median " << k.stored.median_abs_error << ", held out "
+                << k.held_out.n << " median " << k.held_out.median_abs_error << " p90 " << k.held_out.p90_abs_error);
+    CHECK(k.stored.n >= 8);
+    CHECK(k.held_out.n == k.stored.n);
+    CHECK(std::isfinite(k.held_out.median_abs_error));
+    // In: a GPU's fraction is the median of its own figures, close to each of them.
+    CHECK(k.stored.median_abs_error <= 0.05);
+    // Out: its kind's median stands in; recorded 2026-12-02 (see calibrate --loso).
+    CHECK(k.held_out.median_abs_error <= 0.25);
+    CHECK(k.held_out.median_abs_error >= k.stored.median_abs_error);
   }
 }
 

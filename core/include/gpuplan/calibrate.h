@@ -93,6 +93,12 @@ struct LosoResult {
 };
 std::vector<KindErrors> KindErrorTable(const std::vector<CaseResult>& stored, const std::vector<CaseResult>& refit,
                                        const std::vector<CaseResult>& held_out);
+// The microbenchmark ceilings (assets/catalog/ceilings.json), checked the same way: for each
+// measured GEMM and memory-copy figure, the attainable fraction the speed model uses for that
+// GPU (stored: every measurement in; held out: the measurements of the figure's source taken
+// out, so the GPU falls back to its other sources or its kind's median) against the figure's
+// own fraction. Kinds "gemm_ceiling" and "memory_ceiling"; no constant is fitted.
+std::vector<KindErrors> CeilingErrorTable(const Catalog& catalog);
 // One refit per source (FitCalibration without it): a few seconds per source natively.
 LosoResult LeaveOneSourceOut(const Catalog& catalog, const std::vector<ReferenceCase>& cases, int min_cases = 5);
 

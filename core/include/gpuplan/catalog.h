@@ -433,6 +433,8 @@ struct EngineProfile {
   // (engines.json fused_elementwise): prefill has no per-token elementwise work worth a fitted
   // term (calibration prefill_token_layer_us stays 0).
   bool fused_elementwise = false;
+  // FP16 GEMMs accumulate in FP16 (engines.json fp16_accumulate_gemm): the GPU's fp16_fp16acc peak.
+  bool fp16_accumulate_gemm = false;
   bool gguf_int8_matmul = false;         // GGUF-quantised weights run on INT8 tensor cores (llama.cpp MMQ)
   MultiGpuMode multi_gpu = MultiGpuMode::kTensorParallel;
   std::vector<MultiGpuMode> multi_gpu_modes;  // every mode the engine offers (engines.json; multi_gpu first)

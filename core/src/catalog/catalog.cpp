@@ -701,6 +701,7 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
   e.layer_offload = r.Bool("layer_offload", false, /*required=*/true);
   e.gguf_int8_matmul = r.Bool("gguf_int8_matmul", false, /*required=*/true);
   e.fused_elementwise = r.Bool("fused_elementwise", false);
+  e.fp16_accumulate_gemm = r.Bool("fp16_accumulate_gemm", false);
   if (const std::optional<MultiGpuMode> mode = ReadChoice(r, "multi_gpu", kMultiGpuModes)) e.multi_gpu = *mode;
   // The other modes a user may pick (the scenario's split); the default is always one of them.
   e.multi_gpu_modes = {e.multi_gpu};

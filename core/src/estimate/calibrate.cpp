@@ -9,6 +9,7 @@
 
 #include "catalog/json_fields.h"
 
+#include "gpuplan/ceilings.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/model.h"
 #include "gpuplan/resolve.h"
@@ -445,7 +446,9 @@ Catalog FitCalibration(const Catalog& catalog, const std::vector<ReferenceCase>&
   start.kernel_s = 5e-6;
   start.prefill_token_layer_s = 0;
   for (EngineProfile& e : cat.engines) e.calibration.by_vendor.clear();
-  EngineCalibration pooled = fit(cases, start, "", true);
+  // Without per-token work: the pool is the fallback of engines with too few cases, and llama.cpp's
+  // per-token time (its unfused ggml graph) is its own, not every engine's.
+  EngineCalibration pooled = fit(cases, start, "", false);
   log.push_back("pooled: bw " + FormatFixed(pooled.decode_bw_efficiency, 2) + ", compute " +
                 FormatFixed(pooled.prefill_compute_efficiency, 2) + ", " + FormatFixed(pooled.kernel_s * 1e6, 2) +
                 " us/kernel");
@@ -702,6 +705,66 @@ std::vector<KindErrors> KindErrorTable(const std::vector<CaseResult>& stored, co
   return out;
 }
 
+std::vector<KindErrors> CeilingErrorTable(const Catalog& catalog) {
+  // The figures as reference cases (measured = the figure's fraction of the datasheet).
+  std::vector<ReferenceCase> figures;
+  std::vector<const MeasuredCeiling*> of;
+  for (const MeasuredCeiling& c : catalog.ceilings) {
+    const Gpu* g = catalog.FindGpu(c.gpu);
+    if (!g || (c.what != "gemm" && c.what != "memory")) continue;
+    const bool fp8 = c.precision.rfind("fp8", 0) == 0, sixteen = c.precision == "bf16" || c.precision == "fp16";
+    if (c.what == "gemm" && !fp8 && !sixteen) continue;  // the precisions the model has fractions of
+    double datasheet = g->bandwidth_bytes_per_s;
+    if (c.what == "gemm") {
+      auto it = g->dense_flops.find(c.precision);
+      datasheet = it == g->dense_flops.end() ? 0 : it->second;
+    }
+    if (!(datasheet > 0) || !(c.value > 0)) continue;
+    ReferenceCase rc;
+    rc.id = c.id;
+    rc.kind = c.what + "_ceiling";
+    rc.gpu = c.gpu;
+    rc.measured = c.value / datasheet;
+    rc.source = c.sources.empty() ? "(no source)" : SourceKey(c.sources.front().url);
+    figures.push_back(rc);
+    of.push_back(&c);
+  }
+  auto predict = [](const Catalog& cat, const MeasuredCeiling& c) {
+    const Gpu* g = cat.FindGpu(c.gpu);
+    return c.what == "memory" ? AttainableMemory(cat, *g).fraction : AttainableGemm(cat, *g, c.precision).fraction;
+  };
+  std::vector<CaseResult> stored(figures.size()), held_out(figures.size());
+  auto result = [&](const ReferenceCase& rc, double estimated) {
+    CaseResult r;
+    r.c = &rc;
+    r.estimated = estimated;
+    r.ran = estimated > 0;
+    r.ratio = r.ran ? rc.measured / estimated : 0;
+    return r;
+  };
+  for (size_t i = 0; i < figures.size(); ++i) stored[i] = result(figures[i], predict(catalog, *of[i]));
+  std::vector<std::string> sources;
+  for (const ReferenceCase& f : figures)
+    if (std::find(sources.begin(), sources.end(), f.source) == sources.end()) sources.push_back(f.source);
+  for (const std::string& source : sources) {
+    Catalog without = catalog;
+    without.ceilings.clear();
+    for (const MeasuredCeiling& c : catalog.ceilings)
+      if (c.sources.empty() || SourceKey(c.sources.front().url) != source) without.ceilings.push_back(c);
+    for (size_t i = 0; i < figures.size(); ++i)
+      if (figures[i].source == source) held_out[i] = result(figures[i], predict(without, *of[i]));
+  }
+  std::vector<KindErrors> out;
+  for (const char* kind : {"gemm_ceiling", "memory_ceiling"}) {
+    KindErrors k;
+    k.kind = kind;
+    k.stored = k.in_sample = Summarise(stored, "", "", kind);
+    k.held_out = Summarise(held_out, "", "", kind);
+    if (k.stored.n > 0) out.push_back(k);
+  }
+  return out;
+}
+
 LosoResult LeaveOneSourceOut(const Catalog& catalog, const std::vector<ReferenceCase>& cases, int min_cases) {
   LosoResult out;
   std::vector<std::string> fit_log;
@@ -728,6 +791,7 @@ LosoResult LeaveOneSourceOut(const Catalog& catalog, const std::vector<Reference
     out.sources.push_back({source, static_cast<int>(mine.size()), ran});
   }
   out.kinds = KindErrorTable(out.stored, out.refit, out.held_out);
+  for (const KindErrors& k : CeilingErrorTable(catalog)) out.kinds.push_back(k);
   return out;
 }
 

@@ -322,6 +322,17 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   e.compute_precision = ComputePrecision(gpu, wf, engine);
   // A MIG slice runs on its share of the SMs and of the memory bandwidth (capacity.h).
   e.peak_flops = Peak(gpu, e.compute_precision) * memory.device.compute_share;
+  // An engine whose FP16 GEMMs accumulate in FP16 (engines.json fp16_accumulate_gemm: llama.cpp's
+  // cuBLAS path) runs at the FP16-accumulate peak, twice the FP32-accumulate one on GeForce and
+  // RTX workstation cards (equal on data-centre parts); Volta is excluded as llama.cpp excludes it.
+  bool fp16_accumulate = false;
+  // BF16 weights run as BF16 with FP32 accumulate there.
+  if (engine.fp16_accumulate_gemm && e.compute_precision == "fp16" && (wf.id == "fp16" || IsGguf(wf)) &&
+      VendorKey(gpu.vendor) == "nvidia" &&
+      gpu.architecture.find("Volta") == std::string::npos) {
+    const double acc = Peak(gpu, "fp16_fp16acc") * memory.device.compute_share;
+    if (acc > e.peak_flops) e.peak_flops = acc, fp16_accumulate = true;
+  }
   e.bandwidth = gpu.bandwidth_bytes_per_s * memory.device.bandwidth_share;
   const bool no_peak = e.peak_flops <= 0;
   if (no_peak)
@@ -384,7 +395,8 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     e.gemm_ceiling = {std::min(1.0, eff.compute), 1, true, e.compute_precision + " GEMM: measured by the probe on this GPU"};
   const double att_bw = e.memory_ceiling.fraction, att_gemm = e.gemm_ceiling.fraction;
   const std::string bw_text = FormatGBs(e.bandwidth) + " × " + FormatFixed(att_bw, 2) + " attainable × " + FormatFixed(e.eta_bw, 2);
-  const std::string peak_text = FormatTflops(e.peak_flops) + " " + e.compute_precision + " × " + FormatFixed(att_gemm, 2) +
+  const std::string peak_text = FormatTflops(e.peak_flops) + " " + e.compute_precision +
+                                (fp16_accumulate ? " with FP16 accumulate" : "") + " × " + FormatFixed(att_gemm, 2) +
                                 " attainable × " + FormatFixed(e.eta_compute, 2);
   const double bw_gpu = e.bandwidth * att_bw * e.eta_bw;
   const double bw_host = s.ram_gbs * 1e9 * e.eta_bw;

@@ -230,6 +230,9 @@ Report LosoReport(const LosoResult& l) {
   }
   r.sections.push_back({"Sources (speed cases, held out)", std::move(src)});
   r.after.push_back("memory kinds have no fitted constant: the three columns agree for them");
+  r.after.push_back("gemm_ceiling, memory_ceiling: each published GEMM and copy figure (assets/catalog/ceilings.json) as a "
+                    "fraction of its datasheet, against the attainable fraction the speed model takes for that GPU; held "
+                    "out: that figure's source removed, so the GPU falls back to its other sources or its kind's median");
   return r;
 }
 
