@@ -762,3 +762,24 @@ test('Model picker: Import opens a paste box; a config.json pasted on the page j
 });
 
 writeFileSync(join(artifacts, 'README.txt'), 'Screenshots written by tests/e2e/page.test.mjs\n');
+
+test('Idle: the page stops drawing when nothing happens and wakes on input - the title stays the page\'s', async () => {
+  const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=rtx-4090');
+  // SDL no longer writes its window title over the page's.
+  assert.match(await page.title(), /^gpuplan — which GPU/);
+  // Left alone, it draws out its grace period (about 1.5 s at 60 Hz) and then nothing.
+  const count = () => page.evaluate(() => [Module._gpuplan_frame_count(), Module._gpuplan_idle_ticks()]);
+  await page.waitForFunction(() => Module._gpuplan_idle_ticks() > 30, null, { timeout: 30000 });
+  const [f0] = await count();
+  await page.waitForTimeout(1000);
+  const [f1, idle] = await count();
+  assert.equal(f1, f0, 'no frame drawn in a second with no input');
+  assert.ok(idle > 30, `animation ticks pass without drawing (${idle})`);
+  // A mouse move wakes it; a click on a tab still works after idling.
+  await page.mouse.move(200, 200);
+  await waitFrames(page, 3);
+  await clickWidget(page, 'tab-speed');
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'speed');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -11,15 +11,25 @@
 
 #include "app.h"
 #include "frame.h"
+#include "imgui.h"
 
 namespace {
 
 struct Host {
   SDL_Window* window = nullptr;
   gpuplan::ui::App* app = nullptr;
-  long frames = 0;
+  long frames = 0;            // frames drawn
+  long idle_ticks = 0;        // animation-frame ticks skipped since the last drawn frame
+  // Drawing stops while nothing happens (a page left open, two embeds in an article: no work
+  // and no battery spent). Anything that may change what is shown wakes it for a while: an SDL
+  // event, a resize, the hash, the theme, a call from JavaScript (a pasted or dropped file,
+  // the probe's result, the fetched sources, a test reading state). Hover delays, tooltips and
+  // scrolling settle within the grace period after the last of them.
+  int draw_more = 0;           // frames still to draw before idling
+  bool keep_drawing = false;   // the benchmark's frame-cost run: draw every tick
   double frame_ms_total = 0;  // time spent building and submitting frames (emscripten_get_now)
   int css_w = 0, css_h = 0;
+  float pixel_ratio = 0;
   bool prefer_dark = true;
   std::string scratch;  // backs the strings returned to JavaScript
 };
@@ -112,6 +122,11 @@ void ClearGl(int width, int height, const float* rgba) {
   glClear(GL_COLOR_BUFFER_BIT);
 }
 
+// About a second and a half at 60 Hz.
+constexpr int kGraceFrames = 90;
+
+void Wake() { g_host.draw_more = kGraceFrames; }
+
 void MainLoop() {
   // Follow the container's size (the canvas fills an iframe or a page section).
   int w = JsContainerWidth(), h = JsContainerHeight();
@@ -119,14 +134,28 @@ void MainLoop() {
     SDL_SetWindowSize(g_host.window, w, h);
     g_host.css_w = w;
     g_host.css_h = h;
+    Wake();
   }
-  if (JsHashChanged()) LoadHash();  // the user edited the URL or followed a link
+  if (JsHashChanged()) LoadHash(), Wake();  // the user edited the URL or followed a link
   const bool dark = JsPreferDark() != 0;
   if (dark != g_host.prefer_dark) {
     g_host.prefer_dark = dark;
     g_host.app->SetPreferDark(dark);
+    Wake();
   }
-  gpuplan::ui::SetPixelRatio(static_cast<float>(JsPixelRatio()));
+  const float ratio = static_cast<float>(JsPixelRatio());
+  if (ratio != g_host.pixel_ratio) g_host.pixel_ratio = ratio, Wake();
+  gpuplan::ui::SetPixelRatio(ratio);
+  SDL_PumpEvents();
+  if (SDL_PeepEvents(nullptr, 0, SDL_PEEKEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT) > 0) Wake();
+  // A text field being edited blinks its cursor: keep drawing while one has the keyboard.
+  const bool editing = g_host.frames > 0 && ImGui::GetIO().WantTextInput;
+  if (g_host.frames >= 2 && g_host.draw_more <= 0 && !editing && !g_host.keep_drawing) {
+    ++g_host.idle_ticks;
+    return;  // nothing to draw: the canvas keeps showing the last frame
+  }
+  if (g_host.draw_more > 0) --g_host.draw_more;
+  g_host.idle_ticks = 0;
   const double t0 = emscripten_get_now();
   gpuplan::ui::PumpEvents(g_host.window, *g_host.app);
   gpuplan::ui::RenderFrame(g_host.window, *g_host.app, ClearGl);
@@ -142,36 +171,44 @@ void MainLoop() {
 // valid until the next call of any of them.
 extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_report_json() {
+  Wake();
   g_host.scratch = g_host.app->ReportJson();
   return g_host.scratch.c_str();
 }
 // What `gpuplan <which> --format json` prints: which = "fit", "speed" or "compare".
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_result_json(const char* which) {
+  Wake();
   g_host.scratch = g_host.app->ResultJson(which ? which : "");
   return g_host.scratch.c_str();
 }
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_state_hash() {
+  Wake();
   g_host.scratch = g_host.app->StateHash();
   return g_host.scratch.c_str();
 }
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_widget_rects() {
+  Wake();
   g_host.scratch = g_host.app->WidgetRectsJson();
   return g_host.scratch.c_str();
 }
 // The page shell calls this with the text of a file dropped on the page (or pasted).
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_import_text(const char* text, const char* name) {
+  Wake();
   g_host.scratch = g_host.app->ImportText(text ? text : "", name ? name : "");
   return g_host.scratch.c_str();
 }
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_ui_state() {
+  Wake();
   g_host.scratch = g_host.app->UiStateJson();
   return g_host.scratch.c_str();
 }
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_field_errors() {
+  Wake();
   g_host.scratch = g_host.app->FieldErrorsJson();
   return g_host.scratch.c_str();
 }
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_notices() {
+  Wake();
   std::string out = "[";
   for (const std::string& n : g_host.app->Notices()) {
     if (out.size() > 1) out += ",";
@@ -185,12 +222,20 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_notices() {
 EMSCRIPTEN_KEEPALIVE long gpuplan_frame_count() { return g_host.frames; }
 // The page shell hands over pasted text: ImGui's Ctrl+V reads SDL's clipboard, which in the
 // browser is not the system's.
-EMSCRIPTEN_KEEPALIVE void gpuplan_set_clipboard(const char* text) { SDL_SetClipboardText(text ? text : ""); }
+EMSCRIPTEN_KEEPALIVE void gpuplan_set_clipboard(const char* text) {
+  Wake();
+  SDL_SetClipboardText(text ? text : "");
+}
+// Animation-frame ticks the page let pass without drawing since its last frame (the idle test
+// reads it), and the benchmark's switch to draw every tick.
+EMSCRIPTEN_KEEPALIVE long gpuplan_idle_ticks() { return g_host.idle_ticks; }
+EMSCRIPTEN_KEEPALIVE void gpuplan_keep_drawing(int on) { g_host.keep_drawing = on != 0; }
 // Milliseconds spent in frames so far (events, panels, ImGui, GL submit): the difference over a
 // number of frames is the mean frame cost the benchmark prints.
 EMSCRIPTEN_KEEPALIVE double gpuplan_frame_ms_total() { return g_host.frame_ms_total; }
 // What an export button would copy: kind = link, embed, markdown, json, cli; panel = fit, ...
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_export_text(const char* kind, const char* panel) {
+  Wake();
   g_host.scratch = g_host.app->ExportText(kind ? kind : "", panel ? panel : "");
   return g_host.scratch.c_str();
 }
@@ -206,7 +251,9 @@ int main() {
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
   SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
   int w = JsContainerWidth(), h = JsContainerHeight();
-  g_host.window = SDL_CreateWindow("gpuplan", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w > 0 ? w : 1280,
+  // No title: Emscripten's SDL would write it over the page's <title> (the embedding page's,
+  // in an iframe the shell's), which names the tool for tabs, bookmarks and screen readers.
+  g_host.window = SDL_CreateWindow(nullptr, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w > 0 ? w : 1280,
                                    h > 0 ? h : 800, SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
   SDL_GLContext gl = g_host.window ? SDL_GL_CreateContext(g_host.window) : nullptr;
   if (!gl) {
@@ -235,6 +282,7 @@ int main() {
   gpuplan::ui::SetPixelRatio(static_cast<float>(JsPixelRatio()));
   LoadHash();
   JsWriteHash(app.StateHash().c_str());  // a complete, versioned link from the first frame
+  Wake();
   emscripten_set_main_loop(MainLoop, 0, true);
   return 0;
 }
