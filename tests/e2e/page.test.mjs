@@ -783,3 +783,24 @@ test('Idle: the page stops drawing when nothing happens and wakes on input - the
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('A huge dropped or pasted file is refused or read without harm; the page keeps working', async () => {
+  const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=rtx-4090');
+  // A tokenizer.json of ~6 MB (Llama 3's is 9 MB): read from the heap, not the stack, and refused by name.
+  const six = await page.evaluate(() => {
+    const vocab = {};
+    for (let i = 0; i < 200000; ++i) vocab['token' + i] = i;
+    return Module.gpuplanImport(JSON.stringify({ version: '1.0', model: { type: 'BPE', vocab, merges: new Array(250000).fill('ab cd') } }), 'tokenizer.json');
+  });
+  assert.equal(JSON.parse(six).ok, false);
+  assert.match(JSON.parse(six).message, /tokenizer\.json/);
+  // Over the limit: not read, and the message says why.
+  const big = JSON.parse(await page.evaluate(() => Module.gpuplanImport('x'.repeat(17 * 1024 * 1024), 'weights.bin')));
+  assert.equal(big.ok, false);
+  assert.match(big.message, /'weights\.bin' is 17\.0 MiB, more than the 16 MiB an import may be/);
+  // Still alive: a click on a tab works and the numbers are the CLI's.
+  await clickWidget(page, 'tab-speed');
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'speed');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

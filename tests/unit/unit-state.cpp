@@ -255,3 +255,17 @@ TEST_CASE("the views table: unique ids, every view prints in every format, failu
   }
   CHECK(FindView("not-a-view") == nullptr);
 }
+
+TEST_CASE("an import over the size limit is refused by name, without reading it") {
+  Session session(Cat());
+  const std::string huge(Session::kMaxImportBytes + 1, ' ');
+  const ImportOutcome r = session.Import(huge, "tokenizer.json");
+  CHECK_FALSE(r.ok);
+  CHECK(r.message.find("'tokenizer.json' is 16.0 MiB, more than the 16 MiB") == 0);
+  CHECK(r.message.find("drop the model's config.json instead") != std::string::npos);
+  CHECK(Session::TooLargeToImport("", 3.0 * (1 << 30)).message.find("the pasted text is 3072.0 MiB") == 0);
+  // Just under the limit it is read (and here refused as not JSON).
+  const ImportOutcome under = session.Import(std::string(1 << 20, ' '), "blank.json");
+  CHECK_FALSE(under.ok);
+  CHECK(under.message.find("MiB, more than") == std::string::npos);
+}

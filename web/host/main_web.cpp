@@ -99,7 +99,7 @@ EM_JS(int, JsPreferDark, (), {
 EM_JS(double, JsPixelRatio, (), { return window.devicePixelRatio || 1; });
 // The catalog's sources, fetched once when first shown (they are not in the page's wasm).
 EM_JS(void, JsLoadSources, (), {
-  var answer = function (text) { Module.ccall('gpuplan_import_text', 'string', ['string', 'string'], [text, 'catalog-sources.json']); };
+  var answer = function (text) { Module.gpuplanImport(text, 'catalog-sources.json'); };
   fetch('catalog-sources.json').then(function (r) {
     if (!r.ok) throw new Error('HTTP ' + r.status);
     return r.text();
@@ -191,10 +191,17 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_widget_rects() {
   g_host.scratch = g_host.app->WidgetRectsJson();
   return g_host.scratch.c_str();
 }
-// The page shell calls this with the text of a file dropped on the page (or pasted).
+// The page shell calls this with the text of a file dropped on the page (or pasted), in a
+// heap buffer it allocated (gpuplanImport: ccall's 'string' would copy it onto the 5 MB stack).
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_import_text(const char* text, const char* name) {
   Wake();
   g_host.scratch = g_host.app->ImportText(text ? text : "", name ? name : "");
+  return g_host.scratch.c_str();
+}
+// ... or, for a file over Session::kMaxImportBytes, only its name and size.
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_import_too_large(const char* name, double bytes) {
+  Wake();
+  g_host.scratch = g_host.app->ImportTooLarge(name ? name : "", bytes);
   return g_host.scratch.c_str();
 }
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_ui_state() {

@@ -165,6 +165,13 @@ std::string App::ImportText(std::string_view text, const std::string& name_hint)
   return nlohmann::json{{"ok", r.ok}, {"message", r.message}}.dump();
 }
 
+std::string App::ImportTooLarge(const std::string& name, double bytes) {
+  const ImportOutcome r = Session::TooLargeToImport(name, bytes);
+  import_ok_ = r.ok;
+  import_message_ = r.message;
+  return nlohmann::json{{"ok", r.ok}, {"message", r.message}}.dump();
+}
+
 std::string App::FieldErrorsJson() const { return nlohmann::json(field_errors_).dump(); }
 
 void App::Frame() {

@@ -75,6 +75,8 @@ class App {
   // Adds a catalog file or a Hugging Face config.json (pasted, or dropped on the window) to the
   // catalog of this session; returns {"ok": bool, "message": "..."} as JSON.
   std::string ImportText(std::string_view text, const std::string& name_hint);
+  // A file the page did not read (over Session::kMaxImportBytes): said like a refused import.
+  std::string ImportTooLarge(const std::string& name, double bytes);
   // The host's threaded CPU probe, where it has one (the page when cross-origin isolated):
   // starts it and returns the threads it uses, or 0 when it cannot; the result comes back
   // through ImportText. Without it the This machine panel measures on the calling thread.

@@ -94,6 +94,11 @@ class Session {
   // A text the user pasted or dropped: a Hugging Face config.json, a catalog file, a CPU or GPU
   // probe result, or the page's catalog sources bundle. Recognised once, here.
   ImportOutcome Import(std::string_view text, const std::string& name_hint);
+  // The largest text Import reads (a config.json is a few KB, a catalog file or the page's
+  // sources bundle under a megabyte); a larger file is refused with TooLargeToImport's words,
+  // which a front end also gives for a file it does not read at all.
+  static constexpr size_t kMaxImportBytes = 16u << 20;
+  static ImportOutcome TooLargeToImport(const std::string& name, double bytes);
   // The texts imported so far (catalog additions), replayed when the sources bundle arrives.
   const std::vector<std::pair<std::string, std::string>>& imports() const { return imports_; }
   const std::optional<GpuProbeResult>& gpu_probe() const { return gpu_probe_; }

@@ -327,8 +327,19 @@ void Session::SetCpuProbe(CpuProbeResult p) {
   Changed(false);
 }
 
+ImportOutcome Session::TooLargeToImport(const std::string& name, double bytes) {
+  const std::string what = name.empty() ? std::string("the pasted text") : "'" + name + "'";
+  const bool tokenizer = name.find("tokenizer") != std::string::npos;
+  return ImportOutcome{false, "file",
+                       what + " is " + FormatFixed(bytes / (1 << 20), 1) + " MiB, more than the " +
+                           std::to_string(kMaxImportBytes >> 20) + " MiB an import may be: nothing was read. " +
+                           (tokenizer ? "A tokenizer.json holds the vocabulary; drop the model's config.json instead."
+                                      : "A model's config.json is a few KB; a catalog file well under a megabyte.")};
+}
+
 ImportOutcome Session::Import(std::string_view text, const std::string& name_hint) {
   auto outcome = [](bool ok, const char* kind, std::string message) { return ImportOutcome{ok, kind, std::move(message)}; };
+  if (text.size() > kMaxImportBytes) return TooLargeToImport(name_hint, static_cast<double>(text.size()));
   if (text.find("\"gpuplan.cpu-probe/") != std::string_view::npos) {
     // The page's threaded probe module reports a failure as {"schema": ..., "error": "..."}.
     const nlohmann::json j = detail::ParseJson(text);  // the core's one parser instantiation
