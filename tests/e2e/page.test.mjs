@@ -529,6 +529,10 @@ test('GPU memory: MIG 1g.10gb on an H100 SXM plans against the slice; another GP
   // The Catalog's "Use in Fit" picks an L40S, which has no MIG: the scenario goes back to the
   // whole GPU rather than an estimate that errors.
   await clickWidget(page, 'tab-catalog');
+  // The panel fetches the catalog's sources when first shown, and its layout moves when they
+  // arrive (slower on a first visit through the service worker): type once they are in.
+  for (let i = 0; i < 50 && JSON.parse(await readBack(page, 'gpuplan_ui_state')).sources !== 'loaded'; ++i)
+    await waitFrames(page, 2);
   let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
   await typeInto(page, rects['catalog-search'], 'L40S');
   await clickWidget(page, 'row:l40s');
@@ -803,4 +807,27 @@ test('A huge dropped or pasted file is refused or read without harm; the page ke
   assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'speed');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('Offline: once opened, a reload without a network still shows the calculator', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url + '#v=1&model=llama-3.1-8b&gpu=rtx-4090');
+  await waitFrames(page, 3);
+  // The service worker installs (caching the start-up files) and takes the page.
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
+  const online = JSON.parse(await readBack(page, 'gpuplan_report_json'));
+  await context.setOffline(true);
+  await page.reload();
+  await waitFrames(page, 3);
+  const offline = JSON.parse(await readBack(page, 'gpuplan_report_json'));
+  assert.deepEqual(offline, online, 'the same numbers from the cached page');
+  assert.equal(await page.evaluate(() => document.getElementById('overlay').classList.contains('hidden')), true);
+  await page.screenshot({ path: join(artifacts, 'page-offline.png') });
+  await context.setOffline(false);
+  assert.deepEqual(errors, []);
+  await context.close();
 });
