@@ -742,19 +742,30 @@ test('Keyboard: Tab moves between the inputs, typing and Enter set a field', asy
   await page.close();
 });
 
-test('Model picker: Import opens a paste box; a config.json pasted on the page joins the catalog', async () => {
+test('Model picker: Import opens a paste box; a config.json pasted on the page (a real Ctrl+V) joins the catalog', async () => {
   const { page, errors } = await openPage('v=1&gpu=h100-sxm');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+  // Ctrl+V into a field: the clipboard's text goes in as typed.
+  let rects0 = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await page.mouse.click(rects0.context.x0 + 25, (rects0.context.y0 + rects0.context.y1) / 2, { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.press('Control+a', { delay: 80 });
+  await page.evaluate(() => navigator.clipboard.writeText('32768'));
+  await page.keyboard.press('Control+v', { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.press('Enter', { delay: 80 });
+  await waitFrames(page, 3);
+  assert.equal((await report(page)).scenario.context, 32768);
   await clickWidget(page, 'model-import', 3);
   const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
   assert.ok(rects['model-import-text'] && rects['model-import-add'], 'the Import popup shows its paste box');
   await page.screenshot({ path: join(artifacts, 'page-model-import.png') });
   await page.keyboard.press('Escape', { delay: 80 });
+  await waitFrames(page, 3);
+  // Ctrl+V with no field active: a config.json on the clipboard joins the catalog.
   const text = readFileSync(join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/mixtral-8x7b.config.json'), 'utf8');
-  await page.evaluate((t) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, text);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await page.keyboard.press('Control+v', { delay: 80 });
   await waitFrames(page, 3);
   await page.evaluate(() => { location.hash = 'v=1&model=imported-model&gpu=h100-sxm&count=2'; });
   await waitFrames(page, 3);

@@ -32,6 +32,9 @@ struct Host {
   float pixel_ratio = 0;
   bool prefer_dark = true;
   std::string scratch;  // backs the strings returned to JavaScript
+  // Pasted text for the active field: ImGui drops typed characters while Ctrl (Cmd) is held,
+  // and the paste arrives with Ctrl+V down, so it goes in on the first frame after.
+  std::string pending_paste;
 };
 Host g_host;
 
@@ -155,6 +158,12 @@ void MainLoop() {
     return;  // nothing to draw: the canvas keeps showing the last frame
   }
   if (g_host.draw_more > 0) --g_host.draw_more;
+  if (!g_host.pending_paste.empty()) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantTextInput) g_host.pending_paste.clear();  // the field was left meanwhile
+    else if (!io.KeyCtrl && !io.KeySuper) io.AddInputCharactersUTF8(g_host.pending_paste.c_str()), g_host.pending_paste.clear();
+    Wake();
+  }
   g_host.idle_ticks = 0;
   const double t0 = emscripten_get_now();
   gpuplan::ui::PumpEvents(g_host.window, *g_host.app);
@@ -232,6 +241,16 @@ EMSCRIPTEN_KEEPALIVE long gpuplan_frame_count() { return g_host.frames; }
 EMSCRIPTEN_KEEPALIVE void gpuplan_set_clipboard(const char* text) {
   Wake();
   SDL_SetClipboardText(text ? text : "");
+}
+// A paste (the page shell's paste event, Ctrl+V no longer swallowed by SDL): into the text
+// field being edited, as if typed (ImGui filters what the field does not take, e.g. a newline in
+// a one-line field). 0 when no field has the keyboard: the shell then tries it as an import.
+EMSCRIPTEN_KEEPALIVE int gpuplan_paste(const char* text) {
+  Wake();
+  if (!text || !ImGui::GetIO().WantTextInput) return 0;
+  SDL_SetClipboardText(text);  // ImGui's own copy and paste stay consistent with it
+  g_host.pending_paste = text;  // typed in once Ctrl is up (MainLoop)
+  return 1;
 }
 // Animation-frame ticks the page let pass without drawing since its last frame (the idle test
 // reads it), and the benchmark's switch to draw every tick.
