@@ -617,7 +617,10 @@ test('Export buttons on every panel: the copied CLI command prints the copied JS
     assert.match(copied.markdown, /^### gpuplan /);  // the whole report, as --format md prints it
     assert.match(copied.markdown, /^\| .* \|\n\| (---:?|---) \|/m);
     assert.ok(copied.link.startsWith(url + '#v=1&') && copied.link.endsWith(`&tab=${panel}`), copied.link);
-    assert.match(copied.embed, new RegExp(`^<iframe src="${url}#embed=${panel}&v=1&[^"]+" width="100%" height="\\d+"`));
+    // The theme the author saw and the optional resize script.
+    const theme = JSON.parse(await readBack(page, 'gpuplan_ui_state')).dark ? 'dark' : 'light';
+    assert.match(copied.embed, new RegExp(`^<iframe src="${url}#embed=${panel}&theme=${theme}&v=1&[^"]+" width="100%" height="\\d+"`));
+    assert.match(copied.embed, /<\/iframe>\n<script>addEventListener\('message'.*gpuplan:height.*<\/script>$/);
   }
   // The roofline's chart downloads as the SVG the CLI writes.
   await clickWidget(page, 'roofline-download-svg', 3);
@@ -712,9 +715,15 @@ test('A blog post embeds the calculator in an iframe from another origin', async
   const fromFrame = JSON.parse(await frame.evaluate(() => Module.UTF8ToString(Module._gpuplan_report_json())));
   assert.equal(fromFrame.scenario.model, 'llama-3.1-70b');
   assert.deepEqual(fromFrame, cliReport(fromFrame.state));
-  // The iframe takes the article's width, and the article text is around it.
+  // The iframe takes the article's width, and the article text is around it; the embed code's
+  // script sets its height to what the panel reports, so nothing is cut.
+  await page.waitForFunction(() => document.getElementById('calc').style.height !== '', null, { timeout: 30000 });
+  const posted = await page.evaluate(() => parseFloat(document.getElementById('calc').style.height));
+  const content = await frame.evaluate(() => Module.canvas.clientHeight);
   const box = await page.locator('#calc').boundingBox();
-  assert.ok(box.width > 600 && box.height === 522, JSON.stringify(box));  // 520 + the 1 px border
+  assert.ok(box.width > 600 && Math.abs(box.height - (posted + 2)) <= 1, JSON.stringify({ box, posted }));  // + the 1 px border
+  assert.ok(posted > 300 && posted !== 520, `the frame follows its content (${posted} px)`);
+  assert.ok(Math.abs(content - posted) <= 1, `the canvas fills the resized frame (${content} vs ${posted})`);
   assert.equal(await frame.evaluate(() => Module.canvas.clientWidth), Math.round(box.width) - 2);
   const shot = await page.screenshot({ path: join(artifacts, 'blog-embed.png'), fullPage: true });
   assert.ok(imageStats(shot).colors > 50);

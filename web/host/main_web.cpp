@@ -6,6 +6,7 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -30,6 +31,7 @@ struct Host {
   double frame_ms_total = 0;  // time spent building and submitting frames (emscripten_get_now)
   int css_w = 0, css_h = 0;
   float pixel_ratio = 0;
+  float posted_height = 0;  // the content height last posted to the host page (embed mode)
   bool prefer_dark = true;
   std::string scratch;  // backs the strings returned to JavaScript
   // Pasted text for the active field: ImGui drops typed characters while Ctrl (Cmd) is held,
@@ -110,6 +112,11 @@ EM_JS(void, JsLoadSources, (), {
     answer(JSON.stringify({ schema: 'gpuplan.catalog-files/1', error: String(e.message || e) }));
   });
 });
+// Embed mode in a frame: tell the host page how tall the content is (the embed code's script,
+// or any listener for 'gpuplan:height', sets the frame's height from it).
+EM_JS(void, JsPostHeight, (double height), {
+  if (window.parent !== window) window.parent.postMessage({ type: 'gpuplan:height', height: Math.ceil(height) }, '*');
+});
 // clang-format on
 
 void LoadHash() {
@@ -170,6 +177,11 @@ void MainLoop() {
   gpuplan::ui::RenderFrame(g_host.window, *g_host.app, ClearGl);
   g_host.frame_ms_total += emscripten_get_now() - t0;
   if (g_host.app->ConsumeStateChanged()) JsWriteHash(g_host.app->StateHash().c_str());
+  if (const float content = g_host.app->EmbedContentHeight();
+      content > 0 && std::abs(content - g_host.posted_height) >= 1) {
+    g_host.posted_height = content;
+    JsPostHeight(content);
+  }
   if (++g_host.frames == 1) JsFirstFrame();
   if (g_host.frames == 2) JsReady();
 }

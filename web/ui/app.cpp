@@ -332,6 +332,8 @@ void App::DrawEmbedded() {
   DrawExportBar(v);
   DrawViewBody(v);
   ImGui::PopID();
+  // Where the content ends (the cursor is in content coordinates, scrolling included).
+  embed_content_height_ = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
 }
 
 void App::Copy(const std::string& kind, const std::string& text) {
@@ -341,6 +343,12 @@ void App::Copy(const std::string& kind, const std::string& text) {
   else ImGui::SetClipboardText(text.c_str());
   export_message_ = "Copied " + kind + " (" + FormatCount(static_cast<long long>(text.size())) + " characters)";
 }
+
+// For the embed code: resize each gpuplan frame to the height its panel reports.
+constexpr const char* kEmbedResizeScript =
+    "<script>addEventListener('message',function(e){var d=e.data;if(!d||d.type!=='gpuplan:height')return;"
+    "var f=document.getElementsByTagName('iframe');for(var i=0;i<f.length;i++)if(f[i].contentWindow===e.source)"
+    "f[i].style.height=Math.min(Math.max(d.height,200),4000)+'px';});</script>";
 
 std::string App::ExportText(std::string_view kind, std::string_view panel) {
   const View* v = FindView(panel);
@@ -353,9 +361,15 @@ std::string App::ExportText(std::string_view kind, std::string_view panel) {
   if (kind == "embed") {
     const Model* m = catalog_->FindModel(scenario_.model);
     const int height = panel == "compare" || panel == "roofline" ? 640 : 520;
-    return "<iframe src=\"" + host_.page_url + "#embed=" + v->id + "&" + state + "\" width=\"100%\" height=\"" +
-           std::to_string(height) + "\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"gpuplan: " + v->id +
-           (m ? " for " + m->name : std::string()) + "\"></iframe>";
+    // The theme as the author sees it now (an embed otherwise follows the reader's system
+    // setting, not the blog's); edit theme= to light, dark or auto. The script is optional: it
+    // sets the frame's height to what the panel reports (a 'gpuplan:height' message), so the
+    // content is not cut; without it the frame keeps its height and scrolls.
+    const std::string theme = theme_ != "auto" ? theme_ : dark_ ? "dark" : "light";
+    return "<iframe src=\"" + host_.page_url + "#embed=" + v->id + "&theme=" + theme + "&" + state +
+           "\" width=\"100%\" height=\"" + std::to_string(height) +
+           "\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"gpuplan: " + v->id +
+           (m ? " for " + m->name : std::string()) + "\"></iframe>\n" + kEmbedResizeScript;
   }
   if (kind == "cli") return ViewCliCommand(*v, session_);
   if (!v->failure(session_).empty()) return {};

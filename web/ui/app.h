@@ -77,6 +77,9 @@ class App {
   std::string ImportText(std::string_view text, const std::string& name_hint);
   // A file the page did not read (over Session::kMaxImportBytes): said like a refused import.
   std::string ImportTooLarge(const std::string& name, double bytes);
+  // Embed mode: the height the panel's content takes (in the UI's units, CSS pixels on the
+  // page), measured each frame; 0 outside embed mode. The page posts it to the host page.
+  float EmbedContentHeight() const { return embed_.empty() ? 0 : embed_content_height_; }
   // The host's threaded CPU probe, where it has one (the page when cross-origin isolated):
   // starts it and returns the threads it uses, or 0 when it cannot; the result comes back
   // through ImportText. Without it the This machine panel measures on the calling thread.
@@ -182,6 +185,7 @@ class App {
   std::string tab_ = "fit";                   // the panel drawn last frame
   std::string requested_tab_;                 // a panel to select next frame (a link, a preset, "Use in Fit")
   std::string embed_;                         // embed=<panel>: that panel alone, compact
+  float embed_content_height_ = 0;
   std::string theme_ = "auto";      // theme=: light, dark, or auto (the host page's preference)
   bool prefer_dark_ = true, dark_ = true, theme_applied_ = false;
   HostServices host_;
