@@ -11,9 +11,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/static_server.mjs';
 import { imageStats } from './png.mjs';
+import { launchBrowser, readBack, waitFrames } from './harness.mjs';
 
 const site = process.env.GPUPLAN_SITE;
 const cli = process.env.GPUPLAN_CLI;
@@ -25,11 +25,7 @@ let server, url, browser;
 
 before(async () => {
   ({ server, url } = await startServer(site, 0));
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader'],
-  });
+  browser = await launchBrowser();
 });
 
 after(async () => {
@@ -46,14 +42,6 @@ async function openPage(hash) {
   await page.goto(url + (hash ? '#' + hash : ''));
   await waitFrames(page, 3);
   return { page, errors };
-}
-
-// Frames counted by the page itself; the exports exist before the wasm is instantiated,
-// so first wait for the runtime (Module.calledRun).
-async function waitFrames(page, n) {
-  const frames = () => (window.Module?.calledRun ? Module._gpuplan_frame_count() : 0);
-  const start = await page.evaluate(frames);
-  await page.waitForFunction(([f, target]) => (0, eval)(f)() >= target, [`(${frames})`, start + n], { timeout: 30000 });
 }
 
 // Click into the text part of an ImGui input, select all, type, press Enter. ImGui 1.86 has
@@ -88,7 +76,6 @@ async function typeInto(page, rect, text) {
 }
 
 const execFileP = promisify(execFile);
-const readBack = (page, fn) => page.evaluate((name) => Module.UTF8ToString(Module['_' + name]()), fn);
 const report = async (page) => JSON.parse(await readBack(page, 'gpuplan_report_json'));
 
 function cliReport(state) {
@@ -751,6 +738,36 @@ test('Keyboard: Tab moves between the inputs, typing and Enter set a field', asy
   await page.close();
 });
 
+test('Keyboard and screen readers: Tab from load reaches the first field, the title and a live region say what is shown, Escape then Tab leaves', async () => {
+  const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=rtx-4090');
+  assert.equal(await page.title(), 'gpuplan — Fit: Llama 3.1 8B on 1 x NVIDIA GeForce RTX 4090');
+  const live = () => page.evaluate(() => document.getElementById('live').textContent);
+  assert.match(await live(), /^Fit: Llama 3\.1 8B on 1 x NVIDIA GeForce RTX 4090\. FITS: /);
+  const canvas = await page.evaluate(() => {
+    const c = document.getElementById('canvas');
+    return { role: c.getAttribute('role'), label: c.getAttribute('aria-label'), focused: document.activeElement === c,
+      keys: document.getElementById('keys').textContent };
+  });
+  assert.equal(canvas.role, 'application');
+  assert.ok(canvas.focused && /which GPU/.test(canvas.label) && /Escape and then Tab/.test(canvas.keys), JSON.stringify(canvas));
+  await page.keyboard.press('Tab', { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.type('2', { delay: 80 });
+  await page.keyboard.press('Enter', { delay: 80 });
+  await waitFrames(page, 3);
+  assert.equal((await report(page)).scenario.tp, 2);
+  assert.match(await live(), /on 2 x NVIDIA GeForce RTX 4090\. FITS per GPU: /);
+  assert.match(await page.title(), /on 2 x /);
+  await page.keyboard.press('Tab', { delay: 80 });  // on to the next field
+  await waitFrames(page, 2);
+  await page.keyboard.press('Escape', { delay: 80 });
+  await waitFrames(page, 2);
+  await page.keyboard.press('Tab', { delay: 80 });
+  assert.notEqual(await page.evaluate(() => document.activeElement.id), 'canvas', 'Escape then Tab left the calculator');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('Model picker: Import opens a paste box; a config.json pasted on the page (a real Ctrl+V) joins the catalog', async () => {
   const { page, errors } = await openPage('v=1&gpu=h100-sxm');
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
@@ -789,8 +806,8 @@ writeFileSync(join(artifacts, 'README.txt'), 'Screenshots written by tests/e2e/p
 
 test('Idle: the page stops drawing when nothing happens and wakes on input - the title stays the page\'s', async () => {
   const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=rtx-4090');
-  // SDL no longer writes its window title over the page's.
-  assert.match(await page.title(), /^gpuplan — which GPU/);
+  // The title names the panel and the scenario (SDL's window title never overwrites it).
+  assert.match(await page.title(), /^gpuplan — Fit: Llama 3\.1 8B on 1 x NVIDIA GeForce RTX 4090$/);
   // Left alone, it draws out its grace period (about 1.5 s at 60 Hz) and then nothing.
   const count = () => page.evaluate(() => [Module._gpuplan_frame_count(), Module._gpuplan_idle_ticks()]);
   await page.waitForFunction(() => Module._gpuplan_idle_ticks() > 30, null, { timeout: 30000 });

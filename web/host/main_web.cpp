@@ -13,6 +13,7 @@
 #include "app.h"
 #include "frame.h"
 #include "imgui.h"
+#include "touch.h"
 
 namespace {
 
@@ -37,6 +38,7 @@ struct Host {
   // Pasted text for the active field: ImGui drops typed characters while Ctrl (Cmd) is held,
   // and the paste arrives with Ctrl+V down, so it goes in on the first frame after.
   std::string pending_paste;
+  gpuplan::ui::Touch touch;  // fingers: taps, scrolling, inertia (the shell's touch events)
 };
 Host g_host;
 
@@ -112,6 +114,14 @@ EM_JS(void, JsLoadSources, (), {
     answer(JSON.stringify({ schema: 'gpuplan.catalog-files/1', error: String(e.message || e) }));
   });
 });
+// For screen readers and tabs: the live region (#live, outside the canvas) and the title follow
+// the panel and the scenario.
+EM_JS(void, JsAnnounce, (const char* title, const char* live), {
+  document.title = UTF8ToString(title);
+  var el = document.getElementById('live');
+  var text = UTF8ToString(live);
+  if (el && el.textContent !== text) el.textContent = text;
+});
 // Embed mode in a frame: tell the host page how tall the content is (the embed code's script,
 // or any listener for 'gpuplan:height', sets the frame's height from it).
 EM_JS(void, JsPostHeight, (double height), {
@@ -136,6 +146,34 @@ void ClearGl(int width, int height, const float* rgba) {
 constexpr int kGraceFrames = 90;
 
 void Wake() { g_host.draw_more = kGraceFrames; }
+
+// One frame: events, the panels, GL. MainLoop calls it on animation frames; a tap draws its
+// press and release frames at once (gpuplan_touch), inside the browser's event.
+void DrawFrame() {
+  if (!g_host.pending_paste.empty()) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantTextInput) g_host.pending_paste.clear();  // the field was left meanwhile
+    else if (!io.KeyCtrl && !io.KeySuper) io.AddInputCharactersUTF8(g_host.pending_paste.c_str()), g_host.pending_paste.clear();
+    Wake();
+  }
+  g_host.idle_ticks = 0;
+  const double t0 = emscripten_get_now();
+  gpuplan::ui::PumpEvents(g_host.window, *g_host.app);
+  gpuplan::ui::RenderFrame(g_host.window, *g_host.app, ClearGl, &g_host.touch, t0);
+  if (g_host.touch.Animating()) Wake();  // a glide still moving
+  g_host.frame_ms_total += emscripten_get_now() - t0;
+  if (g_host.app->ConsumeStateChanged() || g_host.frames == 0) {
+    JsWriteHash(g_host.app->StateHash().c_str());
+    JsAnnounce(g_host.app->PageTitle().c_str(), g_host.app->LiveText().c_str());
+  }
+  if (const float content = g_host.app->EmbedContentHeight();
+      content > 0 && std::abs(content - g_host.posted_height) >= 1) {
+    g_host.posted_height = content;
+    JsPostHeight(content);
+  }
+  if (++g_host.frames == 1) JsFirstFrame();
+  if (g_host.frames == 2) JsReady();
+}
 
 void MainLoop() {
   // Follow the container's size (the canvas fills an iframe or a page section).
@@ -165,25 +203,7 @@ void MainLoop() {
     return;  // nothing to draw: the canvas keeps showing the last frame
   }
   if (g_host.draw_more > 0) --g_host.draw_more;
-  if (!g_host.pending_paste.empty()) {
-    ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantTextInput) g_host.pending_paste.clear();  // the field was left meanwhile
-    else if (!io.KeyCtrl && !io.KeySuper) io.AddInputCharactersUTF8(g_host.pending_paste.c_str()), g_host.pending_paste.clear();
-    Wake();
-  }
-  g_host.idle_ticks = 0;
-  const double t0 = emscripten_get_now();
-  gpuplan::ui::PumpEvents(g_host.window, *g_host.app);
-  gpuplan::ui::RenderFrame(g_host.window, *g_host.app, ClearGl);
-  g_host.frame_ms_total += emscripten_get_now() - t0;
-  if (g_host.app->ConsumeStateChanged()) JsWriteHash(g_host.app->StateHash().c_str());
-  if (const float content = g_host.app->EmbedContentHeight();
-      content > 0 && std::abs(content - g_host.posted_height) >= 1) {
-    g_host.posted_height = content;
-    JsPostHeight(content);
-  }
-  if (++g_host.frames == 1) JsFirstFrame();
-  if (g_host.frames == 2) JsReady();
+  DrawFrame();
 }
 
 }  // namespace
@@ -266,6 +286,63 @@ EMSCRIPTEN_KEEPALIVE int gpuplan_paste(const char* text) {
 }
 // Animation-frame ticks the page let pass without drawing since its last frame (the idle test
 // reads it), and the benchmark's switch to draw every tick.
+// A finger on the canvas (the shell's touch listeners; SDL never sees touches): phase 0 down,
+// 1 move, 2 up, 3 cancel; x, y in CSS pixels from the canvas's corner; t_ms the event's
+// timeStamp (performance.now()'s clock: when the finger moved, however late the page handles
+// it — a busy page would otherwise read a fling as slow). Returns Touch::Answer
+// bits: 1 the page took it (the shell cancels the browser's default: no scroll of the host
+// page, no emulated mouse click), 2 a tap activated a text field (the shell focuses its hidden
+// input so the on-screen keyboard opens, still inside the tap's user gesture).
+EMSCRIPTEN_KEEPALIVE int gpuplan_touch(int phase, double x, double y, double t_ms) {
+  using gpuplan::ui::Touch;
+  Wake();
+  const float fx = static_cast<float>(x), fy = static_cast<float>(y);
+  const double now = t_ms > 0 ? t_ms : emscripten_get_now();  // the finger's time, not the handler's
+  switch (phase) {
+    case 0: g_host.touch.Down(fx, fy, now); return Touch::kPass;
+    case 1: return g_host.touch.Move(fx, fy, now);
+    case 2:
+      if (!g_host.touch.Up(fx, fy, now)) return g_host.touch.Animating() ? Touch::kConsumed : Touch::kPass;
+      DrawFrame();  // press
+      DrawFrame();  // release: the click
+      return Touch::kConsumed | (gpuplan::ui::TextFieldActive() ? Touch::kTextField : 0);
+    default: g_host.touch.Cancel(); return Touch::kPass;
+  }
+}
+// The wheel over an embed: 1 when something under the pointer can scroll that way (the page
+// takes the wheel), 0 when the host page should scroll instead.
+EMSCRIPTEN_KEEPALIVE int gpuplan_can_scroll(double x, double y, double dx, double dy) {
+  const bool vertical = std::abs(dy) >= std::abs(dx);
+  return gpuplan::ui::Touch::FindScrollable(static_cast<float>(x), static_cast<float>(y), vertical ? 1 : 0,
+                                            static_cast<float>(vertical ? -dy : -dx)) != 0;
+}
+// The text field a tap activated, edited through the shell's hidden input: its text, and the
+// input's whole value back on every change (the on-screen keyboard, IME and autocorrect edit
+// that element; the field shows it).
+EMSCRIPTEN_KEEPALIVE const char* gpuplan_active_text() {
+  g_host.scratch = gpuplan::ui::ActiveText();
+  return g_host.scratch.c_str();
+}
+EMSCRIPTEN_KEEPALIVE void gpuplan_set_active_text(const char* text) {
+  Wake();
+  gpuplan::ui::ReplaceActiveText(text ? text : "");
+}
+// The hidden input's Enter (0) or Escape (1), or the input left (0): the field takes (or drops)
+// the text as it does for the keys, pressed and released over two frames.
+EMSCRIPTEN_KEEPALIVE void gpuplan_text_key(int which) {
+  Wake();
+  if (!gpuplan::ui::TextFieldActive()) return;
+  SDL_Event e{};
+  e.type = SDL_KEYDOWN;
+  e.key.windowID = SDL_GetWindowID(g_host.window);
+  e.key.keysym.scancode = which == 1 ? SDL_SCANCODE_ESCAPE : SDL_SCANCODE_RETURN;
+  e.key.keysym.sym = which == 1 ? SDLK_ESCAPE : SDLK_RETURN;
+  SDL_PushEvent(&e);
+  DrawFrame();
+  e.type = SDL_KEYUP;
+  SDL_PushEvent(&e);
+  DrawFrame();
+}
 EMSCRIPTEN_KEEPALIVE long gpuplan_idle_ticks() { return g_host.idle_ticks; }
 EMSCRIPTEN_KEEPALIVE void gpuplan_keep_drawing(int on) { g_host.keep_drawing = on != 0; }
 // Milliseconds spent in frames so far (events, panels, ImGui, GL submit): the difference over a

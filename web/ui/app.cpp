@@ -136,6 +136,12 @@ void App::Track(const char* key) {
   rects_[key] = Rect{a.x, a.y, b.x, b.y};
 }
 
+void App::TrackPick(const char* field, const std::string& id) {
+  if (!id.empty()) return Track((std::string(field) + ":" + id).c_str());
+  const ImVec2 a = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  rects_[std::string(field) + "-list"] = Rect{a.x, a.y, a.x + size.x, a.y + size.y};
+}
+
 std::string App::WidgetRectsJson() const {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [key, r] : rects_) j[key] = {{"x0", r.x0}, {"y0", r.y0}, {"x1", r.x1}, {"y1", r.y1}};
@@ -176,6 +182,12 @@ std::string App::FieldErrorsJson() const { return nlohmann::json(field_errors_).
 
 void App::Frame() {
   if (!theme_applied_) ApplyTheme();
+  // Tab with nothing focused (the page just opened, or after Escape): into the first typed
+  // field; from there ImGui's own Tab moves on. (ImGui 1.86 tabs only within the focused
+  // window, and the inputs are a child of it.)
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.KeyCtrl && !ImGui::IsAnyItemActive() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab), false))
+    focus_first_input_ = true;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
@@ -188,8 +200,11 @@ void App::Frame() {
     return;
   }
   ImGui::TextUnformatted("gpuplan");
-  ImGui::SameLine();
-  ImGui::TextColored(Muted(), "which GPU, how many, how fast, at what cost - with the work shown");
+  const char* tagline = "which GPU, how many, how fast, at what cost - with the work shown";
+  if (ImGui::CalcTextSize(tagline).x < ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 24) {
+    ImGui::SameLine();
+    ImGui::TextColored(Muted(), "%s", tagline);
+  }
   // Presets: the common questions (the seeds' examples among them) as whole scenarios.
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
@@ -215,7 +230,36 @@ void App::Frame() {
     ImGui::Separator();
   }
 
-  if (ImGui::BeginTabBar("panels")) {
+  // The panels as tabs; where their names do not fit in one row (a phone), as buttons that flow
+  // over rows, each name whole (a tab bar would cut them to "Sp..." and need two taps).
+  float names = 0;
+  for (const View& v : Views())
+    names += ImGui::CalcTextSize(v.title).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemInnerSpacing.x;
+  if (names > ImGui::GetContentRegionAvail().x) {
+    const View* shown = nullptr;
+    const float right = ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX();
+    for (const View& v : Views()) {
+      if (requested_tab_ == v.id) SelectTab(v);
+      const float w = ImGui::CalcTextSize(v.title).x + ImGui::GetStyle().FramePadding.x * 2;
+      if (&v != &Views().front()) {
+        ImGui::SameLine();
+        if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
+      }
+      const bool current = tab_ == v.id;
+      ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(current ? ImGuiCol_TabActive : ImGuiCol_Tab));
+      if (ImGui::Button(v.title)) SelectTab(v);
+      ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", v.help);
+      Track((std::string("tab-") + v.id).c_str());
+      if (tab_ == v.id) shown = &v;
+    }
+    requested_tab_.clear();
+    ImGui::Separator();
+    if (!shown) SelectTab(*(shown = &Views().front()));
+    ImGui::PushID(shown->id);  // the same widget ids as under a tab bar
+    DrawPanel(*shown);
+    ImGui::PopID();
+  } else if (ImGui::BeginTabBar("panels")) {
     // A tab asked for by the code (a link, a preset, "Use in Fit") is selected once, then the
     // user's clicks rule.
     bool consumed = false;
@@ -229,10 +273,7 @@ void App::Frame() {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", v.help);
       Track((std::string("tab-") + v.id).c_str());
       if (!open) continue;
-      if (tab_ != v.id) {
-        tab_ = v.id;
-        if (session_.view().tab != v.id && !session_.Set("tab", v.id)) state_changed_ = true;  // links open here
-      }
+      SelectTab(v);
       DrawPanel(v);
       ImGui::EndTabItem();
     }
@@ -240,6 +281,12 @@ void App::Frame() {
     ImGui::EndTabBar();
   }
   ImGui::End();
+}
+
+void App::SelectTab(const View& v) {
+  if (tab_ == v.id) return;
+  tab_ = v.id;
+  if (session_.view().tab != v.id && !session_.Set("tab", v.id)) state_changed_ = true;  // links open here
 }
 
 // The views with a panel of their own; any other view shows its report's tables (DrawReport),
@@ -279,20 +326,20 @@ void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_o
   if (verdict && !r.after.empty()) {
     const bool fits = r.after[0].rfind("FITS", 0) == 0;
     ImGui::PushStyleColor(ImGuiCol_Text, fits ? Good() : Bad());
-    ImGui::TextWrapped("%s", r.after[0].c_str());
+    Paragraph(r.after[0]);
     ImGui::PopStyleColor();
     Track((std::string(v.id) + "-verdict").c_str());
     first = 1;
   }
   if (!tables_only && from_section == 0)  // from_section > 0: the panel drew the head itself
-    for (const std::string& l : r.lines) ImGui::TextWrapped("%s", l.c_str());
+    for (const std::string& l : r.lines) Paragraph(l);
   for (size_t i = from_section; i < r.sections.size(); ++i) {
     const Section& sec = r.sections[i];
     if (!sec.shown) continue;
     if (!sec.heading.empty()) ImGui::TextColored(Muted(), "%s", sec.heading.c_str());
     RecordsTable(sec.heading.empty() ? v.id : sec.heading.c_str(), sec.records);
   }
-  for (size_t i = first; i < r.after.size() && !tables_only; ++i) ImGui::TextWrapped("%s", r.after[i].c_str());
+  for (size_t i = first; i < r.after.size() && !tables_only; ++i) Paragraph(r.after[i]);
   for (const std::string& w : r.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
   for (const std::string& n : r.notes) ImGui::TextColored(Muted(), "%s", n.c_str());
   if (!r.assumptions.empty() && ImGui::TreeNode("Assumptions")) {
@@ -301,7 +348,41 @@ void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_o
   }
   ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", ViewCliCommand(v, session_).c_str());
+  Paragraph(ViewCliCommand(v, session_));
+}
+
+std::string App::ScenarioLine(const View& v) const {
+  const Model* m = catalog_->FindModel(scenario_.model);
+  const Gpu* g = catalog_->FindGpu(scenario_.gpu);
+  const long long gpus = std::string_view(v.id) == "train" ? scenario_.TrainingGpus() : scenario_.Gpus();
+  return (m ? m->name : scenario_.model) + " on " + std::to_string(gpus) + " x " + (g ? g->name : scenario_.gpu);
+}
+
+std::string App::PageTitle() const {
+  const View* v = FindView(embed_.empty() ? tab_ : embed_);
+  if (!v) return "gpuplan";  // the em dash as in the shell's own <title>
+  if (!v->scenario) return std::string("gpuplan \xE2\x80\x94 ") + v->title;
+  return std::string("gpuplan \xE2\x80\x94 ") + v->title + ": " + ScenarioLine(*v);
+}
+
+std::string App::LiveText() {
+  const View* v = FindView(embed_.empty() ? tab_ : embed_);
+  if (!v || !v->scenario) return PageTitle();
+  std::string text = std::string(v->title) + ": " + ScenarioLine(*v) + ". ";
+  const Report& r = CachedReport(*v);
+  if (!r.after.empty() && (std::string_view(v->id) == "fit" || std::string_view(v->id) == "train")) return text + r.after[0];
+  int rows = 0;
+  for (const Section& sec : r.sections) {
+    for (const std::vector<Cell>& row : sec.records.rows) {
+      if (rows++ == 3) return text;
+      for (const Cell& c : row)
+        if (c.kind != Cell::Kind::kUnknown && !c.text.empty()) text += c.text + " ";
+      text.back() = ';';
+      text += ' ';
+    }
+    if (rows) break;  // the first table's head
+  }
+  return text;
 }
 
 // Embed mode (#embed=<panel>&...): one panel for a blog's or a docs page's iframe. The result
@@ -311,12 +392,8 @@ void App::DrawEmbedded() {
   tab_ = v.id;
   ImGui::TextUnformatted("gpuplan");
   ImGui::SameLine();
-  const Model* m = catalog_->FindModel(scenario_.model);
-  const Gpu* g = catalog_->FindGpu(scenario_.gpu);
-  const long long gpus = embed_ == "train" ? scenario_.TrainingGpus() : scenario_.Gpus();
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
-  ImGui::TextWrapped("%s: %s on %lld x %s", v.id, m ? m->name.c_str() : scenario_.model.c_str(), gpus,
-                     g ? g->name.c_str() : scenario_.gpu.c_str());
+  Paragraph(std::string(v.id) + ": " + ScenarioLine(v));
   ImGui::PopStyleColor();
   for (const std::string& n : notices_) ImGui::TextColored(Warn(), "! %s", n.c_str());
   ImGui::PushID("embed");
@@ -443,8 +520,13 @@ void App::DrawWithInputs(const View& v) {
     result();
     ImGui::EndChild();
   } else {
-    DrawInputs();
-    ImGui::Separator();
+    // A phone or a narrow column: the inputs fold under a line that says what they hold, so
+    // the answer is in reach without scrolling past twenty fields.
+    ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+    Paragraph(ScenarioLine(v));
+    ImGui::PopStyleColor();
+    if (ImGui::CollapsingHeader("Inputs")) DrawInputs();
+    Track("inputs");
     result();
   }
   ImGui::PopID();

@@ -91,6 +91,11 @@ class App {
   // What the export buttons copy for a panel: kind = link, embed, markdown, json, cli; panel =
   // fit, speed, cost, compare, train, roofline. Empty for a kind the panel has not.
   std::string ExportText(std::string_view kind, std::string_view panel);
+  // For screen readers (the page's live region outside the canvas): the panel shown, the
+  // scenario, and its headline — the verdict where the view has one, else its first rows.
+  std::string LiveText();
+  // The document's title: the panel and the scenario ("gpuplan - Fit: Llama 3.1 8B on 1 x ...").
+  std::string PageTitle() const;
   // What the panels show besides the scenario (tab, catalog search, selection), for tests.
   std::string UiStateJson() const;
   // Edits refused since the last good one, by field key: {"context": "context: '0' must ..."}.
@@ -100,9 +105,13 @@ class App {
   // Every edit goes through the session's parsers (the URL hash's and the CLI flags').
   void Edit(std::string_view key, const std::string& value);
   void Track(const char* key);
+  // A picker's entry (key "<field>:<id>") or, for id "", its open list's window ("<field>-list").
+  void TrackPick(const char* field, const std::string& id);
   void ApplyTheme();
   // One view's panel: its own drawing where it has one, else its report's tables.
   void DrawPanel(const View& v);
+  // Shows that panel (and records it in the link's tab= key).
+  void SelectTab(const View& v);
   // The view's report as the CLI prints it: lines, tables, verdict and figures, warnings,
   // assumptions (folded). `verdict`: its first figure line is the verdict, coloured and tracked
   // as "<view>-verdict".
@@ -115,6 +124,8 @@ class App {
   // The view's result: its panel's drawing, or its report.
   void DrawViewBody(const View& v);
   void DrawEmbedded();
+  // "Llama 3.1 8B on 2 x NVIDIA H100 SXM5 80GB": what the view is computed for.
+  std::string ScenarioLine(const View& v) const;
   // Copy link / embed code / Markdown / JSON / CLI command (and the roofline's SVG) for a panel.
   void DrawExportBar(const View& v);
   void Copy(const std::string& kind, const std::string& text);
@@ -126,6 +137,7 @@ class App {
   // edited through the shared parser (fields.cpp): the page's only widget set.
   void Field(std::string_view key);
   void MigField(const FieldInfo& f);
+  void NumberField(const FieldInfo& f, const std::string& value);
   std::string EccNote() const;
 
   void DrawInputs();
@@ -177,6 +189,7 @@ class App {
   };
   std::map<std::string, CachedView> report_cache_;  // by view id (+ ":explain")
   bool state_changed_ = false;
+  bool focus_first_input_ = false;  // Tab pressed with nothing focused: the first typed field takes it
   std::vector<std::string> notices_;          // fields dropped from the hash
   std::map<std::string, std::string> field_errors_;  // edits refused, by field key
   std::map<std::string, Rect> rects_;

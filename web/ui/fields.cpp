@@ -4,6 +4,7 @@
 // formats, engine) and the per-GPU choices (ECC, MIG) are kinds of field like any other.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -12,6 +13,7 @@
 #include "app.h"
 #include "tables.h"
 #include "theme.h"
+#include "touch.h"
 #include "gpuplan/describe.h"
 #include "gpuplan/model.h"
 #include "gpuplan/units.h"
@@ -29,10 +31,13 @@ bool ContainsNoCase(std::string_view hay, std::string_view needle) {
   return it != hay.end();
 }
 
-// A searchable picker over catalog entries; returns the chosen id when it changed.
-template <typename T, typename Label, typename Tip>
+// A searchable picker over catalog entries, in the order given (`order`: indices into
+// `entries`, empty for the catalog's); returns the chosen id when it changed. `track(key)` is
+// called after each entry (key: its id) and once for the open list (key: ""), for the tests.
+template <typename T, typename Label, typename Tip, typename TrackFn>
 std::optional<std::string> Picker(const char* label, const std::vector<T>& entries, const std::string& current,
-                                  char* filter, size_t filter_size, Label label_of, Tip tip_of) {
+                                  char* filter, size_t filter_size, Label label_of, Tip tip_of, TrackFn track,
+                                  const std::vector<size_t>& order = {}) {
   std::optional<std::string> chosen;
   const T* cur = nullptr;
   for (const T& e : entries)
@@ -40,17 +45,19 @@ std::optional<std::string> Picker(const char* label, const std::vector<T>& entri
   std::string preview = cur ? label_of(*cur) : current;
   if (ImGui::BeginCombo(label, preview.c_str(), ImGuiComboFlags_HeightLarge)) {
     if (filter) {
-      if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+      if (ImGui::IsWindowAppearing() && !TouchUsed()) ImGui::SetKeyboardFocusHere();
       ImGui::SetNextItemWidth(-1);
       ImGui::InputTextWithHint("##filter", "search...", filter, filter_size);
     }
     size_t shown = 0;
-    for (const T& e : entries) {
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const T& e = entries[order.empty() ? i : order[i]];
       std::string text = label_of(e);
       if (filter && !ContainsNoCase(text, filter) && !ContainsNoCase(e.id, filter)) continue;
       ++shown;
       bool selected = &e == cur;
       if (ImGui::Selectable((text + "##" + e.id).c_str(), selected)) chosen = e.id;
+      track(e.id);
       if (ImGui::IsItemHovered()) {
         std::string tip = tip_of(e);
         if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
@@ -58,9 +65,27 @@ std::optional<std::string> Picker(const char* label, const std::vector<T>& entri
       if (selected) ImGui::SetItemDefaultFocus();
     }
     if (filter) ImGui::TextDisabled("%zu of %zu%s", shown, entries.size(), filter[0] ? " match" : "");
+    track(std::string());
     ImGui::EndCombo();
   }
   return chosen;
+}
+
+// The GPU list by name (vendors group by their names' first word), not in the catalog files'
+// order; built once per catalog size.
+const std::vector<size_t>& GpuOrder(const std::vector<Gpu>& gpus) {
+  static std::vector<size_t> order;
+  if (order.size() != gpus.size()) {
+    order.resize(gpus.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const std::string &x = gpus[a].name, &y = gpus[b].name;
+      return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(), [](char p, char q) {
+        return std::tolower(static_cast<unsigned char>(p)) < std::tolower(static_cast<unsigned char>(q));
+      });
+    });
+  }
+  return order;
 }
 
 std::string GpuLabel(const Gpu& g) {
@@ -98,7 +123,8 @@ void App::Field(std::string_view key) {
                                     FormatParams(c.total) + " parameters" +
                                     (m.moe ? ", " + FormatParams(c.active) + " active per token" : "") +
                                     (m.hf_repo.empty() ? "" : "\n" + m.hf_repo);
-                           }))
+                           },
+                           [this](const std::string& entry) { TrackPick("model", entry); }))
         Edit(f->key, *id);
       tip = false;
       break;
@@ -106,14 +132,15 @@ void App::Field(std::string_view key) {
       if (auto id = Picker(f->label, cat.gpus, value, gpu_filter_, sizeof gpu_filter_, GpuLabel, [this](const Gpu& g) {
             RequestSources();  // the tooltip lists the sources
             return GpuTip(g);
-          }))
+          }, [this](const std::string& entry) { TrackPick("gpu", entry); }, GpuOrder(cat.gpus)))
         Edit(f->key, *id);
       tip = false;
       break;
     case FieldKind::kWeights:
       if (auto id = Picker(f->label, cat.weight_formats, value, nullptr, 0,
                            [](const WeightFormat& w) { return w.name + "  (" + FormatFixed(w.bits_per_weight, 2) + " bits)"; },
-                           [this](const WeightFormat& w) { return Words(w.derivation) + "\nSource: " + w.source.title; }))
+                           [this](const WeightFormat& w) { return Words(w.derivation) + "\nSource: " + w.source.title; },
+                           [](const std::string&) {}))
         Edit(f->key, *id);
       if (const WeightFormat* w = cat.FindWeightFormat(value))
         ItemTip(w->name + ": " + FormatFixed(w->bits_per_weight, 3) + " bits per weight\n" + Words(w->derivation));
@@ -122,7 +149,8 @@ void App::Field(std::string_view key) {
     case FieldKind::kKv:
       if (auto id = Picker(f->label, cat.kv_formats, value, nullptr, 0,
                            [](const KvFormat& k) { return k.name + "  (" + FormatShort(k.bytes_per_element) + " B)"; },
-                           [this](const KvFormat& k) { return Words(k.derivation) + "\nSource: " + k.source.title; }))
+                           [this](const KvFormat& k) { return Words(k.derivation) + "\nSource: " + k.source.title; },
+                           [](const std::string&) {}))
         Edit(f->key, *id);
       if (const KvFormat* k = cat.FindKvFormat(value))
         ItemTip(k->name + ": " + FormatShort(k->bytes_per_element) + " bytes per element\n" + Words(k->derivation));
@@ -130,7 +158,8 @@ void App::Field(std::string_view key) {
       break;
     case FieldKind::kEngine:
       if (auto id = Picker(f->label, cat.engines, value, nullptr, 0, [](const EngineProfile& e) { return e.name; },
-                           [this](const EngineProfile& e) { return e.version + "\n" + Words(e.activation_workspace); }))
+                           [this](const EngineProfile& e) { return e.version + "\n" + Words(e.activation_workspace); },
+                           [](const std::string&) {}))
         Edit(f->key, *id);
       if (const EngineProfile* e = cat.FindEngine(value)) ItemTip(e->name + " " + e->version + "\n" + Words(e->activation_workspace));
       tip = false;
@@ -158,26 +187,10 @@ void App::Field(std::string_view key) {
       if (ImGui::Checkbox(f->label, &on)) Edit(f->key, on ? "1" : "0");
       break;
     }
-    case FieldKind::kInteger: {
-      long long v = f->special && value == f->special ? -1 : std::atoll(value.c_str());
-      long long step = static_cast<long long>(f->step);
-      const long long before = v;
-      ImGui::InputScalar(f->label, ImGuiDataType_S64, &v, step > 0 ? &step : nullptr, step > 0 ? &step : nullptr, nullptr);
-      if (v != before) Edit(f->key, v < 0 && f->special ? std::string(f->special) : std::to_string(v));
+    case FieldKind::kInteger:
+    case FieldKind::kNumber:
+      NumberField(*f, value);
       break;
-    }
-    case FieldKind::kNumber: {
-      double v = std::strtod(value.c_str(), nullptr), step = f->step;
-      const double before = v;
-      char format[16];
-      if (f->decimals < 0) std::snprintf(format, sizeof format, "%%g");
-      else std::snprintf(format, sizeof format, "%%.%df", f->decimals);
-      ImGui::InputScalar(f->label, ImGuiDataType_Double, &v, step > 0 ? &step : nullptr, step > 0 ? &step : nullptr, format);
-      // Typed text is taken when the field is left (or Enter); the +/- buttons at once. The
-      // value goes back as the shortest text that reads back to it: nothing is rounded away.
-      if (v != before && (ImGui::IsItemDeactivatedAfterEdit() || !ImGui::IsItemActive() || step > 0)) Edit(f->key, ExactNumber(v));
-      break;
-    }
     case FieldKind::kFlags: {
       // One checkbox per choice; all of them is "all", none is "none" (the parser's words).
       std::vector<std::string> on;
@@ -254,6 +267,51 @@ void App::Field(std::string_view key) {
   }
 }
 
+// A number is typed as text and read by the session's parser when the field is left (or on
+// Enter), as the link and the CLI flags are: "1e9" GPUs is refused by name ("must be a whole
+// number from 1 to 4096"), not filtered to "19" as ImGui's numeric input would. The - and +
+// buttons step at once, within the field's limits.
+void App::NumberField(const FieldInfo& f, const std::string& value) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float button = ImGui::GetFrameHeight(), gap = style.ItemInnerSpacing.x;
+  const bool steps = f.step > 0;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%s", value.c_str());
+  ImGui::PushID(f.key);
+  ImGui::BeginGroup();
+  ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 3, ImGui::CalcItemWidth() - (steps ? 2 * (button + gap) : 0)));
+  if (focus_first_input_) ImGui::SetKeyboardFocusHere(), focus_first_input_ = false;
+  ImGui::InputText("##text", buf, sizeof buf, ImGuiInputTextFlags_AutoSelectAll);
+  if (ImGui::IsItemDeactivatedAfterEdit() && value != buf) Edit(f.key, buf);
+  if (steps) {
+    const bool special = f.special && value == f.special;  // "all": no step from a word
+    const double v = special ? 0 : std::strtod(value.c_str(), nullptr);
+    auto step = [&](double direction) {
+      double next = v + direction * f.step;
+      if (f.decimals > 0) next = std::round(next * std::pow(10.0, f.decimals)) / std::pow(10.0, f.decimals);
+      if (f.hi > f.lo) next = std::clamp(next, f.lo, f.hi);
+      if (next != v) Edit(f.key, f.kind == FieldKind::kInteger ? std::to_string(static_cast<long long>(next)) : ExactNumber(next));
+    };
+    ImGui::BeginDisabled(special);
+    ImGui::PushButtonRepeat(true);
+    ImGui::SameLine(0, gap);
+    if (ImGui::Button("-", ImVec2(button, button))) step(-1);
+    ImGui::SameLine(0, gap);
+    if (ImGui::Button("+", ImVec2(button, button))) step(+1);
+    ImGui::PopButtonRepeat();
+    ImGui::EndDisabled();
+  }
+  const std::string_view label(f.label);
+  ImGui::SameLine(0, gap);
+  ImGui::TextUnformatted(label.data(), label.data() + std::min(label.size(), label.find("##")));
+  ImGui::EndGroup();
+  ImGui::PopID();
+  // An on-screen keyboard shrinks the page: the field being typed into scrolls back into view.
+  const float top = ImGui::GetWindowPos().y, bottom = top + ImGui::GetWindowHeight();
+  if (ImGui::IsItemActive() && (ImGui::GetItemRectMin().y < top || ImGui::GetItemRectMax().y > bottom))
+    ImGui::SetScrollHereY(0.3f);
+}
+
 // What ECC does on the scenario's GPU: its memory type, and its factory setting.
 std::string App::EccNote() const {
   const Gpu* gpu = catalog_->FindGpu(scenario_.gpu);
@@ -293,7 +351,15 @@ void App::MigField(const FieldInfo& f) {
 }
 
 void App::DrawInputs() {
-  ImGui::PushItemWidth(ImGui::GetFontSize() * 18.0f);
+  // The inputs take 18 em, or on a narrow screen what the longest label leaves of the line.
+  static constexpr const char* kKeys[] = {"gpu", "tp", "pp", "ep", "split", "weights", "kv", "engine", "graphs",
+                                          "context", "prompt", "batch", "overhead-gib"};
+  static constexpr const char* kMemoryKeys[] = {"ecc", "mig", "gpu-mem-gib", "used-gib"};
+  float label = 0;
+  for (const char* key : kKeys)
+    if (const FieldInfo* f = Session::Field(key)) label = std::max(label, ImGui::CalcTextSize(f->label).x);
+  ImGui::PushItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label - ImGui::GetStyle().ItemInnerSpacing.x * 2,
+                                  ImGui::GetFontSize() * 8.0f, ImGui::GetFontSize() * 18.0f));
   Field("model");
   ImGui::SameLine();
   if (ImGui::SmallButton("Import")) ImGui::OpenPopup("import-model");
@@ -304,16 +370,20 @@ void App::DrawInputs() {
     DrawImportBody(true);
     ImGui::EndPopup();
   }
-  for (const char* key : {"gpu", "tp", "pp", "ep", "split", "weights", "kv", "engine", "graphs", "context", "prompt", "batch", "overhead-gib"})
-    Field(key);
+  for (const char* key : kKeys) Field(key);
   // What stands between the GPU's total and what the workload may allocate (capacity.h), in the
   // order the Fit panel's rows take it: ECC, a MIG slice, the user's own limit, other processes.
   ImGui::TextColored(Muted(), "GPU memory");
-  for (const char* key : {"ecc", "mig", "gpu-mem-gib", "used-gib"}) Field(key);
+  for (const char* key : kMemoryKeys) Field(key);
   ImGui::PopItemWidth();
+  if (!TouchUsed()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+    Paragraph("Keys: Tab moves between fields, arrows between all controls, Space presses or opens, Enter sets, Escape then Tab leaves.");
+    ImGui::PopStyleColor();
+  }
 
   ImGui::PushStyleColor(ImGuiCol_Text, Bad());
-  for (const auto& [field, message] : field_errors_) ImGui::TextWrapped("%s", message.c_str());
+  for (const auto& [field, message] : field_errors_) Paragraph(message);
   ImGui::PopStyleColor();
 }
 

@@ -10,6 +10,7 @@
 #include <imgui_impl_sdl.h>
 
 #include "app.h"
+#include "touch.h"
 
 namespace gpuplan::ui {
 
@@ -125,10 +126,13 @@ bool PumpEvents(SDL_Window* window, App& app) {
   return running;
 }
 
-void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height, const float* rgba)) {
+void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height, const float* rgba), Touch* touch,
+                 double t_ms) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
+  if (touch) touch->BeforeNewFrame();
   ImGui::NewFrame();
+  if (touch) touch->AfterNewFrame(t_ms);
   app.Frame();
   ImGui::Render();
   int w = 0, h = 0;

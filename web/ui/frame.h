@@ -8,6 +8,7 @@
 namespace gpuplan::ui {
 
 class App;
+class Touch;
 
 // Creates the ImGui context and style (no .ini file: the URL or flags hold the state).
 void InitImGui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version);
@@ -15,8 +16,11 @@ void InitImGui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version);
 // import); returns false when the window was closed.
 bool PumpEvents(SDL_Window* window, App& app);
 // Builds and renders one frame of `app` into the current GL framebuffer. `clear` sets the
-// viewport and clears it with the host's own GL header (desktop GL or GLES3).
-void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height, const float* rgba));
+// viewport and clears it with the host's own GL header (desktop GL or GLES3). `touch` (the
+// page's) sets the mouse and the scrolling of the frame from the fingers (touch.h); `t_ms` is
+// the frame's time for its inertia.
+void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height, const float* rgba),
+                 Touch* touch = nullptr, double t_ms = 0);
 // Device pixels per CSS pixel (the page's devicePixelRatio): the font is rebuilt for it.
 void SetPixelRatio(float ratio);
 void ShutdownImGui();

@@ -194,7 +194,7 @@ void App::DrawGpuDetail(const Gpu& g) {
       ImGui::TableNextColumn();
       ImGui::TextColored(Muted(), "%s", row.label.c_str());
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", row.value.c_str());
+      Paragraph(row.value);
       ImGui::TableNextColumn();
       std::string refs;
       for (int i : row.sources) refs += (refs.empty() ? "[" : ",") + std::to_string(i + 1);
@@ -205,14 +205,14 @@ void App::DrawGpuDetail(const Gpu& g) {
   ImGui::TextUnformatted("Sources");
   for (size_t i = 0; i < g.sources.size(); ++i) {
     const Source& s = g.sources[i];
-    ImGui::TextWrapped("[%zu] %s (read %s)", i + 1, s.title.c_str(), s.read.c_str());
+    Paragraph("[" + std::to_string(i + 1) + "] " + s.title + " (read " + s.read + ")");
     ImGui::Indent();
     ImGui::TextColored(kLink, "%s", s.url.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click to copy the address");
     if (ImGui::IsItemClicked()) ImGui::SetClipboardText(s.url.c_str());
     if (!s.note.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, Muted());
-      ImGui::TextWrapped("%s", s.note.c_str());
+      Paragraph(s.note);
       ImGui::PopStyleColor();
     }
     ImGui::Unindent();
@@ -249,7 +249,7 @@ void App::DrawImportBody(bool select_model) {
   if (!import_message_.empty()) {
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, import_ok_ ? Good() : Bad());
-    ImGui::TextWrapped("%s", import_message_.c_str());
+    Paragraph(import_message_);
     ImGui::PopStyleColor();
   }
 }
@@ -278,7 +278,7 @@ void App::DrawQuotedCheck(const Gpu& g) {
     for (const std::string& w :
          ExplainQuotedTflops(g, precisions[static_cast<size_t>(quoted_precision_)], quoted_tflops_))
       text += (text.empty() ? "= " : "; or ") + w;
-    ImGui::TextWrapped("%s", text.empty() ? "matches no catalog figure within 2%" : text.c_str());
+    Paragraph(text.empty() ? "matches no catalog figure within 2%" : text);
   }
 }
 
@@ -310,7 +310,7 @@ void App::DrawModelTable() {
     ImGui::TableNextColumn();
     ImGui::Text("%d", m.layers);
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", DescribeAttention(m).c_str());
+    Paragraph(DescribeAttention(m));
     ImGui::TableNextColumn();
     if (ImGui::SmallButton(("Use##" + m.id).c_str())) {
       Edit("model", m.id);

@@ -98,7 +98,7 @@ void App::DrawCompare() {
   ImGui::EndTable();
   ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", ViewCliCommand(*FindView("compare"), session_).c_str());
+  Paragraph(ViewCliCommand(*FindView("compare"), session_));
 }
 
 }  // namespace gpuplan::ui

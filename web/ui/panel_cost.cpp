@@ -41,8 +41,8 @@ void App::DrawCost() {
   }
   const View& v = *FindView("cost");
   const Report& report = CachedReport(v);
-  ImGui::TextWrapped("%s", report.title.c_str());
-  for (const std::string& l : report.lines) ImGui::TextWrapped("%s", l.c_str());
+  Paragraph(report.title);
+  for (const std::string& l : report.lines) Paragraph(l);
   // Cumulative cost by month: renting grows from zero; owning starts at the purchase.
   std::vector<Series> series;
   auto add = [&](const std::vector<double>& y, ImU32 color, const char* name) {
@@ -56,7 +56,7 @@ void App::DrawCost() {
   Track("cost-chart");
 
   // The rows `gpuplan cost` prints: each option per GPU-hour, hour, month and 1M tokens.
-  for (const std::string& l : report.after) ImGui::TextWrapped("%s", l.c_str());  // break-even, spot
+  for (const std::string& l : report.after) Paragraph(l);  // break-even, spot
   Track("cost-break-even");
   DrawReport(v, report, false, true);
   Track("cost-table");

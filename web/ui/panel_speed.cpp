@@ -52,7 +52,7 @@ void App::DrawSpeed() {
   options.explain = true;
   options.curve_tables = false;  // the curves are the charts below
   const Report& r = CachedReport(v, options);
-  for (const std::string& l : r.lines) ImGui::TextWrapped("%s", l.c_str());
+  for (const std::string& l : r.lines) Paragraph(l);
   if (!r.sections.empty()) RecordsTable("speed-figures", r.sections[0].records);
   Track("speed-decode");
   const ImU32 blue = IM_COL32(90, 150, 240, 255), orange = IM_COL32(240, 160, 60, 255);

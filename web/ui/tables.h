@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuplan/records.h"
@@ -12,8 +13,17 @@ namespace gpuplan::ui {
 // the keyboard's focus is on it).
 void ItemTip(const std::string& text);
 
+// Text wrapped to the space left, at spaces only: ImGui's own wrap also breaks after '.' and
+// ',', which split "8,192" and "16.000" across lines. A word wider than the line stands alone
+// on its line. '\n' starts a new line. Join words that must stay together with a no-break
+// space (kNbsp).
+void Paragraph(std::string_view text);
+inline constexpr const char* kNbsp = "\xC2\xA0";
+
 // Any records (records.h) as a table: the cells' text, numbers right-aligned, the last text
-// column wrapping. The generic panel of a view without one of its own.
+// column wrapping. Where the columns do not fit side by side (a phone), each row becomes a
+// block: its name, then its short cells as "header value" pairs, then its long text — nothing
+// cut, no number split. The generic panel of a view without one of its own.
 void RecordsTable(const char* id, const Records& r);
 
 }  // namespace gpuplan::ui
