@@ -116,7 +116,11 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
 // [SECTION] State codec ----------------------------------------------------------------
 inline constexpr int kStateVersion = 1;
 
-// "v=1&model=llama-3.1-8b&weights=bf16&..." — every field, in table order.
+// "v=1&model=llama-3.1-8b&gpu=rtx-4090&context=32768": the model, the GPU and every other field
+// that differs from its default, in table order (a shared link stays short; ~720 characters
+// with every field). DecodeState starts from the defaults, so the link decodes to the same
+// scenario exactly. The defaults are part of the version: changing one means a new
+// kStateVersion whose decoder reads v=1 links with v=1's defaults.
 std::string EncodeState(const Scenario& s);
 
 struct DecodedState {
@@ -144,7 +148,8 @@ std::string PercentEncode(std::string_view value);
 // any character).
 std::string ShellQuote(const std::string& v);
 
-// The CLI command that prints the same numbers as the page for this scenario.
+// The CLI command that prints the same numbers as the page for this scenario: --model, --gpu
+// and the flags whose values differ from their defaults (as EncodeState).
 std::string CliCommand(std::string_view subcommand, const Scenario& s);
 
 }  // namespace gpuplan

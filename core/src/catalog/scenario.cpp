@@ -402,9 +402,18 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
   return std::nullopt;
 }
 
+// Links and CLI commands name the model and the GPU always, every other field only where it
+// differs from its default (which is what a missing field reads as).
+static bool Named(const FieldInfo& f, const std::string& value) {
+  static const Scenario defaults;
+  const std::string_view key = f.key;
+  return key == "model" || key == "gpu" || value != GetField(defaults, f.key);
+}
+
 std::string EncodeState(const Scenario& s) {
   std::string out = "v=" + std::to_string(kStateVersion);
-  for (const FieldInfo& f : ScenarioFields()) out += std::string("&") + f.key + "=" + Percent(GetField(s, f.key));
+  for (const FieldInfo& f : ScenarioFields())
+    if (const std::string value = GetField(s, f.key); Named(f, value)) out += std::string("&") + f.key + "=" + Percent(value);
   return out;
 }
 
@@ -473,7 +482,8 @@ std::string ShellQuote(const std::string& v) {
 
 std::string CliCommand(std::string_view subcommand, const Scenario& s) {
   std::string cmd = "gpuplan " + std::string(subcommand);
-  for (const FieldInfo& f : ScenarioFields()) cmd += std::string(" --") + f.key + " " + ShellQuote(GetField(s, f.key));
+  for (const FieldInfo& f : ScenarioFields())
+    if (const std::string value = GetField(s, f.key); Named(f, value)) cmd += std::string(" --") + f.key + " " + ShellQuote(value);
   return cmd;
 }
 
