@@ -259,6 +259,10 @@ test('the Train panel shows what gpuplan train prints', async () => {
   assert.deepEqual(fromPage, cliJson('train', state));
   rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
   assert.ok(rects['chart-scaling'] && rects['train-verdict']);
+  // Training's inputs only: the model, GPUs, sequence length and GPU memory; no engine, KV
+  // cache, prompt, batch or serving layout.
+  for (const key of ['model', 'gpu', 'tp', 'pp', 'context', 'ecc', 'method', 'zero']) assert.ok(rects[key], `Train shows ${key}`);
+  for (const key of ['engine', 'kv', 'prompt', 'batch', 'graphs', 'split', 'ep']) assert.equal(rects[key], undefined, `Train hides ${key}`);
   const shot = await page.screenshot({ path: join(artifacts, 'page-train.png') });
   assert.ok(imageStats(shot).colors > 50);
   assert.deepEqual(errors, []);
@@ -479,10 +483,11 @@ test('GPU memory: used-gib and ECC off on an L40S give what gpuplan fit --used-g
   assert.equal(r.per_gpu.device.free_bytes, r.per_gpu.device.runtime_bytes - 2 * 2 ** 30);
   const shot = await page.screenshot({ path: join(artifacts, 'page-gpu-memory.png') });
   assert.ok(imageStats(shot).colors > 50);
-  // At phone width the inputs stack above the result: the group is there, and scrolled down
-  // the Fit rows with "Used by other processes" follow.
+  // At phone width the inputs fold above the result: opened, the group is there, and scrolled
+  // down the Fit rows with "Used by other processes" follow.
   await page.setViewportSize({ width: 390, height: 844 });
   await waitFrames(page, 4);
+  await clickWidget(page, 'inputs');
   rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
   assert.ok(rects['used-gib'].x1 <= 390, JSON.stringify(rects['used-gib']));
   assert.ok(imageStats(await page.screenshot({ path: join(artifacts, 'page-gpu-memory-phone.png') })).colors > 20);
@@ -537,6 +542,7 @@ test('GPU memory: MIG 1g.10gb on an H100 SXM plans against the slice; another GP
 });
 
 test('a phone-width viewport still renders the panel', async () => {
+  // (tests/e2e/phone.test.mjs drives a phone by touch; this one only loads a narrow page.)
   const page = await browser.newPage({ viewport: { width: 380, height: 700 } });
   await page.goto(url + '#v=1&model=qwen2.5-7b&gpu=l4');
   await waitFrames(page, 3);

@@ -90,6 +90,7 @@ test('A phone: one tap per tab, a swipe scrolls and a fling glides, the 40th GPU
   assert.equal((await ui()).tab, 'speed');
   await tapWidget(page, 'tab-fit');
   assert.equal((await ui()).tab, 'fit');
+  assert.ok((await rectsOf(page))['usage-legend'], 'the memory bar has its legend');
   await page.screenshot({ path: join(artifacts, 'phone-fit.png') });
 
   // The inputs open with one tap (a phone shows them folded, the answer first).

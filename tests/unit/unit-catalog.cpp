@@ -572,3 +572,14 @@ TEST_CASE("a user engine profile without a field the estimators need is refused,
   flag["layer_offload"] = "yes";
   refused(flag, "layer_offload", "must be true or false");
 }
+
+TEST_CASE("a GPU without a launch year shows no year (never 'Year 0')", "[catalog]") {
+  const Gpu* g = test::Cat().FindGpu("a10g");
+  REQUIRE(g);
+  REQUIRE(g->year == 0);  // the catalog has none for it
+  for (const DetailRow& row : DescribeGpu(*g)) CHECK(row.label != "Year");
+  const Gpu* dated = test::Cat().FindGpu("h100-sxm");
+  REQUIRE(dated);
+  const auto rows = DescribeGpu(*dated);
+  CHECK(std::any_of(rows.begin(), rows.end(), [](const DetailRow& r) { return r.label == "Year" && r.value == "2022"; }));
+}

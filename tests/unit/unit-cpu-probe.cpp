@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuplan/cpu_probe.h"
+#include "gpuplan/machine.h"
 
 using namespace gpuplan;
 using Catch::Matchers::Contains;
@@ -285,4 +286,23 @@ TEST_CASE("the CPU describes itself", "[cpu-probe]") {
   for (const CacheLevel& c : ReportedCacheLevels()) CHECK((c.level >= 1 && c.size_bytes > 0));
   CHECK(DefaultStreamArrayBytes() >= 8 * kMiB);
   CHECK(DefaultStreamArrayBytes() <= 512 * kMiB);
+}
+
+TEST_CASE("machine rows: the sweep's last plateau is called memory only when the sweep went past the last cache", "[cpu]") {
+  CpuProbeResult p;
+  p.sweep_threads = 1;
+  p.reported_caches = {CacheLevel{3, 32.0 * 1024 * 1024, 0}};
+  p.memory_read_bytes_per_s = 180e9;
+  p.sweep = {{16.0 * 1024, 400e9}, {2.0 * 1024 * 1024, 180e9}};  // a quick sweep: 2 MiB
+  auto label = [&] {
+    for (const MachineRow& r : CpuProbeRows(p))
+      if (r.value == p.memory_read_bytes_per_s && r.unit == "B/s") return r.quantity + " | " + r.how;
+    return std::string();
+  };
+  INFO(label());
+  CHECK(label().rfind("Largest sweep read | ", 0) == 0);
+  CHECK(label().find("not main memory") != std::string::npos);
+  p.sweep.push_back({256.0 * 1024 * 1024, 60e9});
+  p.memory_read_bytes_per_s = 60e9;
+  CHECK(label().rfind("Memory read | ", 0) == 0);
 }

@@ -342,6 +342,20 @@ TEST_CASE("cost per token follows from the price and the throughput") {
   CHECK(owned.break_even_months > 0);
 }
 
+TEST_CASE("cost: the cloud basis names the offer's own GPU count and the per-GPU rate, not the scenario's count") {
+  Scenario s;
+  s.model = "llama-3.1-70b";
+  s.weights = "fp8";
+  s.gpu = "rtx-4090";
+  s.tp = 2;
+  const CostEstimate c = EstimateCost(Cat(), s, Speed(s));
+  INFO(c.cloud_basis);
+  CHECK(c.cloud_basis.find("GPUs, $") == std::string::npos);
+  CHECK(c.cloud_basis.find("1 GPUs") == std::string::npos);
+  CHECK(c.cloud_basis.find(" per GPU-hour") != std::string::npos);
+  CHECK(c.cloud_basis.find("for its 1 GPU (") != std::string::npos);
+}
+
 TEST_CASE("cost: spot with its overhead, a month of busy hours, break-even where the cumulative lines cross") {
   Scenario s;
   s.model = "llama-3.1-8b";

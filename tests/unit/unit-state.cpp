@@ -273,3 +273,54 @@ TEST_CASE("an import over the size limit is refused by name, without reading it"
   CHECK_FALSE(under.ok);
   CHECK(under.message.find("MiB, more than") == std::string::npos);
 }
+
+TEST_CASE("money in reports has thousands separators: a slow scenario's $ per 1M tokens is not '$346434.779'", "[state]") {
+  Session session(Cat());
+  // A 405B model in 16 bits with every layer in host RAM: well under a token a second.
+  REQUIRE(session.LoadState("v=1&model=llama-3.1-405b&gpu=rtx-4090&engine=llama.cpp&gpu-layers=0").dropped.empty());
+  const Report r = FindView("speed")->report(session, {});
+  int money = 0, thousands = 0;
+  for (const Section& sec : r.sections)
+    for (const auto& row : sec.records.rows)
+      for (const Cell& c : row) {
+        if (c.text.empty() || c.text[0] != '$') continue;
+        ++money;
+        INFO(c.text);
+        size_t run = 0, longest = 0;
+        for (char ch : c.text) longest = std::max(longest, run = std::isdigit(static_cast<unsigned char>(ch)) ? run + 1 : 0);
+        CHECK(longest <= 3);
+        thousands += c.text.find(',') != std::string::npos;
+      }
+  CHECK(money >= 1);
+  CHECK(thousands >= 1);  // the scenario is slow enough to cost thousands per 1M tokens
+}
+
+TEST_CASE("compare: renting and owning are separate $/1M columns, and an empty one says why", "[state]") {
+  Session session(Cat());
+  REQUIRE(session.LoadState("v=1&model=llama-3.1-8b&gpu=rtx-4090").dropped.empty());
+  const std::vector<CompareRow>& rows = session.CompareAll();
+  const auto row = [&](const std::string& id) {
+    const auto it = std::find_if(rows.begin(), rows.end(), [&](const CompareRow& r) { return r.gpu == id; });
+    REQUIRE(it != rows.end());
+    return *it;
+  };
+  const CompareRow rtx = row("rtx-4090");  // an on-demand offer and a launch price
+  CHECK(rtx.cloud_per_m_output > 0);
+  CHECK(rtx.owned_per_m_output > 0);
+  CHECK(rtx.owned_per_m_output != rtx.cloud_per_m_output);
+  size_t unpriced = 0;
+  for (const CompareRow& r : rows) {
+    if (!r.fits || r.cloud_per_m_output > 0) continue;
+    ++unpriced;
+    REQUIRE(r.unknown.count("cloud_per_m_output"));
+    INFO(r.gpu);
+    CHECK(!r.unknown.at("cloud_per_m_output").empty());
+  }
+  CHECK(unpriced > 0);
+  const Report report = FindView("compare")->report(session, {});
+  CHECK(std::any_of(report.notes.begin(), report.notes.end(),
+                    [](const std::string& n) { return n.rfind("$/1M rented is empty for ", 0) == 0; }));
+  // Links sorted by the old mixed column sort by renting.
+  REQUIRE(session.LoadState("v=1&model=llama-3.1-70b&sort=usd_per_m_output").dropped.empty());
+  CHECK(session.view().sort == "cloud_per_m_output");
+}

@@ -182,6 +182,7 @@ std::string App::FieldErrorsJson() const { return nlohmann::json(field_errors_).
 
 void App::Frame() {
   if (!theme_applied_) ApplyTheme();
+  rects_.clear();  // the widgets drawn this frame, not every one ever drawn
   // Tab with nothing focused (the page just opened, or after Escape): into the first typed
   // field; from there ImGui's own Tab moves on. (ImGui 1.86 tabs only within the focused
   // window, and the inputs are a child of it.)
@@ -401,7 +402,7 @@ void App::DrawEmbedded() {
     Track("embed-inputs");
     if (embed_ == "train") DrawTrainInputs();
     else if (embed_ == "cost") DrawCostInputs();
-    DrawInputs();
+    DrawInputs(embed_);
     ImGui::Separator();
   } else {
     Track("embed-inputs");
@@ -513,7 +514,7 @@ void App::DrawWithInputs(const View& v) {
   ImGui::PushID(v.id);
   if (wide) {
     ImGui::BeginChild("inputs", ImVec2(ImGui::GetFontSize() * 28.0f, 0), false);
-    DrawInputs();
+    DrawInputs(v.id);
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("result", ImVec2(0, 0), false);
@@ -525,7 +526,7 @@ void App::DrawWithInputs(const View& v) {
     ImGui::PushStyleColor(ImGuiCol_Text, Muted());
     Paragraph(ScenarioLine(v));
     ImGui::PopStyleColor();
-    if (ImGui::CollapsingHeader("Inputs")) DrawInputs();
+    if (ImGui::CollapsingHeader("Inputs")) DrawInputs(v.id);
     Track("inputs");
     result();
   }

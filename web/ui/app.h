@@ -140,7 +140,9 @@ class App {
   void NumberField(const FieldInfo& f, const std::string& value);
   std::string EccNote() const;
 
-  void DrawInputs();
+  // The scenario's inputs for a view: Train leaves out what only serving reads (engine, KV
+  // cache, prompt, batch, CUDA graphs, the multi-GPU split, expert parallelism).
+  void DrawInputs(std::string_view view);
   void DrawResult();
   void DrawSpeedSummary();
   // Inputs on the left, the view beside them (below them when the window is narrow).

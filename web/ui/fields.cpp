@@ -350,7 +350,7 @@ void App::MigField(const FieldInfo& f) {
                            : std::string(f.help) + "\nThe estimate gets that slice's memory, SMs and bandwidth.");
 }
 
-void App::DrawInputs() {
+void App::DrawInputs(std::string_view view) {
   // The inputs take 18 em, or on a narrow screen what the longest label leaves of the line.
   static constexpr const char* kKeys[] = {"gpu", "tp", "pp", "ep", "split", "weights", "kv", "engine", "graphs",
                                           "context", "prompt", "batch", "overhead-gib"};
@@ -370,7 +370,11 @@ void App::DrawInputs() {
     DrawImportBody(true);
     ImGui::EndPopup();
   }
-  for (const char* key : kKeys) Field(key);
+  // What only serving reads (an engine's memory and its parallel layouts) is not shown for training.
+  static constexpr std::string_view kServingOnly[] = {"ep", "split", "kv", "engine", "graphs", "prompt", "batch"};
+  const bool training = view == "train";
+  for (const char* key : kKeys)
+    if (!training || std::find(std::begin(kServingOnly), std::end(kServingOnly), key) == std::end(kServingOnly)) Field(key);
   // What stands between the GPU's total and what the workload may allocate (capacity.h), in the
   // order the Fit panel's rows take it: ECC, a MIG slice, the user's own limit, other processes.
   ImGui::TextColored(Muted(), "GPU memory");

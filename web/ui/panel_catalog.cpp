@@ -155,7 +155,8 @@ void App::DrawGpuTable() {
       selected_gpu_ = g->id;
     Track(("row:" + g->id).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%d", g->year);
+    if (g->year > 0) ImGui::Text("%d", g->year);
+    else ImGui::TextDisabled("-"), ItemTip("the catalog has no launch year for it");  // not "0"
     NumberCell(g->TotalBytes(), kGiB, 1);
     ItemTip("capacity in GiB (2^30 bytes): " + std::string(g->memory_reported ? "driver-reported total (" + g->memory_reported->how + ")" : g->memory_derived ? "derived: " + g->memory_derived->how : "the vendor's figure read as binary") +
             "; the vendor quotes " + FormatFixed(g->memory_quoted_value, 0) + " " + g->memory_quoted_unit +

@@ -91,11 +91,16 @@ void App::DrawCompare() {
         const Cell cell = cols[c].cell(r);
         if (cell.kind == Cell::Kind::kText) ImGui::TextColored(Muted(), "%s", cell.text.c_str());
         else ImGui::TextUnformatted(cell.kind == Cell::Kind::kUnknown ? "-" : cell.text.c_str());
-        if (ImGui::IsItemHovered()) ItemTip(cols[c].help);
+        // An empty cell says why it is empty (no price in the catalog, does not fit...).
+        const auto why = cell.kind == Cell::Kind::kUnknown ? r.unknown.find(cols[c].key) : r.unknown.end();
+        if (ImGui::IsItemHovered()) ItemTip(why != r.unknown.end() ? why->second : !r.fits ? r.note : cols[c].help);
       }
     }
   }
   ImGui::EndTable();
+  ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+  for (const std::string& n : CachedReport(*FindView("compare")).notes) Paragraph(n);  // why cost cells are empty
+  ImGui::PopStyleColor();
   ImGui::TextColored(Muted(), "CLI twin:");
   ImGui::SameLine();
   Paragraph(ViewCliCommand(*FindView("compare"), session_));

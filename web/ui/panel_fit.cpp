@@ -26,13 +26,15 @@ void App::DrawResult() {
     ImVec2 p = ImGui::GetCursorScreenPos();
     float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 1.2f;
     double scale = std::max(e.capacity_bytes, e.total_bytes);
-    const ImU32 colors[] = {IM_COL32(90, 140, 230, 255), IM_COL32(230, 160, 60, 255), IM_COL32(120, 190, 120, 255),
-                            IM_COL32(150, 150, 160, 255)};
+    // One colour per term (five or six of them: weights, KV, activations, overhead, graphs...).
+    const ImU32 colors[] = {IM_COL32(90, 140, 230, 255),  IM_COL32(230, 160, 60, 255), IM_COL32(120, 190, 120, 255),
+                            IM_COL32(150, 150, 160, 255), IM_COL32(200, 110, 190, 255), IM_COL32(90, 190, 200, 255)};
+    constexpr size_t kColors = sizeof colors / sizeof colors[0];
     dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), Colors().bar_bg);
     float x = p.x;
     for (size_t i = 0; i < e.terms.size() && scale > 0; ++i) {
       float tw = static_cast<float>(e.terms[i].bytes / scale) * w;
-      dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + tw, p.y + h), colors[i % 4]);
+      dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + tw, p.y + h), colors[i % kColors]);
       x += tw;
     }
     if (scale > 0) {
@@ -43,8 +45,29 @@ void App::DrawResult() {
     }
     ImGui::Dummy(ImVec2(w, h));
     Track("usage-bar");
+    ItemTip("the terms against the capacity and the engine's cap");
+    // The legend: a swatch and the term's size each, flowing over as many lines as it takes.
+    const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x, box = ImGui::GetFontSize() * 0.8f;
+    auto entry = [&](bool first, ImU32 color, bool line, const std::string& text) {
+      const float width = box + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(text.c_str()).x;
+      if (!first) {
+        ImGui::SameLine(0, ImGui::GetFontSize());
+        if (ImGui::GetCursorPosX() + width > right) ImGui::NewLine();
+      }
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      const float y = at.y + (ImGui::GetTextLineHeight() - box) / 2;
+      if (line) dl->AddLine(ImVec2(at.x + box / 2, y - 1), ImVec2(at.x + box / 2, y + box + 1), color, 2.0f);
+      else dl->AddRectFilled(ImVec2(at.x, y), ImVec2(at.x + box, y + box), color);
+      ImGui::Dummy(ImVec2(box, ImGui::GetTextLineHeight()));
+      ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+      ImGui::TextUnformatted(text.c_str());
+    };
+    for (size_t i = 0; i < e.terms.size(); ++i)
+      entry(i == 0, colors[i % kColors], false, e.terms[i].name + " " + FormatBytes(e.terms[i].bytes, ByteUnit::GiB));
+    entry(e.terms.empty(), Colors().marker, true, "capacity " + FormatBytes(e.capacity_bytes, ByteUnit::GiB));
+    entry(false, IM_COL32(255, 220, 80, 255), true, "usable " + FormatBytes(e.usable_bytes, ByteUnit::GiB));
+    Track("usage-legend");
   }
-  ItemTip("the terms against the capacity (white) and the engine's cap (yellow)");
   // The rows `gpuplan fit` prints, the verdict first; then speed and cost of the same scenario.
   DrawReport(*FindView("fit"), true);
   DrawSpeedSummary();

@@ -21,8 +21,12 @@ struct CompareRow {
   double capacity = 0;             // usable bytes per GPU under the engine's cap
   long long max_context = 0, max_batch = 0;  // context: capped at the model's window
   double tokens_per_s_user = 0, tokens_per_s_total = 0, ttft_s = 0;
-  double usd_per_m_output = 0;     // cloud on demand when an offer exists, else owned
-  std::string price_basis;         // "cloud" / "owned" / ""
+  // $ per 1M output tokens renting (the catalog's cheapest on-demand offer) and owning (the
+  // purchase price amortised, with power): two figures, never one mixed column; 0 when the
+  // catalog lacks the price (`unknown` says which).
+  double cloud_per_m_output = 0, owned_per_m_output = 0;
+  double usd_per_m_output = 0;     // the JSON's older field: cloud when an offer exists, else owned
+  std::string price_basis;         // "cloud" / "owned" / "": which of the two usd_per_m_output is
   double upfront_usd = 0;          // purchase price × count (0: unknown)
   double watts = 0;                // TDP × count
   int year = 0;

@@ -65,6 +65,8 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     Result<SpeedEstimate> speed = EstimateSpeed(*r, t, *fit);
     if (!speed) {
       row.note = speed.error();
+      for (const char* k : {"tokens_per_s_user", "tokens_per_s_total", "ttft_s", "cloud_per_m_output", "owned_per_m_output"})
+        row.unknown.emplace(k, "no speed estimate: " + speed.error());
       rows.push_back(row);
       continue;
     }
@@ -75,6 +77,12 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     row.ttft_s = speed->ttft_s;
     row.note = speed->decode.bound + "-bound decode";
     const CostEstimate cost = EstimateCost(*r, t, *speed);
+    row.cloud_per_m_output = cost.cloud_per_m_output;
+    row.owned_per_m_output = cost.owned_per_m_output;
+    if (!(cost.cloud_per_m_output > 0))
+      row.unknown.emplace("cloud_per_m_output", "no cloud offer for this GPU in the catalog (price-hour sets one)");
+    if (!(cost.owned_per_m_output > 0))
+      row.unknown.emplace("owned_per_m_output", "no purchase price for this GPU in the catalog (buy-usd sets one)");
     if (cost.cloud_per_m_output > 0) {
       row.usd_per_m_output = cost.cloud_per_m_output;
       row.price_basis = "cloud";

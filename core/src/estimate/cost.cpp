@@ -32,8 +32,11 @@ double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool s
     if (best == 0 || per_gpu < best) {
       best = per_gpu;
       if (basis)
-        *basis = o.provider + " " + o.instance + " (" + std::to_string(o.gpu_count) + " GPUs, " + Usd(price) +
-                 "/h" + (spot ? " spot" : " on demand") + ", " + o.date + ")";
+        // The offer's own size and price, then the per-GPU rate the scenario is charged at (its
+        // GPU count may differ: "(1 GPUs, $0.74/h)" on a 2-GPU scenario read as a wrong count).
+        *basis = o.provider + " " + o.instance + ": " + Usd(price) + "/h" + (spot ? " spot" : " on demand") +
+                 " for its " + std::to_string(o.gpu_count) + (o.gpu_count == 1 ? " GPU" : " GPUs") + " (" +
+                 o.date + "), " + Usd(per_gpu) + " per GPU-hour";
     }
   }
   return best;

@@ -54,10 +54,22 @@ std::vector<MachineRow> CpuProbeRows(const CpuProbeResult& p) {
   for (const CacheLevel& l : p.measured_caches)
     rows.push_back({"L" + std::to_string(l.level) + " read", FormatRate(l.bytes_per_s, "B/s"),
                     "plateau of the sweep up to " + CacheSize(l.size_bytes) + " per thread", l.bytes_per_s, "B/s"});
-  if (p.memory_read_bytes_per_s > 0)
-    rows.push_back({"Memory read", FormatRate(p.memory_read_bytes_per_s, "B/s"),
-                    "the sweep's last plateau, " + std::to_string(p.sweep_threads) + " thread(s)",
+  if (p.memory_read_bytes_per_s > 0) {
+    // The sweep's last plateau is main memory only when the sweep went past the last cache; a
+    // quick sweep (2 MiB) ends inside it. Say which, rather than call it "Memory read".
+    double largest = 0, llc = 0;
+    for (const SweepPoint& s : p.sweep) largest = std::max(largest, s.size_bytes);
+    for (const CacheLevel& l : p.reported_caches) llc = std::max(llc, l.size_bytes);
+    for (const CacheLevel& l : p.measured_caches) llc = std::max(llc, l.size_bytes);
+    const bool dram = llc > 0 && largest > 2 * llc;
+    rows.push_back({dram ? "Memory read" : "Largest sweep read", FormatRate(p.memory_read_bytes_per_s, "B/s"),
+                    "the sweep's last plateau, up to " + CacheSize(largest) + " per thread, " +
+                        std::to_string(p.sweep_threads) + " thread(s)" +
+                        (dram ? " (past the last cache: main memory)"
+                              : llc > 0 ? " (within the " + CacheSize(llc) + " last cache: not main memory)"
+                                        : " (no cache size known: may be a cache, not main memory)"),
                     p.memory_read_bytes_per_s, "B/s"});
+  }
   for (const CacheLevel& l : p.reported_caches)
     rows.push_back({"L" + std::to_string(l.level) + " size (reported)", CacheSize(l.size_bytes), "the OS's figure",
                     l.size_bytes, "B"});

@@ -247,15 +247,14 @@ const std::vector<CompareColumn>& CompareColumns() {
        [](const CompareRow& x) { return Positive(x.tokens_per_s_total, 1); }},
       {"ttft_s", "TTFT", "time to first token: prefill of one prompt + one decode step", O::kAscending,
        [](const CompareRow& x) { return x.ttft_s > 0 ? Number(x.ttft_s, FormatSeconds(x.ttft_s)) : Unknown(); }},
-      {"usd_per_m_output", "$/1M out",
-       "$ per GPU-hour x GPUs / (tok/s in all x 3,600 s) x 10^6: cloud on demand when the catalog has an offer, "
-       "else owned (the basis follows the figure)",
-       O::kAscending,
-       [](const CompareRow& x) {
-         return x.usd_per_m_output > 0
-                    ? Number(x.usd_per_m_output, FormatFixed(x.usd_per_m_output, 3) + " " + x.price_basis)
-                    : Unknown();
-       }},
+      {"cloud_per_m_output", "$/1M rented",
+       "renting: the catalog's cheapest on-demand offer, $ per GPU-hour x GPUs / (tok/s in all x 3,600 s) x 10^6; "
+       "empty where the catalog has no offer for the GPU (hover the cell)",
+       O::kAscending, [](const CompareRow& x) { return x.cloud_per_m_output > 0 ? Number(x.cloud_per_m_output, FormatUsd(x.cloud_per_m_output, 3)) : Unknown(); }},
+      {"owned_per_m_output", "$/1M owned",
+       "owning: the purchase price over the years at the utilisation, plus power x PUE x $/kWh, per GPU-hour x GPUs / "
+       "(tok/s in all x 3,600 s) x 10^6; empty where the catalog has no price for the GPU (hover the cell)",
+       O::kAscending, [](const CompareRow& x) { return x.owned_per_m_output > 0 ? Number(x.owned_per_m_output, FormatUsd(x.owned_per_m_output, 3)) : Unknown(); }},
       {"upfront_usd", "upfront $", "the catalog's latest purchase price x GPUs", O::kAscending,
        [](const CompareRow& x) { return Whole(x.upfront_usd); }},
       {"watts", "W", "board power (TDP) x GPUs", O::kAscending, [](const CompareRow& x) { return Whole(x.watts); }},
@@ -291,6 +290,7 @@ Records CompareRecords(const std::vector<CompareRow>& rows) {
 
 void SortCompareRows(std::vector<CompareRow>& rows, std::string_view key) {
   if (key == "count") key = "gpus";  // the column's name before the rename
+  if (key == "usd_per_m_output") key = "cloud_per_m_output";  // the mixed column before the split
   const CompareColumn* col = FindCompareColumn(key);
   if (!col) col = FindCompareColumn("tokens_per_s_total");
   using O = CompareColumn::Order;

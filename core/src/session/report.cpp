@@ -291,7 +291,8 @@ std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& 
         unknown.emplace(c.key, r.fits ? "a figure it is computed from is unknown" : "does not fit");
     }
     if (!r.fits)
-      for (const char* k : {"gpus", "tokens_per_s_user", "tokens_per_s_total", "ttft_s", "usd_per_m_output", "upfront_usd",
+      for (const char* k : {"gpus", "tokens_per_s_user", "tokens_per_s_total", "ttft_s", "usd_per_m_output",
+                            "cloud_per_m_output", "owned_per_m_output", "upfront_usd",
                             "max_context", "max_batch"})
         unknown.emplace(k, r.note.empty() ? "does not fit" : r.note);
     MarkUnknown(row, unknown);

@@ -141,6 +141,7 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
   }
   if (key == "sort") {
     if (value == "count") value = "gpus";  // the column's name before the rename
+    if (value == "usd_per_m_output") value = "cloud_per_m_output";  // the mixed $/1M column before the split
     if (std::find(SortKeys().begin(), SortKeys().end(), value) == SortKeys().end())
       return fail("must be one of " + Join(SortKeys(), ", "));
     v.sort = std::string(value);

@@ -154,7 +154,8 @@ Report SpeedReport(Session& session, const ReportOptions& o) {
   Records per_m{{{"option", "option"}, {"per_m_output", "$/1M output", true}, {"per_m_input", "$/1M input", true},
                  {"basis", "basis"}},
                 {}};
-  auto usd = [](double v) { return v > 0 ? Number(v, "$" + FormatFixed(v, 3)) : Unknown(); };
+  // FormatUsd: thousands separated ("$346,435", it printed "$346434.779"), 3 decimals below $1,000.
+  auto usd = [](double v) { return v > 0 ? Number(v, FormatUsd(v, 3)) : Unknown(); };
   if (c.cloud_per_m_output > 0)
     per_m.rows.push_back({Text("cloud"), usd(c.cloud_per_m_output), usd(c.cloud_per_m_input), Text(c.cloud_basis)});
   if (c.owned_per_m_output > 0)
@@ -251,6 +252,16 @@ Report CompareReport(Session& session, const ReportOptions&) {
   r.title = "gpuplan compare: " + (m ? m->name : session.scenario().model) + ", " + std::to_string(rows.size()) + " of " +
             std::to_string(session.CompareAll().size()) + " GPUs shown, sorted by " + session.view().sort;
   r.sections.push_back({"", CompareRecords(rows)});
+  // Why the cost columns are empty where they are: the catalog's prices, not a failure.
+  size_t no_offer = 0, no_price = 0;
+  for (const CompareRow& x : rows)
+    if (x.fits) no_offer += x.unknown.count("cloud_per_m_output"), no_price += x.unknown.count("owned_per_m_output");
+  if (no_offer)
+    r.notes.push_back("$/1M rented is empty for " + std::to_string(no_offer) +
+                      " GPUs that fit: the catalog has no cloud offer for them (--price-hour sets one for --gpu)");
+  if (no_price)
+    r.notes.push_back("$/1M owned is empty for " + std::to_string(no_price) +
+                      " GPUs that fit: the catalog has no purchase price for them (--buy-usd sets one for --gpu)");
   r.state = ReportState(session, "compare");
   return r;
 }
