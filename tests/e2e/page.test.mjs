@@ -686,6 +686,39 @@ test('Embed mode: one compact panel, sized to its frame, light or dark like the 
   await ctx.close();
 });
 
+test('Embed code options: theme and compact; a compact embed is the result alone', async () => {
+  const { page, errors } = await openPage('embed=fit&v=1&model=llama-3.1-8b&gpu=rtx-4090');
+  await clickWidget(page, 'fit-embed-options');
+  await clickWidget(page, 'embed-theme:dark');
+  await clickWidget(page, 'embed-compact');
+  await page.keyboard.press('Escape');
+  await waitFrames(page, 3);
+  await clickWidget(page, 'fit-copy-embed');
+  const code = (await lastCopy(page)).text;
+  const src = code.match(/src="([^"]+)"/)[1];
+  assert.match(src, /#embed=fit&theme=dark&compact=1&v=1&model=llama-3\.1-8b&gpu=rtx-4090&tab=fit$/);
+  // The copied frame: no export buttons, no CLI twin; the same numbers; the verdict higher up
+  // than in the same frame without compact=1.
+  const open = async (at) => {
+    const p = await browser.newPage({ viewport: { width: 700, height: 900 } });
+    await p.goto(at);
+    await waitFrames(p, 4);
+    return [p, JSON.parse(await readBack(p, 'gpuplan_widget_rects'))];
+  };
+  const [compact, rects] = await open(src);
+  const [normal, full] = await open(src.replace('&compact=1', ''));
+  assert.equal(rects['fit-copy-link'], undefined);
+  assert.ok(full['fit-copy-link']);
+  assert.ok(rects['fit-verdict'].y0 < full['fit-verdict'].y0, 'the verdict moves up without the export bar');
+  assert.deepEqual(await report(compact), await report(page));
+  assert.equal(JSON.parse(await readBack(compact, 'gpuplan_ui_state')).dark, true);
+  await normal.close();
+  await compact.screenshot({ path: join(artifacts, 'embed-compact.png') });
+  await compact.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('A blog post embeds the calculator in an iframe from another origin', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gpuplan-blog-'));
   const html = readFileSync(join(process.env.GPUPLAN_SOURCE_DIR, 'tests/e2e/blog/index.html'), 'utf8');

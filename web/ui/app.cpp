@@ -64,6 +64,11 @@ void App::LoadState(std::string_view hash) {
       notices_.push_back("embed: '" + it->second + "' is not a panel to embed (" + list + ")");
     }
   }
+  compact_ = false;
+  if (auto it = decoded.page.find("compact"); it != decoded.page.end()) {
+    if (it->second == "1" || it->second == "0") compact_ = it->second == "1";
+    else notices_.push_back("compact: '" + it->second + "' is not 1 or 0");
+  }
   theme_ = "auto";
   if (auto it = decoded.page.find("theme"); it != decoded.page.end()) {
     if (it->second == "light" || it->second == "dark" || it->second == "auto") theme_ = it->second;
@@ -76,6 +81,7 @@ std::string App::StateHash() const {
   std::string h = session_.StateHash();
   if (!embed_.empty()) h += "&embed=" + embed_;
   if (theme_ != "auto") h += "&theme=" + theme_;
+  if (compact_) h += "&compact=1";
   return h;
 }
 
@@ -341,15 +347,29 @@ void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_o
     RecordsTable(sec.heading.empty() ? v.id : sec.heading.c_str(), sec.records);
   }
   for (size_t i = first; i < r.after.size() && !tables_only; ++i) Paragraph(r.after[i]);
-  for (const std::string& w : r.warnings) ImGui::TextColored(Warn(), "! %s", w.c_str());
-  for (const std::string& n : r.notes) ImGui::TextColored(Muted(), "%s", n.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, Warn());
+  for (const std::string& w : r.warnings) Paragraph("! " + w);
+  ImGui::PopStyleColor();
+  ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+  for (const std::string& n : r.notes) Paragraph(n);
+  ImGui::PopStyleColor();
   if (!r.assumptions.empty() && ImGui::TreeNode("Assumptions")) {
     for (const std::string& a : r.assumptions) ImGui::BulletText("%s", a.c_str());
     ImGui::TreePop();
   }
-  ImGui::TextColored(Muted(), "CLI twin:");
-  ImGui::SameLine();
+  DrawCliTwin(v);
+}
+
+void App::DrawCliTwin(const View& v) {
+  if (compact_ && !embed_.empty()) return;
+  // In an embed the command folds (one line, not four of a 700 px column); on the page it shows.
+  if (!embed_.empty() && !ImGui::TreeNode("CLI twin")) return;
+  if (embed_.empty()) {
+    ImGui::TextColored(Muted(), "CLI twin:");
+    ImGui::SameLine();
+  }
   Paragraph(ViewCliCommand(v, session_));
+  if (!embed_.empty()) ImGui::TreePop();
 }
 
 std::string App::ScenarioLine(const View& v) const {
@@ -407,7 +427,7 @@ void App::DrawEmbedded() {
   } else {
     Track("embed-inputs");
   }
-  DrawExportBar(v);
+  if (!compact_) DrawExportBar(v);
   DrawViewBody(v);
   ImGui::PopID();
   // Where the content ends (the cursor is in content coordinates, scrolling included).
@@ -443,8 +463,9 @@ std::string App::ExportText(std::string_view kind, std::string_view panel) {
     // setting, not the blog's); edit theme= to light, dark or auto. The script is optional: it
     // sets the frame's height to what the panel reports (a 'gpuplan:height' message), so the
     // content is not cut; without it the frame keeps its height and scrolls.
-    const std::string theme = theme_ != "auto" ? theme_ : dark_ ? "dark" : "light";
-    return "<iframe src=\"" + host_.page_url + "#embed=" + v->id + "&theme=" + theme + "&" + state +
+    const std::string theme = !embed_theme_.empty() ? embed_theme_ : theme_ != "auto" ? theme_ : dark_ ? "dark" : "light";
+    return "<iframe src=\"" + host_.page_url + "#embed=" + v->id + "&theme=" + theme + (embed_compact_ ? "&compact=1" : "") +
+           "&" + state +
            "\" width=\"100%\" height=\"" + std::to_string(height) +
            "\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"gpuplan: " + v->id +
            (m ? " for " + m->name : std::string()) + "\"></iframe>\n" + kEmbedResizeScript;
@@ -486,6 +507,26 @@ void App::DrawExportBar(const View& v) {
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", b.tip);
     Track((panel + "-copy-" + b.kind).c_str());
+    if (std::string_view(b.kind) == "embed") {
+      // The embed code's options: the frame's theme (as shown now, or the reader's, or fixed)
+      // and a compact frame (the result alone: no export buttons, no CLI twin).
+      ImGui::SameLine(0, 1);
+      if (ImGui::SmallButton("v##embed-options")) ImGui::OpenPopup("embed-options");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("embed code options: theme, compact");
+      Track((panel + "-embed-options").c_str());
+      if (ImGui::BeginPopup("embed-options")) {
+        ImGui::TextColored(Muted(), "Theme of the embedded frame");
+        for (const char* t : {"", "auto", "light", "dark"}) {
+          if (ImGui::RadioButton(*t ? t : "as shown now", embed_theme_ == t)) embed_theme_ = t;
+          ItemTip(std::string_view(t) == "auto" ? "follows the reader's system setting, not the blog's" : "");
+          Track(("embed-theme:" + std::string(*t ? t : "shown")).c_str());
+        }
+        ImGui::Checkbox("compact: the result alone", &embed_compact_);
+        ItemTip("no export buttons and no CLI twin in the frame (compact=1)");
+        Track("embed-compact");
+        ImGui::EndPopup();
+      }
+    }
   }
   if (panel == "roofline") {
     same_line_if_fits("Download SVG");

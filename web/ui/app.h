@@ -124,6 +124,8 @@ class App {
   // The view's result: its panel's drawing, or its report.
   void DrawViewBody(const View& v);
   void DrawEmbedded();
+  // "CLI twin: gpuplan fit ..." under a view (folded in an embed, left out of a compact one).
+  void DrawCliTwin(const View& v);
   // "Llama 3.1 8B on 2 x NVIDIA H100 SXM5 80GB": what the view is computed for.
   std::string ScenarioLine(const View& v) const;
   // Copy link / embed code / Markdown / JSON / CLI command (and the roofline's SVG) for a panel.
@@ -201,6 +203,9 @@ class App {
   std::string requested_tab_;                 // a panel to select next frame (a link, a preset, "Use in Fit")
   std::string embed_;                         // embed=<panel>: that panel alone, compact
   float embed_content_height_ = 0;
+  bool compact_ = false;            // compact=1: an embed without export buttons and CLI twin
+  std::string embed_theme_;         // the embed code's theme= ("": as shown now)
+  bool embed_compact_ = false;      // the embed code asks for compact=1
   std::string theme_ = "auto";      // theme=: light, dark, or auto (the host page's preference)
   bool prefer_dark_ = true, dark_ = true, theme_applied_ = false;
   HostServices host_;

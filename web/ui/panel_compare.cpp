@@ -101,9 +101,7 @@ void App::DrawCompare() {
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
   for (const std::string& n : CachedReport(*FindView("compare")).notes) Paragraph(n);  // why cost cells are empty
   ImGui::PopStyleColor();
-  ImGui::TextColored(Muted(), "CLI twin:");
-  ImGui::SameLine();
-  Paragraph(ViewCliCommand(*FindView("compare"), session_));
+  DrawCliTwin(*FindView("compare"));
 }
 
 }  // namespace gpuplan::ui

@@ -130,7 +130,8 @@ struct DecodedState {
 };
 
 // Keys a link may carry for the page rather than the scenario: embed=<panel> (one panel for an
-// iframe), theme=light|dark|auto. DecodeState sets them aside; the CLI ignores them. (tab= and
+// iframe), theme=light|dark|auto, compact=1 (an embed without its export buttons and CLI twin).
+// DecodeState sets them aside; the CLI ignores them. (tab= and
 // the compare and roofline options are view options: session.h.)
 const std::vector<std::string>& PageKeys();
 
