@@ -79,5 +79,27 @@ console.log(`  Fit panel (reference)        ${fit.ms.toFixed(2)} ms`);
 console.log(`  Compare, whole catalog       ${compare.ms.toFixed(2)} ms   x${(compare.ms / fit.ms).toFixed(2)} of Fit; ` +
             `${(compare.ms / 16.7 * 100).toFixed(0)}% of a 60 Hz frame`);
 console.log(`  the ranking itself (once, after a change, then cached): ${compare.ui.compare_ms.toFixed(2)} ms`);
+
+// Idle: the page's main-thread busy share over 5 s once it has settled (Chromium's TaskDuration
+// over the wall clock), against the same page drawing every animation frame as it did before it
+// learned to stop (gpuplan_keep_drawing), measured in the same run.
+async function idleCpu(keepDrawing) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await open('v=1&model=llama-3.1-70b&weights=q4_k_m&gpu=rtx-4090&tp=2&tab=fit', context);
+  if (keepDrawing) await page.evaluate(() => Module._gpuplan_keep_drawing(1));
+  await page.waitForTimeout(2500);  // past the grace period after the last input
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const a = await metrics();
+  await page.waitForTimeout(5000);
+  const b = await metrics();
+  await context.close();
+  return (b.TaskDuration - a.TaskDuration) / (b.Timestamp - a.Timestamp);
+}
+const idle = await idleCpu(false), drawing = await idleCpu(true);
+console.log('\nidle CPU (the page\'s main thread busy, share of 5 s of wall time once settled):');
+console.log(`  left alone                   ${(idle * 100).toFixed(2)} %`);
+console.log(`  drawing every frame (before) ${(drawing * 100).toFixed(2)} %   x${(drawing / Math.max(idle, 1e-6)).toFixed(0)} of idle`);
 await browser.close();
 server.close();

@@ -170,6 +170,32 @@ test('A phone: one tap per tab, a swipe scrolls and a fling glides, the 40th GPU
   await ctx.close();
 });
 
+test('A phone: a 5 MB file dropped on the page (a tokenizer.json) is refused with a message, and the page keeps working', async () => {
+  const { ctx, page, errors } = await openPhone('v=1&model=llama-3.1-8b&gpu=rtx-4090');
+  // The page's own drop handler reads the File (no shortcut into the wasm).
+  const file = await page.evaluateHandle(() => {
+    const vocab = {};
+    for (let i = 0; i < 180000; ++i) vocab['token' + i] = i;
+    const text = JSON.stringify({ version: '1.0', model: { type: 'BPE', vocab, merges: new Array(200000).fill('ab cd') } });
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'tokenizer.json', { type: 'application/json' }));
+    return dt;
+  });
+  const size = await file.evaluate((dt) => dt.files[0].size);
+  assert.ok(size > 5e6 && size < 16 * 2 ** 20, `${size} bytes`);
+  await page.dispatchEvent('#canvas', 'drop', { dataTransfer: file });
+  await page.waitForFunction(() => JSON.parse(Module.UTF8ToString(Module._gpuplan_ui_state())).import_message !== '', null, { timeout: 30000 });
+  await waitFrames(page, 3);
+  const message = JSON.parse(await readBack(page, 'gpuplan_ui_state')).import_message;
+  assert.match(message, /^tokenizer\.json: .*A tokenizer\.json holds the vocabulary; drop the model's config\.json instead\.$/);
+  assert.ok((await rectsOf(page))['import-banner'], 'the message is on the open panel');
+  await page.screenshot({ path: join(artifacts, 'phone-dropped.png') });
+  await tapWidget(page, 'tab-speed');
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'speed');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('A phone reading a blog post: a swipe over the embed scrolls the article; the embed still takes taps', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gpuplan-blog-'));
   const html = readFileSync(join(process.env.GPUPLAN_SOURCE_DIR, 'tests/e2e/blog/index.html'), 'utf8');

@@ -324,3 +324,14 @@ TEST_CASE("compare: renting and owning are separate $/1M columns, and an empty o
   REQUIRE(session.LoadState("v=1&model=llama-3.1-70b&sort=usd_per_m_output").dropped.empty());
   CHECK(session.view().sort == "cloud_per_m_output");
 }
+
+TEST_CASE("a tokenizer.json dropped instead of a config.json is refused with a hint, and the catalog is unchanged", "[state]") {
+  Session session(Cat());
+  const size_t models = session.catalog().models.size();
+  const ImportOutcome r = session.Import(R"({"version": "1.0", "model": {"type": "BPE", "vocab": {"a": 0}}})", "tokenizer.json");
+  CHECK_FALSE(r.ok);
+  CHECK(r.message.find("tokenizer.json holds the vocabulary") != std::string::npos);
+  CHECK(session.catalog().models.size() == models);
+  // Not named so, but shaped so: the same hint.
+  CHECK(session.Import(R"({"model": {"vocab": {"a": 0}}})", "").message.find("tokenizer.json holds") != std::string::npos);
+}

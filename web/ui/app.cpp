@@ -169,9 +169,9 @@ std::string App::ImportText(std::string_view text, const std::string& name_hint)
   }
   if (r.kind == "sources") {
     sources_state_ = r.ok ? "loaded" : r.message;
-  } else {
+  } else if (r.kind != "cpu-probe") {
     import_ok_ = r.ok;
-    import_message_ = r.message;
+    import_message_ = import_banner_ = r.message;  // shown on whichever panel is open
   }
   if (r.ok && (r.kind == "catalog" || r.kind == "sources")) params_cache_.clear();  // same ids, new entries
   return nlohmann::json{{"ok", r.ok}, {"message", r.message}}.dump();
@@ -180,7 +180,7 @@ std::string App::ImportText(std::string_view text, const std::string& name_hint)
 std::string App::ImportTooLarge(const std::string& name, double bytes) {
   const ImportOutcome r = Session::TooLargeToImport(name, bytes);
   import_ok_ = r.ok;
-  import_message_ = r.message;
+  import_message_ = import_banner_ = r.message;
   return nlohmann::json{{"ok", r.ok}, {"message", r.message}}.dump();
 }
 
@@ -236,6 +236,7 @@ void App::Frame() {
     if (ImGui::SmallButton("Dismiss")) notices_.clear();
     ImGui::Separator();
   }
+  DrawImportBanner();
 
   // The panels as tabs; where their names do not fit in one row (a phone), as buttons that flow
   // over rows, each name whole (a tab bar would cut them to "Sp..." and need two taps).
@@ -360,6 +361,15 @@ void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_o
   DrawCliTwin(v);
 }
 
+void App::DrawImportBanner() {
+  if (import_banner_.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, import_ok_ ? Good() : Bad());
+  Paragraph(import_banner_);
+  ImGui::PopStyleColor();
+  Track("import-banner");
+  if (ImGui::SmallButton("Dismiss##import")) import_banner_.clear();
+}
+
 void App::DrawCliTwin(const View& v) {
   if (compact_ && !embed_.empty()) return;
   // In an embed the command folds (one line, not four of a 700 px column); on the page it shows.
@@ -416,7 +426,10 @@ void App::DrawEmbedded() {
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
   Paragraph(std::string(v.id) + ": " + ScenarioLine(v));
   ImGui::PopStyleColor();
-  for (const std::string& n : notices_) ImGui::TextColored(Warn(), "! %s", n.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, Warn());
+  for (const std::string& n : notices_) Paragraph("! " + n);
+  ImGui::PopStyleColor();
+  DrawImportBanner();
   ImGui::PushID("embed");
   if (ImGui::CollapsingHeader("Inputs")) {
     Track("embed-inputs");

@@ -126,6 +126,8 @@ class App {
   void DrawEmbedded();
   // "CLI twin: gpuplan fit ..." under a view (folded in an embed, left out of a compact one).
   void DrawCliTwin(const View& v);
+  // What became of a file dropped or pasted on the page, on whichever panel is open.
+  void DrawImportBanner();
   // "Llama 3.1 8B on 2 x NVIDIA H100 SXM5 80GB": what the view is computed for.
   std::string ScenarioLine(const View& v) const;
   // Copy link / embed code / Markdown / JSON / CLI command (and the roofline's SVG) for a panel.
@@ -221,6 +223,7 @@ class App {
   long long min_year_ = 2010;
   std::vector<char> import_buffer_ = std::vector<char>(64 * 1024, '\0');
   std::string import_message_;
+  std::string import_banner_;  // the last drop or paste's outcome until dismissed
   bool import_ok_ = true;
   int quoted_precision_ = 0;
   double quoted_tflops_ = 0;

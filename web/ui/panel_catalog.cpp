@@ -340,6 +340,7 @@ std::string App::UiStateJson() const {
   j["gpu_probe"] = session_.gpu_probe() ? session_.gpu_probe()->device_name : std::string();
   j["cpu_probe"] = session_.cpu_probe() ? session_.cpu_probe()->cpu.model_name : std::string();
   j["machine_pending"] = machine_pending_;
+  j["import_message"] = import_banner_;
   return j.dump();
 }
 

@@ -328,14 +328,16 @@ void Session::SetCpuProbe(CpuProbeResult p) {
   Changed(false);
 }
 
+// The easy mistake beside a config.json in a model's repository.
+constexpr const char* kTokenizerHint = "A tokenizer.json holds the vocabulary; drop the model's config.json instead.";
+
 ImportOutcome Session::TooLargeToImport(const std::string& name, double bytes) {
   const std::string what = name.empty() ? std::string("the pasted text") : "'" + name + "'";
   const bool tokenizer = name.find("tokenizer") != std::string::npos;
   return ImportOutcome{false, "file",
                        what + " is " + FormatFixed(bytes / (1 << 20), 1) + " MiB, more than the " +
                            std::to_string(kMaxImportBytes >> 20) + " MiB an import may be: nothing was read. " +
-                           (tokenizer ? "A tokenizer.json holds the vocabulary; drop the model's config.json instead."
-                                      : "A model's config.json is a few KB; a catalog file well under a megabyte.")};
+                           (tokenizer ? kTokenizerHint : "A model's config.json is a few KB; a catalog file well under a megabyte.")};
 }
 
 ImportOutcome Session::Import(std::string_view text, const std::string& name_hint) {
@@ -377,7 +379,12 @@ ImportOutcome Session::Import(std::string_view text, const std::string& name_hin
     return outcome(true, "sources", "catalog sources loaded");
   }
   Result<ImportedText> imported = ImportUserText(catalog_, text, name_hint);
-  if (!imported.ok()) return outcome(false, "catalog", imported.error());
+  if (!imported.ok()) {
+    const bool tokenizer = name_hint.find("tokenizer") != std::string::npos ||
+                           (text.find("\"vocab\"") != std::string_view::npos &&
+                            text.find("\"model_type\"") == std::string_view::npos);
+    return outcome(false, "catalog", imported.error() + (tokenizer ? std::string(". ") + kTokenizerHint : std::string()));
+  }
   imports_.emplace_back(std::string(text), name_hint);
   ReplaceCatalog(std::move(imported.value().catalog));
   return outcome(true, "catalog", imported.value().summary);
