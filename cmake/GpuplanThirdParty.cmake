@@ -53,6 +53,9 @@ if(EMSCRIPTEN)
   # The page saves no .ini and no log file (io.IniFilename = nullptr): without ImGui's file
   # functions fopen/fread/fwrite and their stdio stay out of the wasm.
   target_compile_definitions(gpuplan_imgui PUBLIC IMGUI_DISABLE_FILE_FUNCTIONS)
+  # No metrics window or debug tools (the item picker, the stack tool): the page shows neither,
+  # yet ImGui's NewFrame reaches their code, so the linker could not drop it.
+  target_compile_definitions(gpuplan_imgui PUBLIC IMGUI_DISABLE_METRICS_WINDOW)
   target_compile_options(gpuplan_imgui PRIVATE -fno-exceptions ${GPUPLAN_WASM_LTO})
 else()
   target_link_libraries(gpuplan_imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})

@@ -243,6 +243,8 @@ std::string CostJson(Session& session, const ReportOptions&) {
 }
 
 // [SECTION] compare -----------------------------------------------------------------------
+std::string GpusThatFit(size_t n) { return std::to_string(n) + (n == 1 ? " GPU that fits" : " GPUs that fit"); }
+
 Report CompareReport(Session& session, const ReportOptions&) {
   const Result<MemoryEstimate>& fit = session.Fit();  // a bad model or format is one clear error
   if (!fit.ok()) return ErrorReport("gpuplan compare", fit.error());
@@ -257,11 +259,11 @@ Report CompareReport(Session& session, const ReportOptions&) {
   for (const CompareRow& x : rows)
     if (x.fits) no_offer += x.unknown.count("cloud_per_m_output"), no_price += x.unknown.count("owned_per_m_output");
   if (no_offer)
-    r.notes.push_back("$/1M rented is empty for " + std::to_string(no_offer) +
-                      " GPUs that fit: the catalog has no cloud offer for them (--price-hour sets one for --gpu)");
+    r.notes.push_back("$/1M rented is empty for " + GpusThatFit(no_offer) +
+                      ": the catalog has no cloud offer (--price-hour sets one for --gpu)");
   if (no_price)
-    r.notes.push_back("$/1M owned is empty for " + std::to_string(no_price) +
-                      " GPUs that fit: the catalog has no purchase price for them (--buy-usd sets one for --gpu)");
+    r.notes.push_back("$/1M owned is empty for " + GpusThatFit(no_price) +
+                      ": the catalog has no purchase price (--buy-usd sets one for --gpu)");
   r.state = ReportState(session, "compare");
   return r;
 }
