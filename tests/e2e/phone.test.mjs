@@ -124,6 +124,27 @@ test('A phone: one tap per tab, a swipe scrolls and a fling glides, the 40th GPU
   const entries = Object.entries(rects).filter(([k]) => k.startsWith('gpu:')).sort((a, b) => a[1].y0 - b[1].y0);
   assert.ok(entries.length >= 60, `${entries.length} GPUs listed`);
   const [key] = entries[39];
+  // The list's search box takes IME text through the same hidden input: a composition shows
+  // as it is typed, and what is committed filters the list.
+  const search = rects['gpu-search'];
+  assert.ok(search, 'the GPU list has its search box');
+  await tap(page, ...centre(search));
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'text-entry');
+  await cdp.send('Input.imeSetComposition', { text: 'h1', selectionStart: 2, selectionEnd: 2 });
+  await waitFrames(page, 2);
+  await cdp.send('Input.imeSetComposition', { text: 'h100', selectionStart: 4, selectionEnd: 4 });
+  await waitFrames(page, 2);
+  await cdp.send('Input.insertText', { text: 'H100' });
+  await waitFrames(page, 3);
+  let shown = Object.keys(await rectsOf(page)).filter((k) => k.startsWith('gpu:'));
+  assert.ok(shown.length >= 2 && shown.every((k) => /h100/.test(k)), `the search 'H100' lists ${shown.join(' ')}`);
+  // Emptied again with the keyboard's own keys, the whole list comes back.
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Backspace');
+  await waitFrames(page, 3);
+  rects = await rectsOf(page);
+  shown = Object.keys(rects).filter((k) => k.startsWith('gpu:'));
+  assert.equal(shown.length, entries.length);
   const names = (k) => rects[k] && rects[k].y0 >= list.y0 + 24 && rects[k].y1 <= list.y1 - 4;
   for (let i = 0; i < 12 && !names(key); ++i) {
     const [x] = centre(list);

@@ -143,6 +143,7 @@ void App::Track(const char* key) {
 }
 
 void App::TrackPick(const char* field, const std::string& id) {
+  if (id == "#search") return Track((std::string(field) + "-search").c_str());
   if (!id.empty()) return Track((std::string(field) + ":" + id).c_str());
   const ImVec2 a = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   rects_[std::string(field) + "-list"] = Rect{a.x, a.y, a.x + size.x, a.y + size.y};

@@ -48,13 +48,29 @@ std::optional<std::string> Picker(const char* label, const std::vector<T>& entri
       if (ImGui::IsWindowAppearing() && !TouchUsed()) ImGui::SetKeyboardFocusHere();
       ImGui::SetNextItemWidth(-1);
       ImGui::InputTextWithHint("##filter", "search...", filter, filter_size);
+      track("#search");
     }
-    size_t shown = 0;
+    // With a search box, the entries scroll in a region of their own under it, so the box
+    // stays in view when the list opens scrolled to the current entry (far down a sorted list).
+    std::vector<const T*> matching;
+    float widest = 0;
     for (size_t i = 0; i < entries.size(); ++i) {
       const T& e = entries[order.empty() ? i : order[i]];
-      std::string text = label_of(e);
+      const std::string text = label_of(e);
       if (filter && !ContainsNoCase(text, filter) && !ContainsNoCase(e.id, filter)) continue;
-      ++shown;
+      matching.push_back(&e);
+      widest = std::max(widest, ImGui::CalcTextSize(text.c_str()).x);
+    }
+    if (filter) {
+      const float lines = static_cast<float>(std::clamp<size_t>(matching.size(), 1, 14));
+      const ImGuiStyle& style = ImGui::GetStyle();
+      const float width = std::min(widest + style.ScrollbarSize + style.WindowPadding.x * 2,
+                                   ImGui::GetMainViewport()->WorkSize.x - style.WindowPadding.x * 4);  // a phone
+      ImGui::BeginChild("##entries", ImVec2(width, lines * ImGui::GetTextLineHeightWithSpacing() + style.WindowPadding.y));
+    }
+    for (const T* entry : matching) {
+      const T& e = *entry;
+      const std::string text = label_of(e);
       bool selected = &e == cur;
       if (ImGui::Selectable((text + "##" + e.id).c_str(), selected)) chosen = e.id;
       track(e.id);
@@ -62,10 +78,16 @@ std::optional<std::string> Picker(const char* label, const std::vector<T>& entri
         std::string tip = tip_of(e);
         if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
       }
-      if (selected) ImGui::SetItemDefaultFocus();
+      if (selected) {
+        ImGui::SetItemDefaultFocus();
+        if (filter && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY(0.5f);  // opens on the current entry
+      }
     }
+    track(std::string());  // the scrolling region (or the popup)
+    if (filter) ImGui::EndChild();
+    if (chosen && filter) ImGui::CloseCurrentPopup();  // a Selectable closes only the popup it is drawn in
+    const size_t shown = matching.size();
     if (filter) ImGui::TextDisabled("%zu of %zu%s", shown, entries.size(), filter[0] ? " match" : "");
-    track(std::string());
     ImGui::EndCombo();
   }
   return chosen;
