@@ -246,14 +246,9 @@ void App::Frame() {
     names += ImGui::CalcTextSize(v.title).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemInnerSpacing.x;
   if (names > ImGui::GetContentRegionAvail().x) {
     const View* shown = nullptr;
-    const float right = ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX();
     for (const View& v : Views()) {
       if (requested_tab_ == v.id) SelectTab(v);
-      const float w = ImGui::CalcTextSize(v.title).x + ImGui::GetStyle().FramePadding.x * 2;
-      if (&v != &Views().front()) {
-        ImGui::SameLine();
-        if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
-      }
+      if (&v != &Views().front()) SameLineIfFits(ImGui::CalcTextSize(v.title).x + ImGui::GetStyle().FramePadding.x * 2);
       const bool current = tab_ == v.id;
       ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(current ? ImGuiCol_TabActive : ImGuiCol_Tab));
       if (ImGui::Button(v.title)) SelectTab(v);
@@ -503,12 +498,8 @@ void App::DrawExportBar(const View& v) {
       {"Copy CLI command", "cli", "the gpuplan command that prints the same numbers"},
   };
   // Side by side while they fit, then on the next line (a phone-width iframe).
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
-  auto same_line_if_fits = [&](const char* label) {
-    const float w = ImGui::CalcTextSize(label).x + style.FramePadding.x * 2;
-    const ImVec2 last = ImGui::GetItemRectMax();
-    if (last.x + style.ItemSpacing.x + w <= right) ImGui::SameLine();
+  auto same_line_if_fits = [](const char* label) {
+    SameLineIfFits(ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2);
   };
   bool first = true;
   for (const auto& b : kButtons) {

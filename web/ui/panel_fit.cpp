@@ -47,13 +47,10 @@ void App::DrawResult() {
     Track("usage-bar");
     ItemTip("the terms against the capacity and the engine's cap");
     // The legend: a swatch and the term's size each, flowing over as many lines as it takes.
-    const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x, box = ImGui::GetFontSize() * 0.8f;
+    const float box = ImGui::GetFontSize() * 0.8f;
     auto entry = [&](bool first, ImU32 color, bool line, const std::string& text) {
-      const float width = box + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(text.c_str()).x;
-      if (!first) {
-        ImGui::SameLine(0, ImGui::GetFontSize());
-        if (ImGui::GetCursorPosX() + width > right) ImGui::NewLine();
-      }
+      if (!first)
+        SameLineIfFits(box + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize());
       const ImVec2 at = ImGui::GetCursorScreenPos();
       const float y = at.y + (ImGui::GetTextLineHeight() - box) / 2;
       if (line) dl->AddLine(ImVec2(at.x + box / 2, y - 1), ImVec2(at.x + box / 2, y + box + 1), color, 2.0f);

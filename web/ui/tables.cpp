@@ -42,6 +42,11 @@ void Paragraph(std::string_view text) {
   }
 }
 
+void SameLineIfFits(float width, float spacing) {
+  ImGui::SameLine(0, spacing);
+  if (ImGui::GetCursorPosX() + width > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();
+}
+
 namespace {
 
 const std::string& CellText(const Cell& cell) {
@@ -66,7 +71,8 @@ void StackedRecords(const char* id, const Records& r) {
         continue;
       }
       if (t.empty()) continue;
-      if (t.size() <= kShortCell || r.cols[c].right) {
+      const bool wrapping = c + 1 == r.cols.size() && !r.cols[c].right;  // the table's text column ("how")
+      if (r.cols[c].right || (t.size() <= kShortCell && !wrapping)) {
         std::string pair;  // "band high 117.1", "8.03 B": one unit each, never split
         for (char ch : r.cols[c].title + " " + t) pair += ch == ' ' ? std::string(kNbsp) : std::string(1, ch);
         pairs += (pairs.empty() ? "" : "   ") + pair;

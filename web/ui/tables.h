@@ -20,6 +20,10 @@ void ItemTip(const std::string& text);
 void Paragraph(std::string_view text);
 inline constexpr const char* kNbsp = "\xC2\xA0";
 
+// For a row of items that wraps (buttons, legend entries): before each item but the row's first,
+// puts it on the same line when `width` more fits in the window, else on the next line.
+void SameLineIfFits(float width, float spacing = -1.0f);
+
 // Any records (records.h) as a table: the cells' text, numbers right-aligned, the last text
 // column wrapping. Where the columns do not fit side by side (a phone), each row becomes a
 // block: its name, then its short cells as "header value" pairs, then its long text — nothing
