@@ -818,7 +818,8 @@ test('Model picker: Import opens a paste box; a config.json pasted on the page (
   await page.keyboard.press('Control+a', { delay: 80 });
   await page.evaluate(() => navigator.clipboard.writeText('32768'));
   await page.keyboard.press('Control+v', { delay: 80 });
-  await waitFrames(page, 2);
+  // The field shows the pasted text (it goes in once Ctrl is up), then Enter sets it.
+  await page.waitForFunction(() => Module.ccall('gpuplan_active_text', 'string', [], []) === '32768', null, { timeout: 10000 });
   await page.keyboard.press('Enter', { delay: 80 });
   await waitFrames(page, 3);
   assert.equal((await report(page)).scenario.context, 32768);

@@ -150,15 +150,16 @@ void Wake() { g_host.draw_more = kGraceFrames; }
 // One frame: events, the panels, GL. MainLoop calls it on animation frames; a tap draws its
 // press and release frames at once (gpuplan_touch), inside the browser's event.
 void DrawFrame() {
+  g_host.idle_ticks = 0;
+  const double t0 = emscripten_get_now();
+  gpuplan::ui::PumpEvents(g_host.window, *g_host.app);
+  // After the events: a Ctrl (Cmd) released in them lets the paste in this very frame.
   if (!g_host.pending_paste.empty()) {
     ImGuiIO& io = ImGui::GetIO();
     if (!io.WantTextInput) g_host.pending_paste.clear();  // the field was left meanwhile
     else if (!io.KeyCtrl && !io.KeySuper) io.AddInputCharactersUTF8(g_host.pending_paste.c_str()), g_host.pending_paste.clear();
     Wake();
   }
-  g_host.idle_ticks = 0;
-  const double t0 = emscripten_get_now();
-  gpuplan::ui::PumpEvents(g_host.window, *g_host.app);
   gpuplan::ui::RenderFrame(g_host.window, *g_host.app, ClearGl, &g_host.touch, t0);
   if (g_host.touch.Animating()) Wake();  // a glide still moving
   g_host.frame_ms_total += emscripten_get_now() - t0;
