@@ -43,6 +43,10 @@ TEST_CASE("counts and parameter counts", "[units]") {
   CHECK(FormatCount(131072) == "131,072");
   CHECK(FormatCount(-1234567) == "-1,234,567");
   CHECK(FormatCount(INT64_MIN) == "-9,223,372,036,854,775,808");
+  CHECK(FormatCountOf(1, "GPU", "GPUs") == "1 GPU");
+  CHECK(FormatCountOf(2, "GPU", "GPUs") == "2 GPUs");
+  CHECK(FormatCountOf(0, "GPU", "GPUs") == "0 GPUs");
+  CHECK(FormatCountOf(1024, "row", "rows") == "1,024 rows");
   CHECK(FormatParams(8030261248.0) == "8.03 B");
   CHECK(FormatParams(70553706496.0) == "70.55 B");
   CHECK(FormatParams(125e6) == "125.0 M");

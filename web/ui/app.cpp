@@ -290,7 +290,10 @@ void App::Frame() {
 void App::SelectTab(const View& v) {
   if (tab_ == v.id) return;
   tab_ = v.id;
-  if (session_.view().tab != v.id && !session_.Set("tab", v.id)) state_changed_ = true;  // links open here
+  // The title, the live region and the link follow the panel shown (a link's tab= shows a
+  // frame after the first, when the session already names it).
+  state_changed_ = true;
+  if (session_.view().tab != v.id) session_.Set("tab", v.id);  // links open here
 }
 
 // The views with a panel of their own; any other view shows its report's tables (DrawReport),

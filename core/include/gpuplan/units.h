@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace gpuplan {
 
@@ -45,6 +46,8 @@ std::string FormatShort(double value, int max_decimals = 4);
 std::string FormatReading(double value);
 // Counts with thousands separators: 131072 -> "131,072".
 std::string FormatCount(int64_t count);
+// A count and its noun: "1 GPU", "8 GPUs", "1,024 rows".
+std::string FormatCountOf(int64_t count, std::string_view one, std::string_view many);
 // "$1,274" from $1,000 up (whole dollars, thousands separated), else "$" + `decimals` decimals.
 std::string FormatUsd(double usd, int decimals);
 // Parameter counts, 1000-based: 8.03e9 -> "8.03 B", 13e6 -> "13.0 M".

@@ -84,6 +84,10 @@ std::string FormatCount(int64_t count) {
   return negative ? "-" + out : out;
 }
 
+std::string FormatCountOf(int64_t count, std::string_view one, std::string_view many) {
+  return FormatCount(count) + " " + std::string(count == 1 ? one : many);
+}
+
 std::string FormatParams(double count) {
   if (!std::isfinite(count)) return "n/a";
   if (std::fabs(count) >= 1e12) return FormatFixed(count / 1e12, 2) + " T";

@@ -35,7 +35,7 @@ double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool s
         // The offer's own size and price, then the per-GPU rate the scenario is charged at (its
         // GPU count may differ: "(1 GPUs, $0.74/h)" on a 2-GPU scenario read as a wrong count).
         *basis = o.provider + " " + o.instance + ": " + Usd(price) + "/h" + (spot ? " spot" : " on demand") +
-                 " for its " + std::to_string(o.gpu_count) + (o.gpu_count == 1 ? " GPU" : " GPUs") + " (" +
+                 " for its " + FormatCountOf(o.gpu_count, "GPU", "GPUs") + " (" +
                  o.date + "), " + Usd(per_gpu) + " per GPU-hour";
     }
   }
@@ -76,12 +76,12 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   c.spot_month = c.spot_hour * c.busy_hours_month;
   if (c.cloud_hour > 0)
     c.lines.push_back({"cloud_hour", "Cloud on demand, per hour",
-                       Usd(c.cloud_gpu_hour) + " per GPU-hour × " + FormatCount(gpus) + " GPUs (" + c.cloud_basis + ")",
+                       Usd(c.cloud_gpu_hour) + " per GPU-hour × " + FormatCountOf(gpus, "GPU", "GPUs") + " (" + c.cloud_basis + ")",
                        c.cloud_hour});
   if (c.spot_hour > 0)
     c.lines.push_back({"spot_hour", "Cloud spot, per hour",
                        Usd(c.spot_gpu_hour) + " per GPU-hour × (1 + " + FormatFixed(s.spot_overhead * 100, 0) +
-                           "% interruptions) × " + FormatCount(gpus) + " GPUs (" + c.spot_basis + ")",
+                           "% interruptions) × " + FormatCountOf(gpus, "GPU", "GPUs") + " (" + c.spot_basis + ")",
                        c.spot_hour});
 
   // Owned: the purchase price, else the catalog's latest street or launch price.
@@ -111,7 +111,7 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     c.owned_per_m_output = PerMillion(c.owned_hour, speed.tokens_per_s_total);
     c.owned_per_m_input = PerMillion(c.owned_hour, speed.prefill_tokens_per_s);
     c.lines.push_back({"amortisation", "Purchase, per busy hour",
-                       Usd(c.purchase_gpu) + " × " + FormatCount(gpus) + " GPUs / (" + FormatFixed(s.years, 1) +
+                       Usd(c.purchase_gpu) + " × " + FormatCountOf(gpus, "GPU", "GPUs") + " / (" + FormatFixed(s.years, 1) +
                            " years × 8,760 h × " + FormatFixed(s.utilization * 100, 0) + "% busy)",
                        amortised});
     // Break-even: the month where the purchase is paid back by the rent saved net of energy,

@@ -11,10 +11,6 @@ namespace gpuplan {
 
 namespace {
 
-std::string Plural(long long n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 // Largest whole n with n × per_unit <= budget; 0 when the budget is gone. Capped so the
 // result stays a sensible integer however small per_unit is.
 long long MaxUnits(double budget, double per_unit, long long cap) {
@@ -86,7 +82,7 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       w.bytes = forward;
       w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × ((3 × " +
                   FormatCount(static_cast<long long>(ffn)) + " FFN + " + FormatCount(static_cast<long long>(qkv)) +
-                  " QKV) / " + Plural(s.tp, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) + " hidden) + " +
+                  " QKV) / " + FormatCountOf(s.tp, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) + " hidden) + " +
                   FormatCount(static_cast<long long>(rows)) + " rows × vocab " + FormatCount(m.vocab) + " × 8 B logits";
       // vLLM V1 also warms the sampler up with max_num_seqs dummy rows over the whole vocabulary
       // (gpu_model_runner _dummy_sampler_run); on a large vocabulary its peak exceeds the
@@ -128,7 +124,7 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       const double tokens = static_cast<double>(s.batch) * static_cast<double>(std::min(s.prompt, s.context));
       w.bytes = tokens * 2 * (3 * ffn + 4 * h) / tp + static_cast<double>(s.batch) * vocab * 4;
       w.formula = FormatCount(static_cast<long long>(tokens)) + " prompt tokens × 2 B × (3 × FFN + 4 × hidden) + " +
-                  Plural(s.batch, "row", "rows") + " × vocab × 4 B";
+                  FormatCountOf(s.batch, "row", "rows") + " × vocab × 4 B";
       break;
     }
   }
@@ -268,16 +264,16 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
       wf.Mixed() ? FormatFixed(stage_bytes * 8 / stage_params, 3) + " bits on average (" + wf.name + "; " +
                        MixedBitsText(wf, params.routed > 0) + ")"
                  : FormatFixed(wf.bits_per_weight, 3) + " bits (" + wf.name + ")";
-  std::string weights_formula = FormatParams(params.total) + " params × " + bits_text + " / 8 / " + Plural(s.tp, "GPU", "GPUs");
+  std::string weights_formula = FormatParams(params.total) + " params × " + bits_text + " / 8 / " + FormatCountOf(s.tp, "GPU", "GPUs");
   if (offload || host_embedding > 0)
     weights_formula = FormatParams(gpu_params) + " of " + FormatParams(params.total) + " params on the GPUs (" +
                       std::to_string(e.layers_on_gpu) + " of " + std::to_string(model.layers) + " layers" +
                       (host_embedding > 0 ? "; input embedding in host RAM" : "") + ") × " + bits_text + " / 8 / " +
-                      Plural(s.tp, "GPU", "GPUs");
+                      FormatCountOf(s.tp, "GPU", "GPUs");
   if (pp > 1)
     weights_formula = FormatParams(stage_params) + " params on the largest of " + std::to_string(pp) + " pipeline stages (" +
                       std::to_string(stage_layers) + " layers + " + (lm_head > params.input_embedding ? "LM head" : "embedding") +
-                      ") × " + bits_text + " / 8 / " + Plural(s.tp, "GPU", "GPUs") + " per stage";
+                      ") × " + bits_text + " / 8 / " + FormatCountOf(s.tp, "GPU", "GPUs") + " per stage";
   if (ep)
     weights_formula += "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model.moe->experts / tp))) +
                        " of " + std::to_string(model.moe->experts) + " experts per GPU, whole";
@@ -305,7 +301,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   std::string kv_formula;
   if (!model.mla && !model.mamba && !model.linear && model.sliding_window == 0) {
     kv_formula = "2 × " + std::to_string(stage_layers) + " layers" +
-                 (whole_layers ? " / " + Plural(s.tp, "GPU", "GPUs") + " × " + std::to_string(e.kv_heads_per_gpu) + " KV heads × "
+                 (whole_layers ? " / " + FormatCountOf(s.tp, "GPU", "GPUs") + " × " + std::to_string(e.kv_heads_per_gpu) + " KV heads × "
                                : " × " + std::to_string(e.kv_heads_per_gpu) + " KV heads/GPU × ") +
                  std::to_string(model.head_dim) + " head dim × ";
   } else {
@@ -314,7 +310,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
                  (offload ? "; " + std::to_string(e.layers_on_gpu) + " layers on the GPUs" : "") + "; ";
   }
   kv_formula += FormatShort(kvf.bytes_per_element) + " B (" + kvf.name + ") × " + FormatCount(s.context) +
-                " tokens × " + Plural(static_cast<long long>(seqs_per_gpu), "sequence", "sequences") +
+                " tokens × " + FormatCountOf(static_cast<long long>(seqs_per_gpu), "sequence", "sequences") +
                 (dp_attention ? " per GPU (DP attention: its share of the " + std::to_string(s.batch) + ")" : "");
   Term kv{"kv_cache", "KV cache", kv_formula, kv_per_sequence * seqs_per_gpu};
 
@@ -338,7 +334,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (s.Gpus() > 1 && engine.multi_gpu_buffers_bytes > 0 && gpu.interconnect) {
     overhead.bytes += engine.multi_gpu_buffers_bytes;
     overhead.formula += " + " + FormatBytes(engine.multi_gpu_buffers_bytes, ByteUnit::GiB) + " of " + engine.name +
-                        "'s collective buffers with " + Plural(s.Gpus(), "GPU", "GPUs");
+                        "'s collective buffers with " + FormatCountOf(s.Gpus(), "GPU", "GPUs");
   }
 
   e.terms = {weights, kv, activations, overhead};
@@ -449,11 +445,11 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
                          FormatCount(model.max_context) + " tokens");
   if (pp > 1)
     e.assumptions.push_back(std::to_string(pp) + " pipeline stages of up to " + std::to_string(stage_layers) +
-                            " layers, " + Plural(s.tp, "GPU", "GPUs") + " each: " +
+                            " layers, " + FormatCountOf(s.tp, "GPU", "GPUs") + " each: " +
                             std::to_string(s.tp * pp) + " GPUs in all");
   if (s.ep == 1 && !model.moe) e.warnings.push_back("ep: " + model.name + " has no experts; ep has no effect");
   if (ep && s.tp > model.moe->experts)
-    e.warnings.push_back("ep: " + Plural(s.tp, "GPU", "GPUs") + " for " + std::to_string(model.moe->experts) +
+    e.warnings.push_back("ep: " + FormatCountOf(s.tp, "GPU", "GPUs") + " for " + std::to_string(model.moe->experts) +
                          " experts: some GPUs hold none");
   if (pp > model.layers)
     e.warnings.push_back("pp: " + std::to_string(pp) + " stages for " + std::to_string(model.layers) +
@@ -465,11 +461,11 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (model.mla && s.tp > 1 && !whole_layers && !dp_attention)
     e.warnings.push_back("MLA's latent KV cache cannot be split by heads: every GPU holds all of it");
   else if (model.kv_heads < s.tp && !whole_layers && !dp_attention)
-    e.warnings.push_back(Plural(s.tp, "GPU", "GPUs") + " > " + std::to_string(model.kv_heads) +
+    e.warnings.push_back(FormatCountOf(s.tp, "GPU", "GPUs") + " > " + std::to_string(model.kv_heads) +
                          " KV heads: KV heads are replicated, one per GPU");
   else if (model.kv_heads % s.tp != 0 && !whole_layers && !dp_attention)
     e.warnings.push_back(std::to_string(model.kv_heads) + " KV heads do not divide evenly over " +
-                         Plural(s.tp, "GPU", "GPUs") + "; engines such as vLLM refuse this");
+                         FormatCountOf(s.tp, "GPU", "GPUs") + "; engines such as vLLM refuse this");
   return e;
 }
 

@@ -335,7 +335,7 @@ Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstim
   add("Largest micro-batch", static_cast<double>(e.max_micro_batch), 0, "sequences", "that fits in the capacity");
   add("Trainable parameters", e.trainable_params, 0, "parameters", s.method);
   add("FLOPs per token", e.flops_per_token, 0, "FLOP", e.flops_formula);
-  add("Throughput", e.tokens_per_s, 0, "tokens/s", FormatCount(e.gpus) + " GPUs at MFU " + FormatFixed(s.mfu, 2),
+  add("Throughput", e.tokens_per_s, 0, "tokens/s", FormatCountOf(e.gpus, "GPU", "GPUs") + " at MFU " + FormatFixed(s.mfu, 2),
       "tokens_per_s");
   add("Scaling efficiency", e.scaling_efficiency * 100, 1, "%", "ideal compute / step (bubble, exposed communication)",
       "step");

@@ -243,7 +243,7 @@ std::string CostJson(Session& session, const ReportOptions&) {
 }
 
 // [SECTION] compare -----------------------------------------------------------------------
-std::string GpusThatFit(size_t n) { return std::to_string(n) + (n == 1 ? " GPU that fits" : " GPUs that fit"); }
+std::string GpusThatFit(size_t n) { return FormatCountOf(static_cast<int64_t>(n), "GPU that fits", "GPUs that fit"); }
 
 Report CompareReport(Session& session, const ReportOptions&) {
   const Result<MemoryEstimate>& fit = session.Fit();  // a bad model or format is one clear error
@@ -252,7 +252,7 @@ Report CompareReport(Session& session, const ReportOptions&) {
   const Model* m = session.catalog().FindModel(session.scenario().model);
   Report r;
   r.title = "gpuplan compare: " + (m ? m->name : session.scenario().model) + ", " + std::to_string(rows.size()) + " of " +
-            std::to_string(session.CompareAll().size()) + " GPUs shown, sorted by " + session.view().sort;
+            FormatCountOf(static_cast<int64_t>(session.CompareAll().size()), "GPU", "GPUs") + " shown, sorted by " + session.view().sort;
   r.sections.push_back({"", CompareRecords(rows)});
   // Why the cost columns are empty where they are: the catalog's prices, not a failure.
   size_t no_offer = 0, no_price = 0;
@@ -284,7 +284,7 @@ Report TrainReport(Session& session, const ReportOptions& o) {
   const Model* m = cat.FindModel(s.model);
   const Gpu* g = cat.FindGpu(s.gpu);
   Report r;
-  r.title = "gpuplan train: " + (m ? m->name : s.model) + " (" + s.method + "), " + std::to_string(e.gpus) + " GPUs = " +
+  r.title = "gpuplan train: " + (m ? m->name : s.model) + " (" + s.method + "), " + FormatCountOf(e.gpus, "GPU", "GPUs") + " = " +
             std::to_string(s.tp) + " TP × " + std::to_string(s.pp) + " PP × " + std::to_string(s.dp) + " DP of " +
             (g ? g->name : s.gpu);
   r.lines.push_back("optimizer " + s.optimizer + ", ZeRO-" + std::to_string(s.zero) + ", sequence " + FormatCount(s.context) +
@@ -308,8 +308,8 @@ Report TrainReport(Session& session, const ReportOptions& o) {
   if (e.host_bytes > 0) r.after.push_back("CPU memory for offloaded states: " + FormatBytes(e.host_bytes) + " per GPU");
   if (o.target_days > 0 && !e.unknown.count("seconds")) {
     const double need = MfuForDays(e, s.mfu, o.target_days);
-    r.after.push_back("To finish in " + FormatShort(o.target_days, 3) + " days on these " + std::to_string(e.gpus) +
-                      " GPUs: MFU " + (need > 0 ? FormatFixed(need * 100, 0) + "%" : std::string("(communication alone takes longer)")) +
+    r.after.push_back("To finish in " + FormatShort(o.target_days, 3) + " days " + (e.gpus == 1 ? std::string("on this GPU") : "on these " + FormatCount(e.gpus) + " GPUs") +
+                      ": MFU " + (need > 0 ? FormatFixed(need * 100, 0) + "%" : std::string("(communication alone takes longer)")) +
                       (need > 1 ? " — impossible: above 100% of the dense peak; add GPUs" : ""));
   }
   if (o.explain) {
