@@ -1,7 +1,8 @@
 # Script mode: prints the page's files, raw and gzip -9 sizes, and checks what a visitor
 # downloads at start (index.html + index.js + index.wasm, gzip -9 as a web server sends them)
 # against the budget: cmake -DDIR=<site> [-DBUDGET_KB=<n>] -P print_sizes.cmake
-# KB here are 1000 bytes. The probe modules (probe.js + .wasm + .worker.js threaded, probe-st.js +
+# KB here are 1000 bytes. The code the first frame does not run (index.deferred.wasm, fetched
+# once the first frame is drawn: cmake/split_page.py), the probe modules (probe.js + .wasm + .worker.js threaded, probe-st.js +
 # .wasm) and the catalog's sources (catalog-sources.json) load only when the visitor needs them,
 # so they are listed but not counted.
 find_program(GZIP gzip REQUIRED)
@@ -30,10 +31,10 @@ endfunction()
 set(total_raw 0)
 set(total_gz 0)
 set(missing "")
-foreach(name index.html index.js index.wasm probe.js probe.wasm probe.worker.js probe-st.js probe-st.wasm catalog-sources.json)
+foreach(name index.html index.js index.wasm index.deferred.wasm probe.js probe.wasm probe.worker.js probe-st.js probe-st.wasm catalog-sources.json)
   set(path "${DIR}/${name}")
   if(NOT EXISTS "${path}")
-    if(name MATCHES "^index")
+    if(name MATCHES "^index\\.(html|js|wasm)$")
       list(APPEND missing ${name})
     endif()
     continue()
@@ -42,7 +43,7 @@ foreach(name index.html index.js index.wasm probe.js probe.wasm probe.worker.js 
   gzip_size("${path}" gz)
   kb(${raw} raw_kb)
   kb(${gz} gz_kb)
-  if(name MATCHES "^index")
+  if(name MATCHES "^index\\.(html|js|wasm)$")
     math(EXPR total_raw "${total_raw} + ${raw}")
     math(EXPR total_gz "${total_gz} + ${gz}")
     set(note "")

@@ -1,11 +1,11 @@
 // gpuplan's service worker: the page works offline once it has been opened (a reload on a
 // train shows the calculator, not the browser's offline page). Stale-while-revalidate on the
 // site's own files: answer from the cache at once, fetch a fresh copy alongside and keep it
-// for the next visit (a new deploy shows on the second load). The start-up files are cached at
+// for the next visit (a new deploy shows on the second load). The page's files are cached at
 // install; the sources bundle and the probe modules when first used. Nothing of another
 // origin is touched (the page requests only its own files).
 var CACHE = 'gpuplan-site-1';
-var START = ['./', 'index.html', 'index.js', 'index.wasm'];
+var START = ['./', 'index.html', 'index.js', 'index.wasm', 'index.deferred.wasm'];
 
 self.addEventListener('install', function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(START); }).then(function () {

@@ -642,6 +642,37 @@ test('The other panels and the copied link: a link opens its panel with the same
   await page.close();
 });
 
+test('Start-up code: the first frame runs none of the deferred module, which arrives after it; a link to another panel waits for it', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const page = await browser.newPage({ viewport });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(url + '#v=1&model=llama-3.1-70b&weights=q4_k_m&gpu=rtx-4090&tp=2');
+    await waitFrames(page, 3);
+    assert.deepEqual(await page.evaluate(() => Module.gpuplanDeferred.calls), [],
+      'a function the first frames call is listed in web/deferred_code.txt (the number is its placeholder: ' +
+      'wasm-split --placeholdermap on build/wasm/web/index.wasm.orig names it)');
+    await page.waitForFunction(() => Module.gpuplanDeferred.module !== null, null, { timeout: 30000 });
+    await clickWidget(page, 'tab-compare', 4);
+    const calls = await page.evaluate(() => Module.gpuplanDeferred.calls);
+    assert.equal(calls.length, 1, 'the deferred module is instantiated once');
+    assert.ok(!calls[0].includes('synchronous'), 'from the module fetched after the first frame');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  // A link that opens on Train: the page starts once both modules are there, shows Train, and
+  // its title and live region say so.
+  const { page, errors } = await openPage('v=1&tab=train&model=llama-3.1-8b&gpu=a100-sxm-80gb&tp=1');
+  const calls = await page.evaluate(() => Module.gpuplanDeferred.calls);
+  assert.ok(calls.length === 1 && !calls[0].includes('synchronous'), JSON.stringify(calls));
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'train');
+  assert.match(await page.title(), /^gpuplan — Train: /);
+  assert.match(await page.evaluate(() => document.getElementById('live').textContent), /^Train: .*(FITS|DOES NOT FIT)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('Embed mode: one compact panel, sized to its frame, light or dark like the host page, crisp on HiDPI', async () => {
   const hash = 'embed=speed&v=1&model=llama-3.1-8b&gpu=rtx-4090&batch=4';
   const ctx = await browser.newContext({ viewport: { width: 560, height: 420 }, deviceScaleFactor: 2, colorScheme: 'light' });
@@ -898,12 +929,19 @@ test('Offline: once opened, a reload without a network still shows the calculato
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
   const online = JSON.parse(await readBack(page, 'gpuplan_report_json'));
+  const onlineTrain = await result(page, 'train');
   await context.setOffline(true);
   await page.reload();
   await waitFrames(page, 3);
+  // The report's JSON is deferred code: fetched (here from the cache) once the first frame is up.
+  await page.waitForFunction(() => Module.gpuplanDeferred.module !== null, null, { timeout: 30000 });
   const offline = JSON.parse(await readBack(page, 'gpuplan_report_json'));
   assert.deepEqual(offline, online, 'the same numbers from the cached page');
   assert.equal(await page.evaluate(() => document.getElementById('overlay').classList.contains('hidden')), true);
+  // The code split from the start-up module comes from the cache too.
+  await clickWidget(page, 'tab-train', 4);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'train');
+  assert.deepEqual(await result(page, 'train'), onlineTrain);
   await page.screenshot({ path: join(artifacts, 'page-offline.png') });
   await context.setOffline(false);
   assert.deepEqual(errors, []);
