@@ -26,7 +26,7 @@ for (const f of readdirSync(site).sort()) {
   const loaded = startup.includes(f);
   if (loaded) total += gz;
   console.log(`  ${f.padEnd(18)} ${(statSync(join(site, f)).size / 1000).toFixed(1).padStart(8)} KB raw ` +
-              `${(gz / 1000).toFixed(1).padStart(8)} KB gzip  ${loaded ? 'at start' : f === 'index.deferred.wasm' ? 'after the first frame (other panels, typing, imports, exports)' : (f.startsWith('catalog') ? 'on demand (the Catalog panel, tooltips of sources and derivations)' : f.startsWith('probe-st') ? 'on demand (This machine, one thread)' : f === 'sw.js' ? 'after load (the offline service worker)' : 'on demand (This machine, threaded)')}`);
+              `${(gz / 1000).toFixed(1).padStart(8)} KB gzip  ${loaded ? 'at start' : f === 'index.deferred.wasm' ? 'after the first frame (other panels, typing, imports, exports)' : f.startsWith('preview-') ? 'click-to-load embeds only (facade=)' : (f.startsWith('catalog') ? 'on demand (the Catalog panel, tooltips of sources and derivations)' : f.startsWith('probe-st') ? 'on demand (This machine, one thread)' : f === 'sw.js' ? 'after load (the offline service worker)' : 'on demand (This machine, threaded)')}`);
 }
 console.log(`  start-up total ${(total / 1000).toFixed(1)} KB gzip of a ${budgetKb} KB budget: ` +
             `${total <= budgetKb * 1000 ? 'within' : 'OVER'} (${(total / (budgetKb * 1000)).toFixed(2)} of it)`);

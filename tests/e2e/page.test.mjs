@@ -790,6 +790,56 @@ test('A blog post embeds the calculator in an iframe from another origin', async
   blog.server.close();
 });
 
+test('Click to load: a post with three embeds fetches no calculator until the reader asks for one', async () => {
+  // The author's path: the embed code copied with "click to load" ticked in its options.
+  const { page: author, errors: authorErrors } = await openPage('v=1&model=llama-3.1-70b&weights=q4_k_m&gpu=rtx-4090&tp=2');
+  await clickWidget(author, 'fit-embed-options', 3);
+  await clickWidget(author, 'embed-facade', 3);
+  const code = await author.evaluate(() => Module.ccall('gpuplan_export_text', 'string', ['string', 'string'], ['embed', 'fit']));
+  assert.match(code, /&facade=Fit%3A%20Llama%203\.1%2070B%20on%202%20x%20NVIDIA%20GeForce%20RTX%204090&/);
+  assert.deepEqual(authorErrors, []);
+  await author.close();
+
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-blog-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Three embeds</title>' +
+    '<body style="max-width:46em;margin:2em auto;font:17px Georgia,serif">' +
+    ['<p>First.</p>', '<p>Second.</p>', '<p>Third.</p>'].map((p) => p + code).join('\n') + '</body>');
+  const blog = await startServer(dir, 0, '127.0.0.1', false);
+  const ctx = await browser.newContext({ viewport: { width: 800, height: 2400 }, colorScheme: 'light' });
+  const page = await ctx.newPage();
+  const fetched = [], errors = [];
+  page.on('request', (r) => { if (r.url().startsWith(url)) fetched.push(new URL(r.url()).pathname.slice(1)); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(blog.url);
+  // Each frame sizes itself to its preview (gpuplan:height) and shows the caption and a button.
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.style.height !== ''), null, { timeout: 30000 });
+  const frames = page.frames().filter((f) => f.url().startsWith(url));
+  assert.equal(frames.length, 3);
+  for (const f of frames) {
+    await f.waitForFunction(() => !document.getElementById('facade').hidden, null, { timeout: 30000 });
+    assert.equal(await f.evaluate(() => document.querySelector('#facade .caption').textContent),
+                 'Fit: Llama 3.1 70B on 2 x NVIDIA GeForce RTX 4090');
+    assert.match(await f.evaluate(() => document.querySelector('#facade img').getAttribute('src')), /^preview-fit-light\.svg$/);
+    await f.waitForFunction(() => document.querySelector('#facade img').complete, null, { timeout: 30000 });
+    assert.ok(await f.evaluate(() => document.querySelector('#facade img').naturalHeight) > 100, 'the preview image loads');
+  }
+  await page.screenshot({ path: join(artifacts, 'blog-facades.png'), fullPage: true });
+  assert.ok(!fetched.some((f) => /^index\.(js|wasm|deferred\.wasm)$/.test(f)), `nothing of the calculator yet: ${fetched.join(' ')}`);
+  // The reader opens the second one, with the keyboard: Tab to its button, Enter.
+  await frames[1].focus('#facade button');
+  await page.keyboard.press('Enter');
+  await frames[1].waitForFunction(() => window.Module?.calledRun && Module._gpuplan_frame_count() > 3, null, { timeout: 30000 });
+  const report = JSON.parse(await frames[1].evaluate(() => Module.UTF8ToString(Module._gpuplan_report_json())));
+  assert.equal(report.scenario.model, 'llama-3.1-70b');
+  assert.deepEqual(report, cliReport(report.state));
+  for (const f of [frames[0], frames[2]]) assert.equal(await f.evaluate(() => typeof Module.calledRun), 'undefined');
+  assert.equal(fetched.filter((f) => f === 'index.wasm').length, 1, 'one calculator loaded');
+  await page.screenshot({ path: join(artifacts, 'blog-facade-opened.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  blog.server.close();
+});
+
 test('Keyboard: Tab moves between the inputs, typing and Enter set a field', async () => {
   const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=rtx-4090');
   const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));

@@ -9,6 +9,7 @@
 
 #include "gpuplan/inference.h"
 #include "gpuplan/presets.h"
+#include "gpuplan/records.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/session.h"
 #include "gpuplan/views.h"
@@ -225,6 +226,34 @@ TEST_CASE("every preset decodes without a dropped field and computes", "[state][
   CHECK(FindPreset("seed-70b-2x4090") != nullptr);
   CHECK(FindPreset("seed-llama3-8b-8xa100") != nullptr);
   CHECK(FindPreset("deepseek-r1-8xh200") != nullptr);
+}
+
+TEST_CASE("a report as a still image: escaped text, the verdict, no explanation column, cut to width", "[state][views]") {
+  Report r;
+  r.title = "gpuplan fit: <A & B> \"quoted\"";
+  r.lines = {std::string(300, 'x')};  // far wider than the image: cut with an ellipsis
+  r.sections.push_back({"", Records{{{"term", "term"}, {"gib", "GiB", true}, {"formula", "how"}}, {}}, true});
+  for (int i = 0; i < 12; ++i)
+    r.sections[0].records.rows.push_back({Text("row " + std::to_string(i)), Number(i, std::to_string(i)), Text("a formula")});
+  r.after = {"DOES NOT FIT per GPU: 70 GiB of 21 GiB"};
+  for (const bool dark : {false, true}) {
+    const std::string svg = ReportSvg(r, dark, 720, 8);
+    CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\"", 0) == 0);
+    CHECK(svg.find("</svg>\n") == svg.size() - 7);
+    CHECK_THAT(svg, Contains("gpuplan fit: &lt;A &amp; B&gt; &quot;quoted&quot;"));
+    CHECK_THAT(svg, Contains(std::string(95, 'x') + "…"));
+    CHECK(svg.find(std::string(97, 'x')) == std::string::npos);
+    CHECK_THAT(svg, Contains(">row 7<"));
+    CHECK(svg.find(">row 8<") == std::string::npos);
+    CHECK_THAT(svg, Contains("… 4 more rows"));
+    CHECK(svg.find("a formula") == std::string::npos);  // the "how" column is the page's, not a preview's
+    CHECK_THAT(svg, Contains(dark ? "fill=\"#ff7b72\" font-weight=\"bold\">DOES NOT FIT" : "fill=\"#b3261e\" font-weight=\"bold\">DOES NOT FIT"));
+    CHECK(svg.find("nan") == std::string::npos);
+  }
+  // Every embeddable view of the default scenario draws (what the page's previews are).
+  Session session(Cat());
+  for (const View& v : Views())
+    if (v.embeddable) CHECK(ReportSvg(v.report(session, {}), false).size() > 500);
 }
 
 TEST_CASE("the views table: unique ids, every view prints in every format, failures say why", "[state][views]") {

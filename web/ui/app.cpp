@@ -476,8 +476,11 @@ std::string App::ExportText(std::string_view kind, std::string_view panel) {
     // sets the frame's height to what the panel reports (a 'gpuplan:height' message), so the
     // content is not cut; without it the frame keeps its height and scrolls.
     const std::string theme = !embed_theme_.empty() ? embed_theme_ : theme_ != "auto" ? theme_ : dark_ ? "dark" : "light";
+    // Click to load: the frame shows a still preview with this caption until the reader asks
+    // for the calculator (the shell's facade), so a post with many embeds loads none up front.
+    const std::string facade = embed_facade_ ? "&facade=" + PercentEncode(std::string(v->title) + ": " + ScenarioLine(*v)) : "";
     return "<iframe src=\"" + host_.page_url + "#embed=" + v->id + "&theme=" + theme + (embed_compact_ ? "&compact=1" : "") +
-           "&" + state +
+           facade + "&" + state +
            "\" width=\"100%\" height=\"" + std::to_string(height) +
            "\" style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"gpuplan: " + v->id +
            (m ? " for " + m->name : std::string()) + "\"></iframe>\n" + kEmbedResizeScript;
@@ -520,7 +523,7 @@ void App::DrawExportBar(const View& v) {
       // and a compact frame (the result alone: no export buttons, no CLI twin).
       ImGui::SameLine(0, 1);
       if (ImGui::SmallButton("v##embed-options")) ImGui::OpenPopup("embed-options");
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("embed code options: theme, compact");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("embed code options: theme, compact, click to load");
       Track((panel + "-embed-options").c_str());
       if (ImGui::BeginPopup("embed-options")) {
         ImGui::TextColored(Muted(), "Theme of the embedded frame");
@@ -532,6 +535,10 @@ void App::DrawExportBar(const View& v) {
         ImGui::Checkbox("compact: the result alone", &embed_compact_);
         ItemTip("no export buttons and no CLI twin in the frame (compact=1)");
         Track("embed-compact");
+        ImGui::Checkbox("click to load: a preview until the reader asks", &embed_facade_);
+        ItemTip("the frame shows a still image and the scenario in words; gpuplan loads when the reader "
+                "presses its button (facade=...): for a post with many embeds");
+        Track("embed-facade");
         ImGui::EndPopup();
       }
     }

@@ -208,6 +208,7 @@ class App {
   bool compact_ = false;            // compact=1: an embed without export buttons and CLI twin
   std::string embed_theme_;         // the embed code's theme= ("": as shown now)
   bool embed_compact_ = false;      // the embed code asks for compact=1
+  bool embed_facade_ = false;       // the embed code asks for click-to-load (facade=<caption>)
   std::string theme_ = "auto";      // theme=: light, dark, or auto (the host page's preference)
   bool prefer_dark_ = true, dark_ = true, theme_applied_ = false;
   HostServices host_;

@@ -65,6 +65,11 @@ struct Report {
 // format: table, md or csv. Ends with a newline.
 std::string FormatReport(const Report& r, std::string_view format);
 
+// The report as a still image (SVG, monospaced text): the title, the summary lines, the first
+// table without its "how" column (at most `max_rows` rows) and the verdict lines; the page's
+// click-to-load preview of an embed (web/tools/previews.cpp) is this, made at build time.
+std::string ReportSvg(const Report& r, bool dark, int width = 720, size_t max_rows = 8);
+
 // The records of each scenario result, as `gpuplan <command> --format csv|md` prints them.
 Records FitRecords(const MemoryEstimate& e);
 Records SpeedRecords(const SpeedEstimate& e);

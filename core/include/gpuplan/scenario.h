@@ -130,7 +130,9 @@ struct DecodedState {
 };
 
 // Keys a link may carry for the page rather than the scenario: embed=<panel> (one panel for an
-// iframe), theme=light|dark|auto, compact=1 (an embed without its export buttons and CLI twin).
+// iframe), theme=light|dark|auto, compact=1 (an embed without its export buttons and CLI twin),
+// facade=<caption> (a click-to-load embed: the page shell shows a still preview and the caption
+// until the reader asks for the calculator; the app itself ignores it).
 // DecodeState sets them aside; the CLI ignores them. (tab= and
 // the compare and roofline options are view options: session.h.)
 const std::vector<std::string>& PageKeys();

@@ -46,6 +46,8 @@ std::string FormatShort(double value, int max_decimals = 4);
 std::string FormatReading(double value);
 // Counts with thousands separators: 131072 -> "131,072".
 std::string FormatCount(int64_t count);
+// Text for XML (SVG): & < > " ' as entities.
+std::string XmlEscape(std::string_view text);
 // A count and its noun: "1 GPU", "8 GPUs", "1,024 rows".
 std::string FormatCountOf(int64_t count, std::string_view one, std::string_view many);
 // "$1,274" from $1,000 up (whole dollars, thousands separated), else "$" + `decimals` decimals.

@@ -465,7 +465,7 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
 }
 
 const std::vector<std::string>& PageKeys() {
-  static const std::vector<std::string> keys = {"embed", "theme", "compact"};
+  static const std::vector<std::string> keys = {"embed", "theme", "compact", "facade"};
   return keys;
 }
 

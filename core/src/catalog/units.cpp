@@ -84,6 +84,22 @@ std::string FormatCount(int64_t count) {
   return negative ? "-" + out : out;
 }
 
+std::string XmlEscape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
 std::string FormatCountOf(int64_t count, std::string_view one, std::string_view many) {
   return FormatCount(count) + " " + std::string(count == 1 ? one : many);
 }

@@ -477,32 +477,6 @@ RooflineChart MakeRooflineChart(const std::vector<Roof>& roofs, const std::vecto
 // [SECTION] SVG ---------------------------------------------------------------------------
 namespace {
 
-std::string Escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += ch;
-    }
-  }
-  return out;
-}
-
 std::string Hex(uint32_t rgb) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "#%06x", static_cast<unsigned>(rgb & 0xffffff));
@@ -546,14 +520,14 @@ std::string RooflineSvg(const RooflineChart& c, int width, int height) {
        "\" font-family=\"sans-serif\" font-size=\"11\">\n";
   o += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   if (!c.title.empty())
-    o += "<text x=\"" + F(left) + "\" y=\"20\" font-size=\"14\" font-weight=\"bold\">" + Escape(c.title) + "</text>\n";
+    o += "<text x=\"" + F(left) + "\" y=\"20\" font-size=\"14\" font-weight=\"bold\">" + XmlEscape(c.title) + "</text>\n";
   o += "<g clip-path=\"none\">\n";
   for (const Tick& t : LogTicks(c.x_lo, c.x_hi, "FLOP/B")) {
     const double x = px(t.value);
     o += "<line x1=\"" + F(x) + "\" y1=\"" + F(top) + "\" x2=\"" + F(x) + "\" y2=\"" + F(top + ph) + "\" stroke=\"" +
          (t.major ? "#cccccc" : "#eeeeee") + "\"/>\n";
     if (t.major)
-      o += "<text x=\"" + F(x) + "\" y=\"" + F(top + ph + 16) + "\" text-anchor=\"middle\">" + Escape(t.label) +
+      o += "<text x=\"" + F(x) + "\" y=\"" + F(top + ph + 16) + "\" text-anchor=\"middle\">" + XmlEscape(t.label) +
            "</text>\n";
   }
   for (const Tick& t : LogTicks(c.y_lo, c.y_hi, "FLOP/s")) {
@@ -562,7 +536,7 @@ std::string RooflineSvg(const RooflineChart& c, int width, int height) {
          (t.major ? "#cccccc" : "#eeeeee") + "\"/>\n";
     if (t.major)
       o +=
-          "<text x=\"" + F(left - 6) + "\" y=\"" + F(y + 4) + "\" text-anchor=\"end\">" + Escape(t.label) + "</text>\n";
+          "<text x=\"" + F(left - 6) + "\" y=\"" + F(y + 4) + "\" text-anchor=\"end\">" + XmlEscape(t.label) + "</text>\n";
   }
   o += "</g>\n<rect x=\"" + F(left) + "\" y=\"" + F(top) + "\" width=\"" + F(pw) + "\" height=\"" + F(ph) +
        "\" fill=\"none\" stroke=\"#333333\"/>\n";
@@ -575,7 +549,7 @@ std::string RooflineSvg(const RooflineChart& c, int width, int height) {
     std::string pts;
     for (const auto& [x, y] : r.line) pts += F(px(x)) + "," + F(py(std::max(y, c.y_lo))) + " ";
     o += "<polyline class=\"roof\" fill=\"none\" stroke=\"" + Hex(r.color) + "\" stroke-width=\"2\"" +
-         (r.dashed ? " stroke-dasharray=\"6 4\"" : "") + " points=\"" + pts + "\"><title>" + Escape(r.label) +
+         (r.dashed ? " stroke-dasharray=\"6 4\"" : "") + " points=\"" + pts + "\"><title>" + XmlEscape(r.label) +
          "</title></polyline>\n";
   }
   for (size_t g = 0; g < groups.size(); ++g) {
@@ -585,19 +559,19 @@ std::string RooflineSvg(const RooflineChart& c, int width, int height) {
       o += "<circle class=\"point\" cx=\"" + F(spots[g].first) + "\" cy=\"" + F(spots[g].second) +
            "\" r=\"4\" fill=\"" + (p.measured ? std::string("none") : Hex(p.color)) + "\" stroke=\"" + Hex(p.color) +
            "\" stroke-width=\"1.5\"><title>" +
-           Escape(p.label + ": " + FormatShort(p.intensity, 3) + " FLOP/B, " + FormatRate(p.flops_per_s, "FLOP/s")) +
+           XmlEscape(p.label + ": " + FormatShort(p.intensity, 3) + " FLOP/B, " + FormatRate(p.flops_per_s, "FLOP/s")) +
            "</title></circle>\n";
       numbers += (numbers.empty() ? "" : ",") + std::to_string(i + 1);
     }
     o += "<text x=\"" + F(spots[g].first + 6) + "\" y=\"" + F(spots[g].second - 5) +
-         "\" font-size=\"9\" fill=\"#444444\">" + Escape(numbers) + "</text>\n";
+         "\" font-size=\"9\" fill=\"#444444\">" + XmlEscape(numbers) + "</text>\n";
   }
   double ly = height + 4;
   for (const ChartRoof& r : c.roofs) {
     o += "<line x1=\"" + F(left) + "\" y1=\"" + F(ly) + "\" x2=\"" + F(left + 24) + "\" y2=\"" + F(ly) +
          "\" stroke=\"" + Hex(r.color) + "\" stroke-width=\"2\"" + (r.dashed ? " stroke-dasharray=\"6 4\"" : "") +
          "/>\n";
-    o += "<text class=\"legend\" x=\"" + F(left + 30) + "\" y=\"" + F(ly + 4) + "\">" + Escape(r.label) + "</text>\n";
+    o += "<text class=\"legend\" x=\"" + F(left + 30) + "\" y=\"" + F(ly + 4) + "\">" + XmlEscape(r.label) + "</text>\n";
     ly += 16;
   }
   if (!spots.empty())
@@ -606,7 +580,7 @@ std::string RooflineSvg(const RooflineChart& c, int width, int height) {
       o += "<circle cx=\"" + F(left + 12) + "\" cy=\"" + F(ly) + "\" r=\"4\" fill=\"" +
            (p.measured ? std::string("none") : Hex(p.color)) + "\" stroke=\"" + Hex(p.color) + "\"/>\n";
       o += "<text class=\"legend\" x=\"" + F(left + 30) + "\" y=\"" + F(ly + 4) + "\">" +
-           Escape(std::to_string(i + 1) + "  " + p.label + ": " + FormatShort(p.intensity, 3) + " FLOP/B, " +
+           XmlEscape(std::to_string(i + 1) + "  " + p.label + ": " + FormatShort(p.intensity, 3) + " FLOP/B, " +
                   FormatRate(p.flops_per_s, "FLOP/s")) +
            "</text>\n";
       ly += 14;

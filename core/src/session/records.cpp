@@ -36,6 +36,14 @@ size_t Width(const std::string& s) {
   return w;
 }
 
+// The first n characters (code points) of s.
+std::string Prefix(const std::string& s, size_t n) {
+  size_t i = 0;
+  for (size_t seen = 0; i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == n) break;
+  return s.substr(0, i);
+}
+
 // A number as JSON writes it: the shortest text that reads back to the same double.
 std::string Plain(double d) {
   if (d == std::floor(d) && std::abs(d) < 1e15) return std::to_string(static_cast<long long>(d));
@@ -151,6 +159,99 @@ std::string FormatReport(const Report& r, std::string_view format) {
   }
   if (!r.state.empty()) out += (md ? "\nPage state: `#" + r.state + "`\n" : "  page state: #" + r.state + "\n");
   return out;
+}
+
+std::string ReportSvg(const Report& r, bool dark, int width, size_t max_rows) {
+  // Monospaced 12 px text is 0.6 em wide per character in the usual monospace fonts, so a
+  // column's width follows from its longest cell without measuring glyphs.
+  constexpr double kChar = 7.2, kLine = 18, kPad = 12;
+  const size_t columns_fit = static_cast<size_t>((width - 2 * kPad) / kChar);
+  const char* ink = dark ? "#e6e6e6" : "#1a1a1a";
+  const char* muted = dark ? "#9a9a9a" : "#5f5f5f";
+  const char* band = dark ? "#2c3340" : "#e4ebf7";
+  const char* stripe = dark ? "#25272b" : "#f4f4f4";
+  auto clip = [](const std::string& s, size_t n) {
+    if (Width(s) <= n) return s;
+    return Prefix(s, n > 1 ? n - 1 : 0) + "…";
+  };
+  std::string body;
+  double y = kPad;
+  auto text = [&](double x, const std::string& s, const char* colour, const char* extra = "") {
+    body += "<text x=\"" + FormatFixed(x, 1) + "\" y=\"" + FormatFixed(y + 13, 1) + "\" fill=\"" + colour + "\"" + extra + ">" +
+            XmlEscape(s) + "</text>\n";
+  };
+  if (!r.title.empty()) {
+    text(kPad, clip(r.title, columns_fit), ink, " font-weight=\"bold\"");
+    y += kLine + 4;
+  }
+  for (const std::string& l : r.lines) {
+    text(kPad, clip(l, columns_fit), muted);
+    y += kLine;
+  }
+  const Section* sec = nullptr;
+  for (const Section& s : r.sections)
+    if (s.shown && !s.records.cols.empty()) {
+      sec = &s;
+      break;
+    }
+  if (sec) {
+    y += 6;
+    if (!sec->heading.empty()) {
+      text(kPad, clip(sec->heading, columns_fit), ink, " font-weight=\"bold\"");
+      y += kLine;
+    }
+    std::vector<size_t> keep, chars;
+    size_t used = 0;
+    for (size_t c = 0; c < sec->records.cols.size(); ++c) {
+      if (sec->records.cols[c].title == "how") continue;  // the explanation: the page's, not a preview's
+      size_t n = Width(sec->records.cols[c].title);
+      for (size_t i = 0; i < sec->records.rows.size() && i < max_rows; ++i)
+        if (c < sec->records.rows[i].size()) n = std::max(n, Width(sec->records.rows[i][c].text));
+      n = std::min<size_t>(n, 28);
+      if (used + n + 2 > columns_fit) break;
+      keep.push_back(c);
+      chars.push_back(n);
+      used += n + 2;
+    }
+    const double table_w = std::min<double>(width - 2 * kPad, static_cast<double>(used) * kChar + kPad);
+    auto row = [&](const std::vector<std::string>& cells, const char* fill) {
+      if (fill) body += "<rect x=\"" + FormatFixed(kPad, 1) + "\" y=\"" + FormatFixed(y, 1) + "\" width=\"" + FormatFixed(table_w, 1) +
+                        "\" height=\"" + FormatFixed(kLine, 1) + "\" fill=\"" + fill + "\"/>\n";
+      double x = kPad + 4;
+      for (size_t k = 0; k < keep.size(); ++k) {
+        const bool right = sec->records.cols[keep[k]].right;
+        const std::string s = clip(cells[k], chars[k]);
+        text(right ? x + static_cast<double>(chars[k]) * kChar : x, s, ink, right ? " text-anchor=\"end\"" : "");
+        x += static_cast<double>(chars[k] + 2) * kChar;
+      }
+      y += kLine;
+    };
+    std::vector<std::string> head;
+    for (size_t c : keep) head.push_back(sec->records.cols[c].title);
+    row(head, band);
+    for (size_t i = 0; i < sec->records.rows.size() && i < max_rows; ++i) {
+      std::vector<std::string> cells;
+      for (size_t c : keep) cells.push_back(c < sec->records.rows[i].size() ? sec->records.rows[i][c].text : "");
+      row(cells, i % 2 ? stripe : nullptr);
+    }
+    if (sec->records.rows.size() > max_rows) {
+      text(kPad + 4, "… " + FormatCountOf(static_cast<int64_t>(sec->records.rows.size() - max_rows), "more row", "more rows"), muted);
+      y += kLine;
+    }
+  }
+  if (!r.after.empty()) y += 6;
+  for (const std::string& l : r.after) {
+    const bool no = l.rfind("DOES NOT", 0) == 0 || l.find(": DOES NOT") != std::string::npos;
+    const bool yes = l.rfind("FITS", 0) == 0;
+    text(kPad, clip(l, columns_fit), no ? (dark ? "#ff7b72" : "#b3261e") : yes ? (dark ? "#7ee787" : "#1a7f37") : ink,
+         no || yes ? " font-weight=\"bold\"" : "");
+    y += kLine;
+  }
+  const int height = static_cast<int>(std::ceil(y + kPad));
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) +
+         "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) +
+         "\" font-family=\"ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"" +
+         (dark ? "#1b1c1f" : "#ffffff") + "\"/>\n" + body + "</svg>\n";
 }
 
 Records FitRecords(const MemoryEstimate& e) {
