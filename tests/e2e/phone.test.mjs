@@ -191,6 +191,28 @@ test('A phone: one tap per tab, a swipe scrolls and a fling glides, the 40th GPU
   await ctx.close();
 });
 
+test('A phone: the Catalog\'s search fits the screen and takes the on-screen keyboard; the panel does not jump when the sources arrive', async () => {
+  const { ctx, page, errors, cdp } = await openPhone('v=1&tab=catalog');
+  let rects = await rectsOf(page);
+  const search = rects['catalog-search'];
+  assert.ok(search.x0 >= 0 && search.x1 <= 390, `the search box is within the screen: ${JSON.stringify(search)}`);
+  // The sources (fetched when the panel opens) arrive without moving the rows.
+  await page.waitForFunction(() => JSON.parse(Module.UTF8ToString(Module._gpuplan_ui_state())).sources === 'loaded', null, { timeout: 30000 });
+  await waitFrames(page, 2);
+  assert.equal((await rectsOf(page))['catalog-search'].y0, search.y0);
+  await tap(page, search.x0 + 25, (search.y0 + search.y1) / 2);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'text-entry');
+  await cdp.send('Input.insertText', { text: 'h100' });
+  await page.keyboard.press('Enter');
+  await waitFrames(page, 3);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).search, 'h100');
+  rects = await rectsOf(page);
+  assert.ok(Object.keys(rects).some((k) => k.startsWith('row:h100')), 'the H100s are listed');
+  assert.ok(!Object.keys(rects).some((k) => k.startsWith('row:rtx-4090')), 'and the rest filtered out');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('A phone: a 5 MB file dropped on the page (a tokenizer.json) is refused with a message, and the page keeps working', async () => {
   const { ctx, page, errors } = await openPhone('v=1&model=llama-3.1-8b&gpu=rtx-4090');
   // The page's own drop handler reads the File (no shortcut into the wasm).

@@ -48,6 +48,7 @@ std::optional<std::string> Picker(const char* label, const std::vector<T>& entri
       if (ImGui::IsWindowAppearing() && !TouchUsed()) ImGui::SetKeyboardFocusHere();
       ImGui::SetNextItemWidth(-1);
       ImGui::InputTextWithHint("##filter", "search...", filter, filter_size);
+      KeepTypingInView();
       track("#search");
     }
     // With a search box, the entries scroll in a region of their own under it, so the box
@@ -277,6 +278,7 @@ void App::Field(std::string_view key) {
       char buf[128];
       std::snprintf(buf, sizeof buf, "%s", value.c_str());
       ImGui::InputText(f->label, buf, sizeof buf);
+      KeepTypingInView();
       if (ImGui::IsItemDeactivatedAfterEdit() && value != buf) Edit(f->key, buf);
       break;
     }
@@ -328,10 +330,7 @@ void App::NumberField(const FieldInfo& f, const std::string& value) {
   ImGui::TextUnformatted(label.data(), label.data() + std::min(label.size(), label.find("##")));
   ImGui::EndGroup();
   ImGui::PopID();
-  // An on-screen keyboard shrinks the page: the field being typed into scrolls back into view.
-  const float top = ImGui::GetWindowPos().y, bottom = top + ImGui::GetWindowHeight();
-  if (ImGui::IsItemActive() && (ImGui::GetItemRectMin().y < top || ImGui::GetItemRectMax().y > bottom))
-    ImGui::SetScrollHereY(0.3f);
+  KeepTypingInView();
 }
 
 // What ECC does on the scenario's GPU: its memory type, and its factory setting.

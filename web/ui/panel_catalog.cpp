@@ -46,17 +46,23 @@ void NumberCell(double v, double scale, int decimals) {
 
 void App::DrawCatalog() {
   RequestSources();  // the page's built-in catalog comes without them: fetched on first view
+  // One status line whatever the state, so the panel does not jump when the sources arrive.
   if (sources_state_ == "loading") ImGui::TextColored(Muted(), "Loading the catalog's sources...");
   else if (sources_state_ != "" && sources_state_ != "loaded" && sources_state_ != "elsewhere")
     ImGui::TextColored(Bad(), "%s", sources_state_.c_str());
+  else ImGui::TextColored(Muted(), "%s", ("The catalog: " + FormatCountOf(static_cast<int64_t>(catalog_->gpus.size()), "accelerator", "accelerators") +
+                                          ", " + FormatCountOf(static_cast<int64_t>(catalog_->models.size()), "model", "models") + ".").c_str());
   ImGui::RadioButton("Accelerators", &catalog_view_, 0);
   ImGui::SameLine();
   ImGui::RadioButton("Models", &catalog_view_, 1);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  // The search box on the same row where it fits at a useful width, and never wider than the
+  // row (a phone).
+  SameLineIfFits(ImGui::GetFontSize() * 10);
+  ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x));
   ImGui::InputTextWithHint("##catalog-search", "search name, vendor, architecture", catalog_search_,
                            sizeof catalog_search_);
   Track("catalog-search");
+  KeepTypingInView();
   DrawImport();
   if (catalog_view_ == 0) {
     DrawGpuTable();
@@ -109,12 +115,18 @@ void App::DrawGpuTable() {
     rows.push_back(&g);
   }
   const float height = std::max(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().y * 0.45f);
+  // Narrower than the columns (a phone): the names keep a readable column of their own, frozen,
+  // and the figures scroll sideways beside them (a swipe does it).
+  const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 44;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_Sortable | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+                                ImGuiTableFlags_Sortable | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit |
+                                (narrow ? ImGuiTableFlags_ScrollX : 0);
   visible_ids_.clear();
   if (!ImGui::BeginTable("gpus", 8, flags, ImVec2(0, height))) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Accelerator", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_DefaultSort);
+  ImGui::TableSetupScrollFreeze(narrow ? 1 : 0, 1);
+  ImGui::TableSetupColumn("Accelerator", ImGuiTableColumnFlags_DefaultSort |
+                                             (narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch),
+                          narrow ? ImGui::GetFontSize() * 11 : 0.0f);
   ImGui::TableSetupColumn("Year");
   ImGui::TableSetupColumn("Memory GiB");
   ImGui::TableSetupColumn("GB/s");
@@ -173,8 +185,11 @@ void App::DrawGpuTable() {
     ImGui::TextUnformatted(g->vendor.c_str());
   }
   ImGui::EndTable();
-  ImGui::TextColored(Muted(), "%zu of %zu accelerators; throughput is dense (2:4-sparse headline figures are halved)",
-                     rows.size(), catalog_->gpus.size());
+  ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+  Paragraph(FormatCount(static_cast<int64_t>(rows.size())) + " of " +
+            FormatCountOf(static_cast<int64_t>(catalog_->gpus.size()), "accelerator", "accelerators") +
+            "; throughput is dense (2:4-sparse headline figures are halved)");
+  ImGui::PopStyleColor();
 }
 
 void App::DrawGpuDetail(const Gpu& g) {
@@ -222,7 +237,10 @@ void App::DrawGpuDetail(const Gpu& g) {
 
 // Paste a config.json or a catalog file (or drop one on the window): it joins this session's catalog.
 void App::DrawImport() {
-  if (!ImGui::CollapsingHeader("Add your own: paste a config.json or a catalog file (or drop it on the page)")) return;
+  // Short enough for a phone's width; the tip says the rest.
+  const bool open = ImGui::CollapsingHeader("Add your own model or GPU");
+  ItemTip("paste a model's config.json or a catalog file here, or drop the file anywhere on the page");
+  if (!open) return;
   DrawImportBody(false);
 }
 
@@ -231,6 +249,7 @@ void App::DrawImport() {
 void App::DrawImportBody(bool select_model) {
   ImGui::InputTextMultiline("##import", import_buffer_.data(), import_buffer_.size(),
                             ImVec2(select_model ? ImGui::GetFontSize() * 30 : -1, ImGui::GetFontSize() * 6));
+  KeepTypingInView();
   Track(select_model ? "model-import-text" : "import-text");
   if (ImGui::Button("Add to catalog")) {
     std::vector<std::string> before;
@@ -284,16 +303,19 @@ void App::DrawQuotedCheck(const Gpu& g) {
 }
 
 void App::DrawModelTable() {
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+  const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 44;  // as the GPU table
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_SizingFixedFit | (narrow ? ImGuiTableFlags_ScrollX : 0);
   visible_ids_.clear();
   if (!ImGui::BeginTable("models", 6, flags, ImVec2(0, 0))) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Model");
+  ImGui::TableSetupScrollFreeze(narrow ? 1 : 0, 1);
+  ImGui::TableSetupColumn("Model", narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_None,
+                          narrow ? ImGui::GetFontSize() * 11 : 0.0f);
   ImGui::TableSetupColumn("Params");
   ImGui::TableSetupColumn("Active");
   ImGui::TableSetupColumn("Layers");
-  ImGui::TableSetupColumn("Attention (KV cache)", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Attention (KV cache)", narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch,
+                          narrow ? ImGui::GetFontSize() * 22 : 0.0f);
   ImGui::TableSetupColumn("");
   ImGui::TableHeadersRow();
   for (const Model& m : catalog_->models) {

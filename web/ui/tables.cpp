@@ -3,6 +3,7 @@
 #include "theme.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ScrollToItem
 
 #include "gpuplan/units.h"
 
@@ -45,6 +46,10 @@ void Paragraph(std::string_view text) {
 void SameLineIfFits(float width, float spacing) {
   ImGui::SameLine(0, spacing);
   if (ImGui::GetCursorPosX() + width > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();
+}
+
+void KeepTypingInView() {
+  if (ImGui::IsItemActive()) ImGui::ScrollToItem(ImGuiScrollFlags_KeepVisibleCenterY);
 }
 
 namespace {

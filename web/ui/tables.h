@@ -24,6 +24,10 @@ inline constexpr const char* kNbsp = "\xC2\xA0";
 // puts it on the same line when `width` more fits in the window, else on the next line.
 void SameLineIfFits(float width, float spacing = -1.0f);
 
+// After a text field: while it is being typed into, keep it in view in its window and the
+// windows around it (an on-screen keyboard shrinks the page under it).
+void KeepTypingInView();
+
 // Any records (records.h) as a table: the cells' text, numbers right-aligned, the last text
 // column wrapping. Where the columns do not fit side by side (a phone), each row becomes a
 // block: its name, then its short cells as "header value" pairs, then its long text — nothing
