@@ -796,7 +796,7 @@ test('Click to load: a post with three embeds fetches no calculator until the re
   await clickWidget(author, 'fit-embed-options', 3);
   await clickWidget(author, 'embed-facade', 3);
   const code = await author.evaluate(() => Module.ccall('gpuplan_export_text', 'string', ['string', 'string'], ['embed', 'fit']));
-  assert.match(code, /&facade=Fit%3A%20Llama%203\.1%2070B%20on%202%20x%20NVIDIA%20GeForce%20RTX%204090&/);
+  assert.match(code, /&facade=Fit%3A%20Llama%203\.1%2070B%20on%202%20%C3%97%20NVIDIA%20GeForce%20RTX%204090&/);
   assert.deepEqual(authorErrors, []);
   await author.close();
 
@@ -818,7 +818,7 @@ test('Click to load: a post with three embeds fetches no calculator until the re
   for (const f of frames) {
     await f.waitForFunction(() => !document.getElementById('facade').hidden, null, { timeout: 30000 });
     assert.equal(await f.evaluate(() => document.querySelector('#facade .caption').textContent),
-                 'Fit: Llama 3.1 70B on 2 x NVIDIA GeForce RTX 4090');
+                 'Fit: Llama 3.1 70B on 2 × NVIDIA GeForce RTX 4090');
     assert.match(await f.evaluate(() => document.querySelector('#facade img').getAttribute('src')), /^preview-fit-light\.svg$/);
     await f.waitForFunction(() => document.querySelector('#facade img').complete, null, { timeout: 30000 });
     assert.ok(await f.evaluate(() => document.querySelector('#facade img').naturalHeight) > 100, 'the preview image loads');
@@ -861,9 +861,9 @@ test('Keyboard: Tab moves between the inputs, typing and Enter set a field', asy
 
 test('Keyboard and screen readers: Tab from load reaches the first field, the title and a live region say what is shown, Escape then Tab leaves', async () => {
   const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=rtx-4090');
-  assert.equal(await page.title(), 'gpuplan — Fit: Llama 3.1 8B on 1 x NVIDIA GeForce RTX 4090');
+  assert.equal(await page.title(), 'gpuplan — Fit: Llama 3.1 8B on 1 × NVIDIA GeForce RTX 4090');
   const live = () => page.evaluate(() => document.getElementById('live').textContent);
-  assert.match(await live(), /^Fit: Llama 3\.1 8B on 1 x NVIDIA GeForce RTX 4090\. FITS: /);
+  assert.match(await live(), /^Fit: Llama 3\.1 8B on 1 × NVIDIA GeForce RTX 4090\. FITS: /);
   const canvas = await page.evaluate(() => {
     const c = document.getElementById('canvas');
     return { role: c.getAttribute('role'), label: c.getAttribute('aria-label'), focused: document.activeElement === c,
@@ -877,8 +877,8 @@ test('Keyboard and screen readers: Tab from load reaches the first field, the ti
   await page.keyboard.press('Enter', { delay: 80 });
   await waitFrames(page, 3);
   assert.equal((await report(page)).scenario.tp, 2);
-  assert.match(await live(), /on 2 x NVIDIA GeForce RTX 4090\. FITS per GPU: /);
-  assert.match(await page.title(), /on 2 x /);
+  assert.match(await live(), /on 2 × NVIDIA GeForce RTX 4090\. FITS per GPU: /);
+  assert.match(await page.title(), /on 2 × /);
   await page.keyboard.press('Tab', { delay: 80 });  // on to the next field
   await waitFrames(page, 2);
   await page.keyboard.press('Escape', { delay: 80 });
@@ -929,7 +929,7 @@ writeFileSync(join(artifacts, 'README.txt'), 'Screenshots written by tests/e2e/p
 test('Idle: the page stops drawing when nothing happens and wakes on input - the title stays the page\'s', async () => {
   const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=rtx-4090');
   // The title names the panel and the scenario (SDL's window title never overwrites it).
-  assert.match(await page.title(), /^gpuplan — Fit: Llama 3\.1 8B on 1 x NVIDIA GeForce RTX 4090$/);
+  assert.match(await page.title(), /^gpuplan — Fit: Llama 3\.1 8B on 1 × NVIDIA GeForce RTX 4090$/);
   // Left alone, it draws out its grace period (about 1.5 s at 60 Hz) and then nothing.
   const count = () => page.evaluate(() => [Module._gpuplan_frame_count(), Module._gpuplan_idle_ticks()]);
   await page.waitForFunction(() => Module._gpuplan_idle_ticks() > 30, null, { timeout: 30000 });

@@ -381,24 +381,17 @@ void App::DrawCliTwin(const View& v) {
   if (!embed_.empty()) ImGui::TreePop();
 }
 
-std::string App::ScenarioLine(const View& v) const {
-  const Model* m = catalog_->FindModel(scenario_.model);
-  const Gpu* g = catalog_->FindGpu(scenario_.gpu);
-  const long long gpus = std::string_view(v.id) == "train" ? scenario_.TrainingGpus() : scenario_.Gpus();
-  return (m ? m->name : scenario_.model) + " on " + std::to_string(gpus) + " x " + (g ? g->name : scenario_.gpu);
-}
-
 std::string App::PageTitle() const {
   const View* v = FindView(embed_.empty() ? tab_ : embed_);
   if (!v) return "gpuplan";  // the em dash as in the shell's own <title>
   if (!v->scenario) return std::string("gpuplan \xE2\x80\x94 ") + v->title;
-  return std::string("gpuplan \xE2\x80\x94 ") + v->title + ": " + ScenarioLine(*v);
+  return std::string("gpuplan \xE2\x80\x94 ") + v->title + ": " + ScenarioLine(*v, session_);
 }
 
 std::string App::LiveText() {
   const View* v = FindView(embed_.empty() ? tab_ : embed_);
   if (!v || !v->scenario) return PageTitle();
-  std::string text = std::string(v->title) + ": " + ScenarioLine(*v) + ". ";
+  std::string text = std::string(v->title) + ": " + ScenarioLine(*v, session_) + ". ";
   const Report& r = CachedReport(*v);
   if (!r.after.empty() && (std::string_view(v->id) == "fit" || std::string_view(v->id) == "train")) return text + r.after[0];
   int rows = 0;
@@ -423,7 +416,7 @@ void App::DrawEmbedded() {
   ImGui::TextUnformatted("gpuplan");
   ImGui::SameLine();
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
-  Paragraph(std::string(v.id) + ": " + ScenarioLine(v));
+  Paragraph(std::string(v.id) + ": " + ScenarioLine(v, session_));
   ImGui::PopStyleColor();
   ImGui::PushStyleColor(ImGuiCol_Text, Warn());
   for (const std::string& n : notices_) Paragraph("! " + n);
@@ -478,7 +471,7 @@ std::string App::ExportText(std::string_view kind, std::string_view panel) {
     const std::string theme = !embed_theme_.empty() ? embed_theme_ : theme_ != "auto" ? theme_ : dark_ ? "dark" : "light";
     // Click to load: the frame shows a still preview with this caption until the reader asks
     // for the calculator (the shell's facade), so a post with many embeds loads none up front.
-    const std::string facade = embed_facade_ ? "&facade=" + PercentEncode(std::string(v->title) + ": " + ScenarioLine(*v)) : "";
+    const std::string facade = embed_facade_ ? "&facade=" + PercentEncode(std::string(v->title) + ": " + ScenarioLine(*v, session_)) : "";
     return "<iframe src=\"" + host_.page_url + "#embed=" + v->id + "&theme=" + theme + (embed_compact_ ? "&compact=1" : "") +
            facade + "&" + state +
            "\" width=\"100%\" height=\"" + std::to_string(height) +
@@ -580,7 +573,7 @@ void App::DrawWithInputs(const View& v) {
     // A phone or a narrow column: the inputs fold under a line that says what they hold, so
     // the answer is in reach without scrolling past twenty fields.
     ImGui::PushStyleColor(ImGuiCol_Text, Muted());
-    Paragraph(ScenarioLine(v));
+    Paragraph(ScenarioLine(v, session_));
     ImGui::PopStyleColor();
     if (ImGui::CollapsingHeader("Inputs")) DrawInputs(v.id);
     Track("inputs");

@@ -128,8 +128,6 @@ class App {
   void DrawCliTwin(const View& v);
   // What became of a file dropped or pasted on the page, on whichever panel is open.
   void DrawImportBanner();
-  // "Llama 3.1 8B on 2 x NVIDIA H100 SXM5 80GB": what the view is computed for.
-  std::string ScenarioLine(const View& v) const;
   // Copy link / embed code / Markdown / JSON / CLI command (and the roofline's SVG) for a panel.
   void DrawExportBar(const View& v);
   void Copy(const std::string& kind, const std::string& text);

@@ -51,6 +51,11 @@ std::vector<std::string> ViewIds();
 // What `gpuplan <view> --format <format>` prints (json, or the report in table, md or csv).
 std::string PrintView(const View& view, Session& session, std::string_view format, const ReportOptions& options = {});
 
+// The scenario in a few words, as the page's title, its live region, an embed's caption and a
+// narrow layout's header say it: "Llama 3.1 8B on 1 × NVIDIA GeForce RTX 4090" (the GPUs of
+// a training run for Train).
+std::string ScenarioLine(const View& view, const Session& session);
+
 // The CLI command that prints the same as the page's view: the scenario and the view's options.
 std::string ViewCliCommand(const View& view, const Session& session);
 

@@ -37,11 +37,14 @@ std::string ReportState(const Session& session, std::string_view view_id) {
 
 std::string ErrorJson(const std::string& error) { return ordered_json{{"error", error}}.dump(2); }
 
-std::string GpuLine(const Catalog& cat, const Scenario& s) {
+// "Llama 3.1 8B on 2 × NVIDIA H100 SXM5 80GB": the model and the GPUs a view runs it on.
+std::string ModelOnGpus(const Catalog& cat, const Scenario& s, long long gpus) {
   const Gpu* g = cat.FindGpu(s.gpu);
   const Model* m = cat.FindModel(s.model);
-  return (m ? m->name : s.model) + " on " + std::to_string(s.Gpus()) + " × " + (g ? g->name : s.gpu);
+  return (m ? m->name : s.model) + " on " + std::to_string(gpus) + " × " + (g ? g->name : s.gpu);
 }
+
+std::string GpuLine(const Catalog& cat, const Scenario& s) { return ModelOnGpus(cat, s, s.Gpus()); }
 
 // A bytes table (term, GiB, GB, how): the fit breakdown's shape.
 Records BytesRecords(const char* first) {
@@ -544,6 +547,11 @@ std::vector<std::string> ViewIds() {
 std::string PrintView(const View& view, Session& session, std::string_view format, const ReportOptions& options) {
   if (format == "json") return view.json(session, options) + "\n";
   return FormatReport(view.report(session, options), format);
+}
+
+std::string ScenarioLine(const View& view, const Session& session) {
+  const Scenario& s = session.scenario();
+  return ModelOnGpus(session.catalog(), s, std::string_view(view.id) == "train" ? s.TrainingGpus() : s.Gpus());
 }
 
 std::string ViewCliCommand(const View& view, const Session& session) {
