@@ -6,13 +6,16 @@
 ORIG.wasm is what emcc linked (it leaves it as index.wasm.orig beside an instrumented
 index.wasm, which the page does not use); SYMBOLS is its --emit-symbol-map (index:name, names
 escaped as \\xx); RULES is web/deferred_code.txt, one regular expression per line searched in
-each function's demangled name; the chosen indices are written to SYMBOLS.deferred. Every defined function a rule names goes to DEFERRED.wasm
+each function's demangled name. Every defined function a rule names goes to DEFERRED.wasm
 (wasm-split --split-funcs); the rest, and the table slots that call into the deferred code
-through emcc's placeholders, stay in PRIMARY.wasm. Prints what moved.
+through emcc's placeholders, stay in PRIMARY.wasm. Prints what moved. Beside SYMBOLS it leaves
+SYMBOLS.deferred (the indices split) and SYMBOLS.placeholders (each placeholder's function, by
+name: what the numbers in the page's Module.gpuplanDeferred.calls mean).
 
 The module has no name section (the release link strips it), so binaryen calls each defined
 function by its index among the defined functions; the symbol map counts imports first.
 """
+import os
 import re
 import subprocess
 import sys
@@ -123,8 +126,17 @@ def main(argv):
     with open(listing, "w") as f:
         f.write("\n".join(chosen) + "\n")
     features = ["--enable-simd", "--enable-bulk-memory", "--enable-sign-ext", "--enable-mutable-globals"]
-    subprocess.run([wasm_split, orig, *features, f"--split-funcs=@{listing}",
+    subprocess.run([wasm_split, orig, *features, f"--split-funcs=@{listing}", "--placeholdermap",
                     "-o1", primary, "-o2", deferred], check=True)
+    # The placeholders by name, for whoever reads Module.gpuplanDeferred.calls in the page or
+    # the browser test that guards the first frame: SYMBOLS.placeholders, "N: name" per line.
+    placeholders = primary + ".placeholders"
+    with open(placeholders) as f, open(symbols + ".placeholders", "w") as out:
+        for line in f:
+            index, _, func = line.strip().partition(":")
+            if func.isdigit():
+                out.write(f"{index}: {names.get(imported + int(func), func)}\n")
+    os.remove(placeholders)
     total = sum(bodies)
     print(f"split_page: {len(chosen)} of {len(bodies)} functions, {moved} of {total} code bytes "
           f"({100.0 * moved / total:.0f} %), moved to {deferred}")

@@ -652,7 +652,7 @@ test('Start-up code: the first frame runs none of the deferred module, which arr
     await waitFrames(page, 3);
     assert.deepEqual(await page.evaluate(() => Module.gpuplanDeferred.calls), [],
       'a function the first frames call is listed in web/deferred_code.txt (the number is its placeholder: ' +
-      'wasm-split --placeholdermap on build/wasm/web/index.wasm.orig names it)');
+      'build/wasm/web/index.js.symbols.placeholders names it)');
     await page.waitForFunction(() => Module.gpuplanDeferred.module !== null, null, { timeout: 30000 });
     await clickWidget(page, 'tab-compare', 4);
     const calls = await page.evaluate(() => Module.gpuplanDeferred.calls);
