@@ -54,19 +54,31 @@ double Seconds(const std::function<void()>& fn) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Best of at least `reps` timed runs and at least `min_total_s` seconds, after one untimed run.
-// Best, not median: on a noisy VM the fastest run is the one least disturbed by neighbours.
-double BestSeconds(int reps, double min_total_s, const std::function<void()>& fn) {
+// At least `reps` timed runs and at least `min_total_s` seconds, after one untimed run: the
+// median (what a caller meets: thread starts, first touches and all) and the best (the run
+// least disturbed by neighbours on a shared VM). A gap between them is a finding, not noise.
+struct Timing {
+  double median = 0, best = 0;
+};
+
+Timing TimeRuns(int reps, double min_total_s, const std::function<void()>& fn) {
   fn();
-  double best = 1e300;
+  std::vector<double> runs;
   double total = 0;
   for (int i = 0; (i < reps || total < min_total_s) && i < 100; ++i) {
-    const double s = Seconds(fn);
-    best = std::min(best, s);
-    total += s;
+    runs.push_back(Seconds(fn));
+    total += runs.back();
   }
-  return best;
+  std::sort(runs.begin(), runs.end());
+  const size_t m = runs.size() / 2;
+  return {runs.size() % 2 ? runs[m] : (runs[m - 1] + runs[m]) / 2, runs.front()};
 }
+
+// GFLOP/s of a Timing: {median, best}.
+struct Rate {
+  double median = 0, best = 0;  // 0: not measured
+};
+Rate RateOf(double flops, const Timing& t) { return {flops / t.median / 1e9, flops / t.best / 1e9}; }
 
 #if defined(GPUPLAN_BENCH_OPENBLAS) || defined(GPUPLAN_BENCH_EIGEN)
 // OpenBLAS's worker threads spin for a while after a call before they sleep, and so do
@@ -247,9 +259,9 @@ void Ours(int n, const T* a, const T* b, T* c, int threads) {
 }
 
 struct Row {
-  double ours_gflops = 0;
-  double openblas_gflops = 0;  // 0: not measured
-  double eigen_gflops = 0;
+  Rate ours;
+  Rate openblas;
+  Rate eigen;
   double max_rel_diff = -1;  // gpuplan vs OpenBLAS (or Eigen), relative to max |C|; -1: no other
 };
 
@@ -262,11 +274,11 @@ Row Measure(int n, int threads, int reps) {
   const double flops = 2.0 * n * n * n;
   const double min_total_s = 0.3;
   Row row;
-  row.ours_gflops = flops / BestSeconds(reps, min_total_s, [&] { Ours(n, a.data(), b.data(), c.data(), threads); }) / 1e9;
+  row.ours = RateOf(flops, TimeRuns(reps, min_total_s, [&] { Ours(n, a.data(), b.data(), c.data(), threads); }));
   bool have_other = false;
 #if defined(GPUPLAN_BENCH_OPENBLAS)
   openblas_set_num_threads(threads);
-  row.openblas_gflops = flops / BestSeconds(reps, min_total_s, [&] {
+  row.openblas = RateOf(flops, TimeRuns(reps, min_total_s, [&] {
                           if constexpr (sizeof(T) == sizeof(float)) {
                             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n,
                                         b.data(), n, 0.0f, other.data(), n);
@@ -274,20 +286,20 @@ Row Measure(int n, int threads, int reps) {
                             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n,
                                         b.data(), n, 0.0, other.data(), n);
                           }
-                        }) / 1e9;
+                        }));
   have_other = true;
   Settle();
 #endif
 #if defined(GPUPLAN_BENCH_EIGEN)
   if (threads <= gpuplan_bench::EigenMaxThreads()) {
     std::vector<T> eigen_c(c.size());
-    row.eigen_gflops = flops / BestSeconds(reps, min_total_s, [&] {
+    row.eigen = RateOf(flops, TimeRuns(reps, min_total_s, [&] {
                          if constexpr (sizeof(T) == sizeof(float)) {
                            gpuplan_bench::EigenSgemm(n, a.data(), b.data(), eigen_c.data(), threads);
                          } else {
                            gpuplan_bench::EigenDgemm(n, a.data(), b.data(), eigen_c.data(), threads);
                          }
-                       }) / 1e9;
+                       }));
     Settle();
     if (!have_other) {
       other.swap(eigen_c);
@@ -308,10 +320,11 @@ Row Measure(int n, int threads, int reps) {
   return row;
 }
 
-std::string Gflops(double v) {
-  if (v <= 0) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.1f", v);
+// "median/best" GFLOP/s.
+std::string Gflops(const Rate& r) {
+  if (r.median <= 0) return "-";
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), "%.1f/%.1f", r.median, r.best);
   return buf;
 }
 
@@ -362,7 +375,7 @@ int main(int argc, char** argv) {
 #else
   const std::vector<int> thread_counts = {1};
 #endif
-  std::printf("gpuplan bench_gemm, %s: kernel %s; best of >= %d runs (and >= 0.3 s) after a warm-up\n", where,
+  std::printf("gpuplan bench_gemm, %s: kernel %s; median/best of >= %d runs (and >= 0.3 s) after a warm-up\n", where,
               GemmKernelName(), reps);
 #if defined(GPUPLAN_BENCH_EIGEN)
   std::printf("Eigen: built for the host CPU; threads up to %d\n", gpuplan_bench::EigenMaxThreads());
@@ -388,20 +401,21 @@ int main(int argc, char** argv) {
                   threads > 1 ? "s" : "", peak[f64][threads]);
     }
   }
-  std::printf("\n%-5s %5s %3s %10s %10s %10s %12s %10s %12s\n", "type", "N", "thr", "gpuplan", "OpenBLAS", "Eigen",
+  std::printf("\n%-5s %5s %3s %15s %15s %15s %12s %10s %12s\n", "type", "N", "thr", "gpuplan", "OpenBLAS", "Eigen",
               "gp/OpenBLAS", "gp/peak", "max rel diff");
   for (int f64 = 0; f64 < 2; ++f64) {
     for (int n = min_n; n <= max_n; n *= 2) {
       for (int threads : thread_counts) {
         const Row row = f64 ? Measure<double>(n, threads, reps) : Measure<float>(n, threads, reps);
-        std::printf("%-5s %5d %3d %10s %10s %10s %12s %10s %12s\n", f64 ? "dgemm" : "sgemm", n, threads,
-                    Gflops(row.ours_gflops).c_str(), Gflops(row.openblas_gflops).c_str(),
-                    Gflops(row.eigen_gflops).c_str(), Ratio(row.ours_gflops, row.openblas_gflops).c_str(),
-                    Ratio(row.ours_gflops, peak[f64][threads]).c_str(), Diff(row.max_rel_diff).c_str());
+        std::printf("%-5s %5d %3d %15s %15s %15s %12s %10s %12s\n", f64 ? "dgemm" : "sgemm", n, threads,
+                    Gflops(row.ours).c_str(), Gflops(row.openblas).c_str(), Gflops(row.eigen).c_str(),
+                    Ratio(row.ours.median, row.openblas.median).c_str(), Ratio(row.ours.median, peak[f64][threads]).c_str(),
+                    Diff(row.max_rel_diff).c_str());
         std::fflush(stdout);
       }
     }
   }
-  std::printf("(GFLOP/s = 2 N^3 / best time; gp/peak against the peak loop above on as many threads)\n");
+  std::printf("(GFLOP/s = 2 N^3 / time, median/best of the runs; the ratios are of the medians; gp/peak against\n"
+              " the peak loop above on as many threads)\n");
   return 0;
 }
