@@ -10,9 +10,11 @@
 //   [SECTION] Aligned buffers
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -99,12 +101,92 @@ enum class Shares {
                  // error is not caught (and ends the program once any of the team runs)
 };
 
-// Runs body(t) for t in [0, threads): t = 0 on the calling thread, the rest on new threads,
-// then joins them. Without threads (kThreadsAvailable false) every share runs in turn on the
-// calling thread, so a lockstep team there must be of one.
+// Threads started once and kept for every later team (the GEMM's and the probe's): starting a
+// thread costs 31-80 us here, and one that starts late leaves its share to the end of the call
+// (the median two-thread SGEMM at N = 512 was half its best). Idle threads sleep on a condition
+// variable, so they cost nothing between calls and never spin against the threads that work,
+// however many there are per core. One caller at a time: a second (another thread, or a team's
+// share that starts a team of its own) gets `false` and starts threads of its own instead.
+class PersistentTeam {
+ public:
+  static PersistentTeam& Get() {
+    static PersistentTeam* team = new PersistentTeam;  // never destroyed: sleeping threads may outlive main
+    return *team;
+  }
+
+  // body(t) for t in [1, shares) on the team's threads and body(0) here, back when all are
+  // done. False, having run nothing, when the team is in use or cannot grow to `shares`.
+  template <typename Body>
+  bool Run(int shares, const Body& body) {
+    std::unique_lock<std::mutex> use(use_, std::try_to_lock);
+    if (!use.owns_lock() || !Grow(shares - 1)) return false;
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      job_ = [](const void* b, int t) { (*static_cast<const Body*>(b))(t); };
+      body_ = &body;
+      shares_ = shares;
+      pending_ = shares - 1;
+      ++generation_;
+    }
+    wake_.notify_all();
+    body(0);
+    std::unique_lock<std::mutex> lock(m_);
+    done_.wait(lock, [&] { return pending_ == 0; });
+    return true;
+  }
+
+ private:
+  bool Grow(int workers) {
+    while (static_cast<int>(workers_.size()) < workers) {
+      const int share = static_cast<int>(workers_.size()) + 1;
+#if defined(__cpp_exceptions)
+      try {
+        workers_.emplace_back([this, share] { Work(share); });
+      } catch (...) {
+        return false;
+      }
+#else
+      workers_.emplace_back([this, share] { Work(share); });
+#endif
+    }
+    return true;
+  }
+
+  void Work(int share) {
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(m_);
+    for (;;) {
+      wake_.wait(lock, [&] { return generation_ != seen; });
+      seen = generation_;
+      if (share >= shares_) continue;  // a smaller team this time
+      void (*job)(const void*, int) = job_;
+      const void* body = body_;
+      lock.unlock();
+      job(body, share);
+      lock.lock();
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  std::mutex use_;  // held by the one caller whose team is running
+  std::mutex m_;    // guards what follows
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> workers_;  // worker i runs share i + 1
+  void (*job_)(const void*, int) = nullptr;
+  const void* body_ = nullptr;
+  int shares_ = 0;
+  int pending_ = 0;
+  uint64_t generation_ = 0;
+};
+
+// Runs body(t) for t in [0, threads): t = 0 on the calling thread, the rest on the persistent
+// team's threads (or, when that is busy, on new threads joined at the end). Without threads
+// (kThreadsAvailable false) every share runs in turn on the calling thread, so a lockstep team
+// there must be of one.
 template <typename Body>
 void RunTeam(int threads, Shares shares, const Body& body) {
   if constexpr (kThreadsAvailable) {
+    if (threads > 1 && PersistentTeam::Get().Run(threads, body)) return;
     std::vector<std::thread> team;
     for (int t = 1; t < threads; ++t) {
 #if defined(__cpp_exceptions)
