@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"gpu", "cpu", "compare"}))
       ->required();
   probe->add_option("args", probe_args, "with compare: the probe result file (GPU or CPU)");
-  probe->add_flag("--quick", cpu_options.quick, "with cpu: small arrays and short samples (about 0.1 s; its SGEMM reads low and its triad sits in cache, so the full probe is the one to plan with)");
+  probe->add_flag("--quick", cpu_options.quick, "with cpu: about 1 s: the cache sweep stops at 2 MiB and takes fewer samples; STREAM, SGEMM (N = 1024) and the FMA peak are sized as in the full probe (about 4 s)");
   probe->add_option("--threads", cpu_options.threads, "with cpu: threads (0 = every logical CPU)")->check(CLI::Range(0, 4096))->capture_default_str();
   probe->add_option("--out", probe_out, "with cpu: also write the result as JSON (gpuplan.cpu-probe/1)")->type_name("FILE");
   probe->add_option("--gpu", probe_gpu, "with compare: the catalog id of the GPU (default: matched by the device name)");

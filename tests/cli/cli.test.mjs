@@ -435,12 +435,12 @@ test('probe cpu: measures this machine, saves JSON that loads back, joins the ro
   assert.ok(JSON.stringify(j.stream).includes('triad'), JSON.stringify(j.stream).slice(0, 300));
   const shown = run('probe', 'compare', out);
   assert.equal(shown.code, 0, shown.err);
-  assert.match(shown.out, /SGEMM N=512, 1 thread/);
+  assert.match(shown.out, /SGEMM N=1024, 1 thread/);
   assert.match(shown.out, /STREAM triad/);
   const svg = join(dir, 'roof.svg');
   const roof = run('roofline', '--model', 'llama-3.1-8b', '--gpu', 'rtx-4090', '--cpu', out, '--svg', svg);
   assert.equal(roof.code, 0, roof.err);
-  assert.match(readFileSync(svg, 'utf8'), /SGEMM N=512/);
+  assert.match(readFileSync(svg, 'utf8'), /SGEMM N=1024/);
   writeFileSync(join(dir, 'bad.json'), '{"schema": "gpuplan.cpu-probe/1", "stream": [{"kernel": "triad", "bytes_per_s": -5}]}');
   const bad = run('probe', 'compare', join(dir, 'bad.json'));
   assert.equal(bad.code, 2);

@@ -140,9 +140,9 @@ std::vector<FlopsPoint> MeasureFmaPeak(int max_threads, double min_sample_s = 20
 // [SECTION] The whole probe ---------------------------------------------------------------
 
 struct CpuProbeOptions {
-  bool quick = false;        // tests: small arrays, short samples, whole probe well under 2 s
+  bool quick = false;        // a short sweep (to 2 MiB), fewer samples; STREAM and SGEMM as the full probe sizes them
   int threads = 0;           // 0: all logical CPUs
-  double array_bytes = 0;    // STREAM arrays; 0: quick 4 MiB, else DefaultStreamArrayBytes()
+  double array_bytes = 0;    // STREAM arrays; 0: DefaultStreamArrayBytes() (full: capped by the measured LLC)
   double sweep_max_bytes = 0;  // 0: quick 2 MiB, else SweepOptions' default
   int sweep_threads = 1;       // 1: per-core ceilings, sizes comparable with the OS's; 0: all
   bool run_stream = true, run_sweep = true, run_fma = true;

@@ -14,7 +14,7 @@
 namespace gpuplan {
 
 // The CPU probe with the reference SGEMM timed on square matrices (median of repetitions after
-// warm-up): N = 512 on 1 thread and all in quick mode, 1024 and 2048 otherwise.
+// warm-up): N = 1024 on 1 thread and all in quick mode, 1024 and 2048 otherwise.
 Result<CpuProbeResult> MeasureMachine(const CpuProbeOptions& options, const CpuProbeProgress& progress = {});
 
 // GFLOP/s of the reference SGEMM at N×N×N on `threads` threads: the median of `reps` timed

@@ -394,7 +394,7 @@ Records GpuProbeRecords(const GpuProbeResult& probe, const Gpu& g) {
 Report MachineReport(Session& session, const ReportOptions&) {
   Report r;
   if (const std::optional<CpuProbeResult>& p = session.cpu_probe()) {
-    r.title = "gpuplan probe cpu: " + p->date + (p->quick ? " (quick: small arrays, short samples)" : "");
+    r.title = "gpuplan probe cpu: " + p->date + (p->quick ? " (quick: a cache sweep to 2 MiB, fewer samples)" : "");
     Records rows{{{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}}, {}};
     for (const MachineRow& x : CpuProbeRows(*p))
       rows.rows.push_back({Text(x.quantity), x.unit.empty() ? Text(x.text) : Number(x.value, x.text), Text(x.unit), Text(x.how)});
