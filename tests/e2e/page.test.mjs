@@ -803,7 +803,9 @@ test('Click to load: a post with three embeds fetches no calculator until the re
   const dir = mkdtempSync(join(tmpdir(), 'gpuplan-blog-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Three embeds</title>' +
     '<body style="max-width:46em;margin:2em auto;font:17px Georgia,serif">' +
-    ['<p>First.</p>', '<p>Second.</p>', '<p>Third.</p>'].map((p) => p + code).join('\n') + '</body>');
+    // The third shows another panel (whose code is deferred): it too fetches nothing up front.
+    ['<p>First.</p>', '<p>Second.</p>', '<p>Third.</p>'].map((p, i) => p + (i === 2 ? code.replace('#embed=fit&', '#embed=compare&') : code))
+      .join('\n') + '</body>');
   const blog = await startServer(dir, 0, '127.0.0.1', false);
   const ctx = await browser.newContext({ viewport: { width: 800, height: 2400 }, colorScheme: 'light' });
   const page = await ctx.newPage();
@@ -815,11 +817,12 @@ test('Click to load: a post with three embeds fetches no calculator until the re
   await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.style.height !== ''), null, { timeout: 30000 });
   const frames = page.frames().filter((f) => f.url().startsWith(url));
   assert.equal(frames.length, 3);
-  for (const f of frames) {
+  for (const [i, f] of frames.entries()) {
     await f.waitForFunction(() => !document.getElementById('facade').hidden, null, { timeout: 30000 });
     assert.equal(await f.evaluate(() => document.querySelector('#facade .caption').textContent),
                  'Fit: Llama 3.1 70B on 2 × NVIDIA GeForce RTX 4090');
-    assert.match(await f.evaluate(() => document.querySelector('#facade img').getAttribute('src')), /^preview-fit-light\.svg$/);
+    assert.equal(await f.evaluate(() => document.querySelector('#facade img').getAttribute('src')),
+                 i === 2 ? 'preview-compare-light.svg' : 'preview-fit-light.svg');
     await f.waitForFunction(() => document.querySelector('#facade img').complete, null, { timeout: 30000 });
     assert.ok(await f.evaluate(() => document.querySelector('#facade img').naturalHeight) > 100, 'the preview image loads');
   }
