@@ -26,6 +26,27 @@ build/native/native/gpuplan calibrate --loso | sed -n '1,/^$/p;/Errors per kind/
 echo
 wasm build/wasm/tests/bench.js
 echo
+# The CLI as a user meets it, the whole process: `fit` against `catalog gpus` and `--help`,
+# medians of 21 runs each (every start parses the built-in catalog: issue 18).
+python3 - build/native/native/gpuplan <<'PY'
+import statistics, subprocess, sys, time
+exe = sys.argv[1]
+def median_ms(args):
+    runs = []
+    for _ in range(21):
+        t = time.perf_counter()
+        subprocess.run([exe, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        runs.append(time.perf_counter() - t)
+    return statistics.median(runs) * 1e3
+help_ms = median_ms(["--help"])
+print("gpuplan CLI, whole process (median of 21 runs):")
+print(f"  --help (reference)      {help_ms:7.2f} ms")
+for label, args in (("catalog gpus", ["catalog", "gpus"]),
+                    ("fit (70B on 2 x H100)", ["fit", "--model", "llama-3.1-70b", "--gpu", "h100-sxm", "--tp", "2"])):
+    ms = median_ms(args)
+    print(f"  {label:<22}  {ms:7.2f} ms   x{ms / help_ms:.2f} of --help")
+PY
+echo
 # Debian's OpenBLAS 0.3.21 does not recognise newer CPUs and falls back to a slow kernel
 # unless told which one to use; bench_gemm prints the kernel it got (TOOLCHAIN.md).
 OPENBLAS_CORETYPE=SkylakeX build/native/tests/bench_gemm --min-n 256 --max-n 4096
