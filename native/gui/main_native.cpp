@@ -101,10 +101,12 @@ int main(int argc, char** argv) {
   app.LoadState(state);
   for (const std::string& n : app.Notices()) std::fprintf(stderr, "gpuplan-gui: dropped from --state: %s\n", n.c_str());
 
+  app.SetDeferRanking(true);
   long frames = 0;
   while (gpuplan::ui::PumpEvents(window, app)) {
     const Uint64 start = SDL_GetTicks64();
     gpuplan::ui::RenderFrame(window, app, ClearGl);
+    if (app.RankingWanted()) app.RankNow();  // between frames: the next one shows it
     // Without vsync (Xvfb, some drivers) cap at ~60 frames/s instead of spinning a core.
     const Uint64 spent = SDL_GetTicks64() - start;
     if (spent < 16) SDL_Delay(static_cast<Uint32>(16 - spent));

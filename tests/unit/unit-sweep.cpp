@@ -28,11 +28,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/ceilings.h"
 #include "gpuplan/compare.h"
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/records.h"
 #include "gpuplan/report.h"
+#include "gpuplan/resolve.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/speed.h"
@@ -716,4 +718,194 @@ TEST_CASE("state decoding: garbage and mutated hashes keep valid fields and list
   for (size_t i = 0; i < w.failures.size() && i < 40; ++i) report += w.failures[i] + "\n";
   INFO(w.failures.size() << " kinds of failure:\n" << report);
   CHECK(w.failures.empty());
+}
+
+namespace {
+
+// Every figure of an estimate, named, for comparing the numbers-only path with the explained
+// one (the words are left out: only kExplained builds them).
+using Figures = std::vector<std::pair<std::string, double>>;
+
+void AddBand(Figures& f, const std::string& k, const Band& b) {
+  f.push_back({k + ".lo", b.lo}), f.push_back({k + ".hi", b.hi}), f.push_back({k + ".cases", b.cases});
+}
+
+Figures MemoryFigures(const MemoryEstimate& e) {
+  Figures f;
+  for (const Term& t : e.terms) f.push_back({"term." + t.key, t.bytes});
+  for (const CapacityStep& c : e.device.steps) f.push_back({"step." + c.key, c.bytes});
+  for (auto [k, v] :
+       std::initializer_list<std::pair<const char*, double>>{{"total", e.total_bytes},
+                                                             {"device.total", e.device.total_bytes},
+                                                             {"device.runtime", e.device.runtime_bytes},
+                                                             {"device.free", e.device.free_bytes},
+                                                             {"device.compute_share", e.device.compute_share},
+                                                             {"device.bandwidth_share", e.device.bandwidth_share},
+                                                             {"capacity", e.capacity_bytes},
+                                                             {"usable", e.usable_bytes},
+                                                             {"headroom", e.headroom_bytes},
+                                                             {"fits", e.fits},
+                                                             {"kv_pool", e.kv_pool_bytes},
+                                                             {"host", e.host_bytes},
+                                                             {"layers_on_gpu", e.layers_on_gpu},
+                                                             {"kv_per_token", e.kv_bytes_per_token},
+                                                             {"kv_heads", e.kv_heads_per_gpu},
+                                                             {"max_context", static_cast<double>(e.max_context)},
+                                                             {"max_batch", static_cast<double>(e.max_batch)},
+                                                             {"window", static_cast<double>(e.context_window)}})
+    f.push_back({k, v});
+  AddBand(f, "band", e.band);
+  return f;
+}
+
+void AddStep(Figures& f, const std::string& k, const StepTime& t) {
+  for (const TimeTerm& x : t.terms) f.push_back({k + "." + x.key, x.seconds});
+  for (auto [n, v] : std::initializer_list<std::pair<const char*, double>>{{"memory_s", t.memory_s},
+                                                                           {"compute_s", t.compute_s},
+                                                                           {"serial_s", t.serial_s},
+                                                                           {"seconds", t.seconds},
+                                                                           {"bytes", t.bytes},
+                                                                           {"flops", t.flops}})
+    f.push_back({k + "." + n, v});
+  f.push_back({k + ".bound=" + t.bound, 1});
+}
+
+Figures SpeedFigures(const SpeedEstimate& e) {
+  Figures f;
+  AddStep(f, "decode", e.decode), AddStep(f, "prefill", e.prefill), AddStep(f, "prefill_one", e.prefill_one);
+  for (auto [k, v] :
+       std::initializer_list<std::pair<const char*, double>>{{"ttft", e.ttft_s},
+                                                             {"tps_user", e.tokens_per_s_user},
+                                                             {"tps_total", e.tokens_per_s_total},
+                                                             {"prefill_tps", e.prefill_tokens_per_s},
+                                                             {"decode_context", e.decode_context},
+                                                             {"experts", e.experts_touched},
+                                                             {"peak", e.peak_flops},
+                                                             {"bandwidth", e.bandwidth},
+                                                             {"eta_bw", e.eta_bw},
+                                                             {"eta_compute", e.eta_compute},
+                                                             {"memory_ceiling", e.memory_ceiling.fraction},
+                                                             {"memory_ceiling.n", e.memory_ceiling.measurements},
+                                                             {"memory_ceiling.own", e.memory_ceiling.own},
+                                                             {"gemm_ceiling", e.gemm_ceiling.fraction},
+                                                             {"gemm_ceiling.n", e.gemm_ceiling.measurements},
+                                                             {"gemm_ceiling.own", e.gemm_ceiling.own},
+                                                             {"link", e.link_bytes_per_s},
+                                                             {"kernels", e.kernels.total},
+                                                             {"split", static_cast<double>(e.split)}})
+    f.push_back({k, v});
+  f.push_back({"precision=" + e.compute_precision, 1});
+  f.push_back({"link_name=" + e.link_name, 1});
+  for (const auto& [k, why] : e.unknown) f.push_back({"unknown." + k, 1});
+  AddBand(f, "decode_band", e.decode_band), AddBand(f, "prefill_band", e.prefill_band);
+  return f;
+}
+
+Figures CostFigures(const CostEstimate& c) {
+  Figures f;
+  for (auto [k, v] :
+       std::initializer_list<std::pair<const char*, double>>{{"cloud_gpu_hour", c.cloud_gpu_hour},
+                                                             {"spot_gpu_hour", c.spot_gpu_hour},
+                                                             {"cloud_hour", c.cloud_hour},
+                                                             {"cloud_per_m_output", c.cloud_per_m_output},
+                                                             {"cloud_per_m_input", c.cloud_per_m_input},
+                                                             {"spot_per_m_output", c.spot_per_m_output},
+                                                             {"purchase_gpu", c.purchase_gpu},
+                                                             {"power_w", c.power_w},
+                                                             {"energy_hour", c.energy_hour},
+                                                             {"owned_hour", c.owned_hour},
+                                                             {"owned_per_m_output", c.owned_per_m_output},
+                                                             {"owned_per_m_input", c.owned_per_m_input},
+                                                             {"break_even", c.break_even_months},
+                                                             {"spot_effective", c.spot_effective_gpu_hour},
+                                                             {"spot_hour", c.spot_hour},
+                                                             {"spot_discount", c.spot_discount},
+                                                             {"break_even_spot", c.break_even_spot_months},
+                                                             {"busy_hours", c.busy_hours_month},
+                                                             {"cloud_month", c.cloud_month},
+                                                             {"spot_month", c.spot_month},
+                                                             {"owned_month", c.owned_month},
+                                                             {"energy_month", c.energy_month},
+                                                             {"amortised_month", c.amortised_month}})
+    f.push_back({k, v});
+  for (const std::vector<double>* series : {&c.months, &c.cloud_total, &c.spot_total, &c.owned_total})
+    for (double v : *series) f.push_back({"series", v});
+  for (const CostLine& l : c.lines) f.push_back({"line." + l.key, l.usd});
+  return f;
+}
+
+// The first figure that differs, in words ("" when none): exact equality, the same code ran.
+std::string FirstDifference(const Figures& a, const Figures& b) {
+  if (a.size() != b.size())
+    return "different counts of figures: " + std::to_string(a.size()) + " and " + std::to_string(b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].first != b[i].first || !(a[i].second == b[i].second))
+      return a[i].first + " = " + std::to_string(a[i].second) + " explained, " + b[i].first + " = " +
+             std::to_string(b[i].second) + " numbers only";
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("the numbers-only path gives the explained path's numbers exactly, and the ranking agrees with both",
+          "[sweep]") {
+  const Catalog& cat = Cat();
+  const std::vector<Field> fields = DiscoverFields(cat);
+  const unsigned long long n = EnvNumber("GPUPLAN_SWEEP_N", GPUPLAN_SWEEP_DEFAULT_N) / 2 + 1;
+  std::mt19937_64 rng(EnvNumber("GPUPLAN_SWEEP_SEED", kDefaultSeed) + 1);
+  Walk w;
+  Turns turns;
+  const CeilingTable ceilings(cat);
+  std::map<std::string, ModelFacts> facts;
+  int compared = 0, worded = 0, ranked = 0;
+  std::vector<std::string> failures;
+  auto fail = [&](const std::string& what, const Scenario& s, const std::string& diff) {
+    if (failures.size() < 20) failures.push_back(what + " (" + EncodeState(s) + "): " + diff);
+  };
+  for (unsigned long long i = 0; i < n; ++i) {
+    const Scenario s = RandomScenario(cat, fields, rng, turns, w);
+    Result<Resolved> said = Resolve(cat, s), unsaid = Resolve(cat, s);
+    if (!said) continue;
+    if (!facts.count(s.model)) facts.emplace(s.model, CountFacts(said->model));
+    unsaid->facts = &facts.at(s.model), unsaid->ceilings = &ceilings;
+    const Result<MemoryEstimate> m1 = EstimateMemory(*said, s), m2 = EstimateMemory(*unsaid, s, true, Detail::kNumbers);
+    REQUIRE(m1.ok() == m2.ok());
+    if (!m1) continue;
+    if (const std::string d = FirstDifference(MemoryFigures(*m1), MemoryFigures(*m2)); !d.empty()) fail("memory", s, d);
+    const Result<SpeedEstimate> v1 = EstimateSpeed(*said, s, *m1),
+                                v2 = EstimateSpeed(*unsaid, s, *m2, {}, Detail::kNumbers);
+    REQUIRE(v1.ok() == v2.ok());
+    ++compared;
+    // The words: only the explained path has them.
+    worded += !m1->terms.front().formula.empty() && m2->terms.front().formula.empty() && m2->assumptions.empty();
+    if (!v1) continue;
+    if (const std::string d = FirstDifference(SpeedFigures(*v1), SpeedFigures(*v2)); !d.empty()) fail("speed", s, d);
+    const CostEstimate c1 = EstimateCost(*said, s, *v1), c2 = EstimateCost(*unsaid, s, *v2, Detail::kNumbers);
+    if (const std::string d = FirstDifference(CostFigures(c1), CostFigures(c2)); !d.empty()) fail("cost", s, d);
+    if (i % 50 != 0) continue;
+    // The ranking's rows (numbers only) against the explained estimates at the row's GPU and count.
+    for (const CompareRow& row : CompareCatalog(cat, s)) {
+      if (!row.fits || row.gpus == 0) continue;
+      Scenario t = s;
+      t.gpu = row.gpu, t.tp = row.gpus / std::max(1, s.pp);
+      if (row.gpu != s.gpu) t.mig = "none", t.gpu_mem_gib = 0;
+      const Result<MemoryEstimate> m = EstimateMemory(cat, t);
+      REQUIRE(m.ok());
+      CHECK(m->total_bytes == row.memory_per_gpu);
+      const Result<SpeedEstimate> v = EstimateSpeed(cat, t, *m);
+      if (!v) continue;
+      CHECK(v->tokens_per_s_total == row.tokens_per_s_total);
+      CHECK(v->ttft_s == row.ttft_s);
+      CHECK(EstimateCost(cat, t, *v).cloud_per_m_output == row.cloud_per_m_output);
+      ++ranked;
+    }
+  }
+  std::string report;
+  for (const std::string& f : failures) report += f + "\n";
+  INFO(report);
+  CHECK(failures.empty());
+  // Not vacuous: most scenarios estimate, the words differ, and ranked rows were checked.
+  CHECK(compared > static_cast<int>(n) / 4);
+  CHECK(worded == compared);
+  CHECK(ranked > 0);
 }

@@ -105,6 +105,11 @@ void App::ApplyTheme() {
   SetPalette(dark);
 }
 
+void App::RankNow() {
+  ranking_wanted_ = false;
+  session_.CompareAll();
+}
+
 bool App::ConsumeStateChanged() {
   bool changed = state_changed_;
   state_changed_ = false;

@@ -60,6 +60,13 @@ class App {
   std::string StateHash() const;
   // True once after the user changed the scenario (the host then writes the URL hash).
   bool ConsumeStateChanged();
+  // The whole-catalog ranking outside the frames: with deferral on (the page and the native
+  // window), the Compare panel shows the last ranking while a new one is due and asks for it
+  // (RankingWanted); the host runs RankNow between frames and draws again. Off (tests, dumps):
+  // the panel ranks as it draws.
+  void SetDeferRanking(bool on) { defer_ranking_ = on; }
+  bool RankingWanted() const { return ranking_wanted_; }
+  void RankNow();
 
   void Frame();
 
@@ -193,6 +200,7 @@ class App {
   };
   std::map<std::string, CachedView> report_cache_;  // by view id (+ ":explain")
   bool state_changed_ = false;
+  bool defer_ranking_ = false, ranking_wanted_ = false;
   bool focus_first_input_ = false;  // Tab pressed with nothing focused: the first typed field takes it
   std::vector<std::string> notices_;          // fields dropped from the hash
   std::map<std::string, std::string> field_errors_;  // edits refused, by field key

@@ -27,9 +27,18 @@ void App::DrawCompare() {
   ImGui::PopItemWidth();
   ImGui::SameLine();
   ImGui::TextColored(Muted(), "(0 = no limit)");
-  const std::vector<CompareRow> rows = session_.CompareShown();  // the same rows the exports and the CLI give
-  ImGui::TextColored(Muted(), "%zu of %zu accelerators shown, ranked in %.2f ms; fewest GPUs (1-%d) that hold the scenario",
-                     rows.size(), session_.CompareAll().size(), session_.compare_ms(), kCompareMaxCount);
+  // The same rows the exports and the CLI give; while a new ranking is due between frames
+  // (RankNow), the last one's.
+  const bool due = defer_ranking_ && !session_.CompareReady();
+  if (due) ranking_wanted_ = true;
+  const std::vector<CompareRow> rows = session_.CompareShown(!defer_ranking_);
+  if (due)
+    ImGui::TextColored(Muted(), "Ranking the catalog for this scenario... (%zu rows of the last ranking shown)",
+                       rows.size());
+  else
+    ImGui::TextColored(Muted(),
+                       "%zu of %zu accelerators shown, ranked in %.2f ms; fewest GPUs (1-%d) that hold the scenario",
+                       rows.size(), session_.CompareAll().size(), session_.compare_ms(), kCompareMaxCount);
 
   // The columns are the core's (records.h: CompareColumns), as `gpuplan compare` prints them;
   // the first is drawn as the row's selectable GPU name.

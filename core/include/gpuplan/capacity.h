@@ -12,6 +12,7 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/expected.h"
+#include "gpuplan/resolve.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan {
@@ -49,7 +50,7 @@ struct CapacityRow {
 std::vector<CapacityRow> CapacityRows(const DeviceMemory& d);
 
 // Never aborts: a MIG profile the GPU does not have comes back as an Error naming the field.
-Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s);
+Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Detail detail = Detail::kExplained);
 
 // The OS rules the catalog's "unified_memory" may name (assets/catalog/README.md).
 bool IsUnifiedMemoryRule(std::string_view rule);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gpuplan/expected.h"
@@ -497,6 +498,17 @@ struct Catalog {
   const WeightFormat* FindWeightFormat(std::string_view id) const;
   const KvFormat* FindKvFormat(std::string_view id) const;
   const EngineProfile* FindEngine(std::string_view id) const;
+
+  // Where each GPU and model id sits, built by the loader (IndexIds) for the lookups a
+  // ranking makes by the thousand. Every hit is checked against the entry, and a miss scans:
+  // a catalog edited after loading (tests, a merge in progress) is still searched right.
+  struct IdHash {
+    using is_transparent = void;  // looked up by string_view without a copy
+    size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+  };
+  using IdIndex = std::unordered_map<std::string, size_t, IdHash, std::equal_to<>>;
+  IdIndex gpu_index, model_index;
+  void IndexIds();
 };
 
 // What a file may do with an id that is already in the catalog.

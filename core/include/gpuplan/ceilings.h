@@ -5,6 +5,7 @@
 // architecture, then same vendor), and says so.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "gpuplan/catalog.h"
 
@@ -31,5 +32,33 @@ struct MeasuredAllReduce {
   std::string bus_basis, latency_basis;
 };
 MeasuredAllReduce AllReduceMeasurements(const Catalog& catalog, const Gpu& gpu, int n);
+
+// A kind's measurements of one GPU, as fractions of its datasheet figure.
+struct MeasuredGpu {
+  const Gpu* gpu = nullptr;
+  std::vector<double> fractions;
+};
+
+// An all-reduce measurement and its GPU.
+struct MeasuredLink {
+  const MeasuredCeiling* ceiling = nullptr;
+  const Gpu* gpu = nullptr;
+};
+
+// The measurements of a catalog grouped once, for the many GPUs a ranking asks about (the
+// functions above group them on every call). Gives the same figures as AttainableMemory and
+// AttainableGemm; `say` false leaves the basis empty. Points into the catalog, which must
+// outlive it unchanged.
+class CeilingTable {
+ public:
+  explicit CeilingTable(const Catalog& catalog);
+  Attainable Memory(const Gpu& gpu, bool say = true) const;
+  Attainable Gemm(const Gpu& gpu, const std::string& precision, bool say = true) const;
+  MeasuredAllReduce AllReduce(const Gpu& gpu, int n, bool say = true) const;
+
+ private:
+  std::vector<MeasuredGpu> memory, gemm_16bit, gemm_fp8;
+  std::vector<MeasuredLink> links;
+};
 
 }  // namespace gpuplan

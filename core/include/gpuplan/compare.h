@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/model.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan {
+
+class CeilingTable;  // ceilings.h
 
 struct CompareRow {
   std::string gpu, name, vendor;
@@ -36,8 +39,12 @@ struct CompareRow {
 
 inline constexpr int kCompareMaxCount = 64;
 
-// Every catalog GPU for scenario `s` (its gpu and count fields are replaced per row).
-std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s);
+// Every catalog GPU for scenario `s` (its gpu and count fields are replaced per row), on the
+// estimators' numbers-only path (Detail::kNumbers). `facts`: the model's counts where the
+// caller keeps them (the Session); null: counted once here.
+// `ceilings`: the catalog's measurements grouped (ceilings.h); null: grouped here.
+std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s, const ModelFacts* facts = nullptr,
+                                       const CeilingTable* ceilings = nullptr);
 
 // Which rows to show: the page's filter bar and the CLI's flags (0 / empty: no limit).
 struct CompareFilter {

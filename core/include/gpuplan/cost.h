@@ -54,9 +54,11 @@ struct CostEstimate {
   std::vector<std::string> assumptions, warnings;
 };
 
-CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const SpeedEstimate& speed);
+CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const SpeedEstimate& speed,
+                          Detail detail = Detail::kExplained);
 // The same with the scenario's ids already resolved (resolve.h); `r` must be Resolve(…, s)'s.
-CostEstimate EstimateCost(const Resolved& r, const Scenario& s, const SpeedEstimate& speed);
+CostEstimate EstimateCost(const Resolved& r, const Scenario& s, const SpeedEstimate& speed,
+                          Detail detail = Detail::kExplained);
 
 // The cheapest on-demand (or spot) price per GPU-hour among the catalog's offers for a GPU;
 // 0 when none. `basis` names the offer and its date.

@@ -50,10 +50,12 @@ struct MemoryEstimate {
 
 // Never aborts; an unknown id or impossible scenario comes back as an Error naming the field.
 // With limits = false, max_context and max_batch are left at 0 (the verdict alone, for
-// callers that try many GPU counts: the context search is most of the cost).
-Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s, bool limits = true);
+// callers that try many GPU counts). Detail::kNumbers leaves the words empty (resolve.h).
+Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s, bool limits = true,
+                                      Detail detail = Detail::kExplained);
 // The same with the scenario's ids already resolved (resolve.h); `r` must be Resolve(…, s)'s.
-Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool limits = true);
+Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool limits = true,
+                                      Detail detail = Detail::kExplained);
 
 // How the engine spreads the model over the scenario's tp GPUs: the scenario's split where the
 // engine offers it (engines.json multi_gpu_modes), else the engine's default, and a warning

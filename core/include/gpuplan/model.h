@@ -28,6 +28,18 @@ double ExpertsTouchedFraction(const Model& m, double batch);
 
 ParamCount CountParams(const Model& m);
 
+// What the estimators read of a model on every call, counted once per model (the layer loops
+// run here, not per estimate: a whole-catalog ranking asks for them hundreds of times). The
+// Session caches one per model; Resolved carries it (resolve.h).
+struct ModelFacts {
+  ParamCount params;
+  int full_layers = 0;     // attention layers that cache every token
+  int sliding_layers = 0;  // attention layers that cache at most the window
+  int state_layers = 0;    // the rest: Mamba or linear-attention layers, a constant state each
+  int moe_layers = 0;
+};
+ModelFacts CountFacts(const Model& m);
+
 // The count a publisher states, under the model's conventions (Model::published_excludes_vision,
 // published_includes_mtp, active_excludes): what the loader and the tests compare with `params`
 // and `active_params`.
@@ -39,10 +51,13 @@ double PublishedConventionActive(const Model& m, const ParamCount& c);
 // every GPU, as vLLM does), at most the window on sliding-window layers, and a constant
 // state on Mamba layers. Monotone non-decreasing in `tokens`.
 double KvCacheBytes(const Model& m, long long tokens, double bytes_per_element, int tp);
+// The same from the layer counts, without the loop over layers.
+double KvCacheBytes(const Model& m, const ModelFacts& f, long long tokens, double bytes_per_element, int tp);
 
 // Bytes per token while every attention layer still grows (context below any window), whole
 // model, one GPU: the figure papers quote (vLLM: OPT-13B ≈ 800 KB per token).
 double KvBytesPerToken(const Model& m, double bytes_per_element);
+double KvBytesPerToken(const Model& m, const ModelFacts& f, double bytes_per_element);
 
 // KV heads each GPU holds under tensor parallelism: kv_heads / tp, at least one (vLLM
 // replicates KV heads when tp > kv_heads: ModelConfig.get_num_kv_heads).

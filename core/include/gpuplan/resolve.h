@@ -7,9 +7,12 @@
 
 #include "gpuplan/catalog.h"
 #include "gpuplan/expected.h"
+#include "gpuplan/model.h"
 #include "gpuplan/scenario.h"
 
 namespace gpuplan {
+
+class CeilingTable;  // ceilings.h
 
 // The entries a scenario names, checked to exist. The references point into `catalog`, which
 // must outlive this value (and stay unchanged: a merge or import makes a new catalog).
@@ -20,7 +23,17 @@ struct Resolved {
   const WeightFormat& weights;
   const KvFormat& kv;
   const EngineProfile& engine;
+  // The model's counts (model.h), computed by whoever resolves once for many estimates (the
+  // Session, the ranking); null: each estimator counts them itself.
+  const ModelFacts* facts = nullptr;
+  // The catalog's measured ceilings grouped once (ceilings.h); null: each estimate groups them.
+  const CeilingTable* ceilings = nullptr;
 };
+
+// How much an estimator writes. kNumbers computes every figure by the same code as kExplained
+// and leaves the words empty (formulas, bases, assumptions, warnings): what a ranking or a
+// search needs, at a fraction of the cost. The views ask for kExplained.
+enum class Detail { kNumbers, kExplained };
 
 // The first id the catalog does not hold is an Error naming the scenario's field, in the
 // order model, gpu, weights, kv, engine: "model: unknown model 'x' (known: a, b, c)".

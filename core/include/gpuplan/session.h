@@ -9,12 +9,15 @@
 //   [SECTION] Session
 #pragma once
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/ceilings.h"
 #include "gpuplan/compare.h"
 #include "gpuplan/cost.h"
 #include "gpuplan/cpu_probe.h"
@@ -129,9 +132,12 @@ class Session {
   // The chart: the scenario's roof, overlays, a loaded GPU probe's and CPU probe's roofs and
   // points, the operations of the phases shown; titled as `gpuplan roofline --svg` writes it.
   const RooflineChart& Chart();
-  // Every catalog GPU, sorted by view().sort; and those that pass view().filter.
+  // Every catalog GPU, sorted by view().sort; and those that pass view().filter. With `wait`
+  // false and the ranking not yet done for this scenario, the previous ranking's rows (the
+  // page ranks between frames, RankNow, and shows the last rows meanwhile).
   const std::vector<CompareRow>& CompareAll();
-  std::vector<CompareRow> CompareShown();
+  std::vector<CompareRow> CompareShown(bool wait = true);
+  bool CompareReady() const { return compare_.has_value(); }
   double compare_ms() const { return compare_ms_; }  // how long the last ranking took
 
   // The loaded GPU probe's efficiencies for this scenario (speed --measured): an error says
@@ -144,6 +150,10 @@ class Session {
  private:
   void Changed(bool scenario_changed);
   void ReplaceCatalog(Catalog c);
+  // The scenario's ids resolved, with the model's counts and the catalog's grouped ceilings,
+  // each worked out once per model and per catalog.
+  Result<Resolved> ResolveScenario();
+  const ModelFacts* Facts(const std::string& model_id);
 
   Catalog catalog_;
   Scenario scenario_;
@@ -163,7 +173,10 @@ class Session {
   std::optional<std::vector<ScalingPoint>> scaling_;
   std::optional<Result<Roofline>> roofline_;
   std::optional<RooflineChart> chart_;
+  std::map<std::string, ModelFacts> facts_;         // per model id, for this catalog
+  std::unique_ptr<CeilingTable> ceilings_;          // this catalog's; points into catalog_
   std::optional<std::vector<CompareRow>> compare_;  // ranked, sorted by compare_sorted_by_
+  std::vector<CompareRow> compare_before_;          // the last ranking, shown while the next is due
   std::string compare_sorted_by_;
   double compare_ms_ = 0;
 };

@@ -75,10 +75,10 @@ struct Efficiency {
 
 // The memory estimate supplies the offload split; call EstimateMemory first.
 Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
-                                    Efficiency eff = {});
+                                    Efficiency eff = {}, Detail detail = Detail::kExplained);
 // The same with the scenario's ids already resolved (resolve.h); `r` must be Resolve(…, s)'s.
 Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const MemoryEstimate& memory,
-                                    Efficiency eff = {});
+                                    Efficiency eff = {}, Detail detail = Detail::kExplained);
 
 // The link a collective over n GPUs runs on: NVLink (or the part's scale-up fabric) or PCIe of
 // its generation within a node of 8, InfiniBand NDR / 100 GbE per GPU beyond; warnings say so.
@@ -88,13 +88,17 @@ struct Link {
   std::string name;
   std::string basis;       // where the rate and latency come from, in words
 };
-Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings);
+// `table`: the catalog's measurements grouped once (a ranking's); the link's basis is then left
+// empty (the numbers-only path).
+Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings,
+                    const CeilingTable* table = nullptr);
 // The GPU's PCIe link to the host (and to its peers without NVLink): the catalog's effective
 // rate of its generation × lanes/16; generation 4 x16 assumed, with a warning, when unknown.
 Link PcieLink(const Catalog& catalog, const Gpu& gpu, std::vector<std::string>& warnings);
 
 // Attention FLOPs per generated token at `context` cached tokens, whole model (QKᵀ and AV).
 double AttentionFlopsPerToken(const Model& m, double context);
+double AttentionFlopsPerToken(const Model& m, const ModelFacts& f, double context);
 
 // The dense peak a scenario's matmuls run at on a GPU, and its precision key (dense_flops):
 // FP8 weights on FP8 hardware, W8A8 weights on INT8 tensor cores, GGUF-quantised weights too

@@ -86,28 +86,31 @@ std::string UnifiedMemoryRuleNames() {
   return out;
 }
 
-Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
+Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Detail detail) {
+  const bool say = detail == Detail::kExplained;  // the words, besides the numbers
   DeviceMemory d;
   // --- The device total, as the driver reports it (or derived from the chips).
   const MemoryFigure* figure = gpu.memory_reported  ? &*gpu.memory_reported
                                : gpu.memory_derived ? &*gpu.memory_derived
                                                     : nullptr;
   d.total_bytes = gpu.TotalBytes();
-  if (gpu.memory_reported)
-    d.total_basis = "driver-reported total: " + figure->how + " " + FormatMiB(figure->bytes);
-  else if (gpu.memory_derived)
-    d.total_basis = "derived from the memory configuration: " + figure->how;
-  else
-    d.total_basis = "the quoted " + FormatShort(gpu.memory_quoted_value) + " " + gpu.memory_quoted_unit +
-                    " read as binary (no driver reading in the catalog)";
-  d.total_basis += "; vendor quotes " + FormatShort(gpu.memory_quoted_value) + " " + gpu.memory_quoted_unit;
+  if (say) {
+    if (gpu.memory_reported)
+      d.total_basis = "driver-reported total: " + figure->how + " " + FormatMiB(figure->bytes);
+    else if (gpu.memory_derived)
+      d.total_basis = "derived from the memory configuration: " + figure->how;
+    else
+      d.total_basis = "the quoted " + FormatShort(gpu.memory_quoted_value) + " " + gpu.memory_quoted_unit +
+                      " read as binary (no driver reading in the catalog)";
+    d.total_basis += "; vendor quotes " + FormatShort(gpu.memory_quoted_value) + " " + gpu.memory_quoted_unit;
+  }
 
   const bool ecc_matters = gpu.ecc.value_or(false) && gpu.ecc_reserved_fraction > 0 && !gpu.unified;
   // --- ECC. GDDR cards give up 1/16 of their memory to it when it is on ("On GPUs with GDDR memory
   //     with ECC enabled the available DRAM is reduced by 6.25%", CUDA C++ Best Practices Guide,
   //     "ECC"); HBM carries ECC beside the data at no cost in capacity. A reading taken in the other
   //     state is converted: A40 49,140 MiB off, 46,068 on = 49,140 × 15/16.
-  if (s.ecc != "default" && !ecc_matters) {
+  if (say && s.ecc != "default" && !ecc_matters) {
     if (gpu.memory_type.rfind("HBM", 0) == 0)
       d.assumptions.push_back("ECC on HBM is carried beside the data: ecc=" + s.ecc + " does not change the capacity");
     else if (!gpu.ecc.value_or(false))
@@ -123,17 +126,20 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
     const std::string state = want_on ? "on" : "off";
     if (read_on && !want_on) {
       d.total_bytes /= 1 - f;
-      d.total_basis += "; ECC off: the reading (ECC on) / (1 - " + FormatShort(f * 100) + "%)";
+      if (say) d.total_basis += "; ECC off: the reading (ECC on) / (1 - " + FormatShort(f * 100) + "%)";
     } else if (!read_on && want_on) {
       const double ecc = d.total_bytes * f;
       d.steps.push_back({"ecc", "ECC reservation",
-                         FormatShort(f * 100) + "% of " + FormatMiB(d.total_bytes) + " while ECC is on (" +
-                             (s.ecc == "default" ? "the card's factory setting" : "ecc=on") + ")",
+                         !say ? std::string()
+                              : FormatShort(f * 100) + "% of " + FormatMiB(d.total_bytes) + " while ECC is on (" +
+                                    (s.ecc == "default" ? "the card's factory setting" : "ecc=on") + ")",
                          ecc});
-    } else if (want_on) {
+    } else if (want_on && say) {
       d.total_basis += "; read with ECC on, as set";
     }
-    d.assumptions.push_back("ECC " + state + (s.ecc == "default" ? " (the card's factory setting; ecc=on|off changes it)" : ""));
+    if (say)
+      d.assumptions.push_back("ECC " + state +
+                              (s.ecc == "default" ? " (the card's factory setting; ecc=on|off changes it)" : ""));
   }
   double left = d.total_bytes;
   for (const CapacityStep& step : d.steps) left -= step.bytes;
@@ -150,10 +156,12 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
       return Error{"mig: " + gpu.name + (known.empty() ? " has no MIG profiles in the catalog"
                                                         : " has no MIG profile '" + s.mig + "' (known: " + known + ")")};
     }
-    d.steps.push_back({"mig", "MIG slice",
-                       "GPU instance " + p->name + " gets " + FormatMiB(p->bytes) + " (nvidia-smi mig -lgip)" +
-                           (p->max_instances > 0 ? ", up to " + std::to_string(p->max_instances) + " per GPU" : ""),
-                       std::max(0.0, left - p->bytes)});
+    d.steps.push_back(
+        {"mig", "MIG slice",
+         !say ? std::string()
+              : "GPU instance " + p->name + " gets " + FormatMiB(p->bytes) + " (nvidia-smi mig -lgip)" +
+                    (p->max_instances > 0 ? ", up to " + std::to_string(p->max_instances) + " per GPU" : ""),
+         std::max(0.0, left - p->bytes)});
     // Its compute: Ng of the largest profile's slices (7 on A100/H100/H200/B200, 4 on A30 and the
     // RTX PRO 6000); its bandwidth: the share of the memory it holds (its memory slices).
     auto slices = [](const std::string& name) {
@@ -164,10 +172,12 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
     for (const MigProfile& m : gpu.mig_profiles) most = std::max(most, slices(m.name));
     if (most > 0 && slices(p->name) > 0) d.compute_share = slices(p->name) / most;
     d.bandwidth_share = std::min(1.0, p->bytes / std::max(1.0, left));
-    d.assumptions.push_back("MIG " + p->name + ": " + FormatFixed(d.compute_share * 100, 0) + "% of the SMs and " +
-                            FormatFixed(d.bandwidth_share * 100, 0) + "% of the memory bandwidth (its memory slices); "
-                            "cost counts the whole GPU's price");
-    if (s.tp > 1 || s.pp > 1)
+    if (say)
+      d.assumptions.push_back("MIG " + p->name + ": " + FormatFixed(d.compute_share * 100, 0) + "% of the SMs and " +
+                              FormatFixed(d.bandwidth_share * 100, 0) +
+                              "% of the memory bandwidth (its memory slices); "
+                              "cost counts the whole GPU's price");
+    if (say && (s.tp > 1 || s.pp > 1))
       d.warnings.push_back("mig: MIG instances have no NVLink or peer-to-peer path between them; tensor or pipeline "
                            "parallelism over slices runs through host memory, if an engine allows it at all");
     left = std::min(left, p->bytes);
@@ -175,22 +185,24 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
 
   // --- What the driver keeps for itself (discrete NVIDIA GPUs; ROCm's and hl-smi's totals are
   //     what the runtime sees already).
-  if (gpu.runtime_devices > 1)
+  if (say && gpu.runtime_devices > 1)
     d.warnings.push_back(gpu.name + " appears to the runtime as " + std::to_string(gpu.runtime_devices) + " devices of " +
                          FormatBytes(d.total_bytes / gpu.runtime_devices) + ": one board here is tensor parallelism over them");
   if (!mig && !gpu.unified) {
     if (gpu.memory_runtime && gpu.memory_reported) {
       const double reserve = std::max(0.0, gpu.memory_reported->bytes - gpu.memory_runtime->bytes);
       d.steps.push_back({"driver_reserve", "Driver reserve",
-                         "driver total " + FormatMiB(gpu.memory_reported->bytes) + " - runtime total " +
-                             FormatMiB(gpu.memory_runtime->bytes) + " (" + gpu.memory_runtime->how + ")",
+                         !say ? std::string()
+                              : "driver total " + FormatMiB(gpu.memory_reported->bytes) + " - runtime total " +
+                                    FormatMiB(gpu.memory_runtime->bytes) + " (" + gpu.memory_runtime->how + ")",
                          reserve});
       left -= reserve;
     } else if (gpu.vendor == "NVIDIA") {
       const double reserve = NvidiaReserveRule(left);
       d.steps.push_back({"driver_reserve", "Driver reserve",
-                         "300 MiB + 0.24% of the total: a line through 17 published pairs of nvidia-smi's and "
-                         "CUDA's totals (100-940 MiB reserved)",
+                         !say ? std::string()
+                              : "300 MiB + 0.24% of the total: a line through 17 published pairs of nvidia-smi's and "
+                                "CUDA's totals (100-940 MiB reserved)",
                          reserve});
       left -= reserve;
     }
@@ -202,26 +214,34 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
     // Spark or a Jetson is that figure, the firmware and kernel carve-outs already gone.
     if (gpu.memory_runtime && gpu.memory_runtime->bytes < left) {
       d.steps.push_back({"os_reserved", "Firmware and kernel",
-                         FormatMiB(left) + " of RAM - " + FormatMiB(gpu.memory_runtime->bytes) + " the runtime sees (" +
-                             gpu.memory_runtime->how + ")",
+                         !say ? std::string()
+                              : FormatMiB(left) + " of RAM - " + FormatMiB(gpu.memory_runtime->bytes) +
+                                    " the runtime sees (" + gpu.memory_runtime->how + ")",
                          left - gpu.memory_runtime->bytes});
       left = gpu.memory_runtime->bytes;
     }
     const double share = std::min(left, UnifiedShare(*gpu.unified, d.total_bytes));
-    const std::string words = [&] {
+    const std::string words = !say ? std::string() : [&] {
       for (const Rule& r : kRules)
         if (gpu.unified->rule == r.name) return std::string(r.words);
       return gpu.unified->rule;
     }();
     if (share < left) {
-      d.steps.push_back({"os_rule", "OS limit for the GPU",
-                         words + (gpu.unified->rule == "fraction" ? " (" + FormatShort(gpu.unified->gpu_fraction * 100) + "%)" : "") +
-                             ": " + FormatMiB(share) + " of " + FormatMiB(d.total_bytes) + " may be GPU memory; gpu-mem-gib overrides it",
-                         left - share});
+      d.steps.push_back(
+          {"os_rule", "OS limit for the GPU",
+           !say ? std::string()
+                : words +
+                      (gpu.unified->rule == "fraction" ? " (" + FormatShort(gpu.unified->gpu_fraction * 100) + "%)"
+                                                       : "") +
+                      ": " + FormatMiB(share) + " of " + FormatMiB(d.total_bytes) +
+                      " may be GPU memory; gpu-mem-gib overrides it",
+           left - share});
       left = share;
     }
-    d.assumptions.push_back("unified memory: " + words + (gpu.unified->note.empty() ? "" : " (" + gpu.unified->note + ")"));
-    if (gpu.unified->rule == "cuda-unified")
+    if (say)
+      d.assumptions.push_back("unified memory: " + words +
+                              (gpu.unified->note.empty() ? "" : " (" + gpu.unified->note + ")"));
+    if (say && gpu.unified->rule == "cuda-unified")
       d.warnings.push_back(gpu.name + " shares its memory with the OS, the page cache and every program: what is free "
                            "is less than this (set used-gib; vLLM on a DGX Spark sees about 100 GiB free)");
   }
@@ -231,7 +251,8 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
   if (s.gpu_mem_gib > 0) {
     const double mine = s.gpu_mem_gib * kGiB;
     d.steps.push_back({"user_limit", "Set by gpu-mem-gib",
-                       FormatFixed(s.gpu_mem_gib, 2) + " GiB instead of " + FormatMiB(left), left - mine});
+                       !say ? std::string() : FormatFixed(s.gpu_mem_gib, 2) + " GiB instead of " + FormatMiB(left),
+                       left - mine});
     left = mine;
   }
   d.runtime_bytes = std::max(0.0, left);
@@ -239,14 +260,16 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s) {
   // --- Memory other processes hold already (a desktop, a second model).
   if (s.used_gib > 0) {
     const double used = s.used_gib * kGiB;
-    d.steps.push_back({"other_processes", "Used by other processes",
-                       FormatFixed(s.used_gib, 2) + " GiB per GPU (used-gib: a desktop, another model)",
-                       used});
-    if (used >= d.runtime_bytes)
+    d.steps.push_back(
+        {"other_processes", "Used by other processes",
+         !say ? std::string() : FormatFixed(s.used_gib, 2) + " GiB per GPU (used-gib: a desktop, another model)",
+         used});
+    if (say && used >= d.runtime_bytes)
       d.warnings.push_back("used-gib: other processes hold " + FormatFixed(s.used_gib, 2) + " GiB, all of the " +
                            FormatBytes(d.runtime_bytes) + " the runtime has");
   }
   d.free_bytes = std::max(0.0, d.runtime_bytes - std::max(0.0, s.used_gib) * kGiB);
+  if (!say) return d;
   d.basis = d.total_basis;
   for (const CapacityStep& step : d.steps)
     d.basis += (step.bytes >= 0 ? " - " : " + ") + step.name + " " + FormatMiB(std::abs(step.bytes));

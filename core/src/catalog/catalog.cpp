@@ -1012,6 +1012,7 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
     for (const std::string& e : errors) all += (all.empty() ? "" : "\n") + e;
     return Error{all};
   }
+  base.IndexIds();
   return base;
 }
 
@@ -1052,8 +1053,27 @@ static const T* FindById(const std::vector<T>& list, std::string_view id) {
   return nullptr;
 }
 
-const Gpu* Catalog::FindGpu(std::string_view id) const { return FindById(gpus, id); }
-const Model* Catalog::FindModel(std::string_view id) const { return FindById(models, id); }
+template <typename T>
+static const T* FindIndexed(const std::vector<T>& list, const Catalog::IdIndex& index, std::string_view id) {
+  if (!index.empty()) {
+    auto it = index.find(id);
+    if (it != index.end() && it->second < list.size() && list[it->second].id == id) return &list[it->second];
+  }
+  return FindById(list, id);
+}
+
+const Gpu* Catalog::FindGpu(std::string_view id) const {
+  return FindIndexed(gpus, gpu_index, id);
+}
+const Model* Catalog::FindModel(std::string_view id) const {
+  return FindIndexed(models, model_index, id);
+}
+
+void Catalog::IndexIds() {
+  gpu_index.clear(), model_index.clear();
+  for (size_t i = 0; i < gpus.size(); ++i) gpu_index.emplace(gpus[i].id, i);
+  for (size_t i = 0; i < models.size(); ++i) model_index.emplace(models[i].id, i);
+}
 const WeightFormat* Catalog::FindWeightFormat(std::string_view id) const { return FindById(weight_formats, id); }
 const KvFormat* Catalog::FindKvFormat(std::string_view id) const { return FindById(kv_formats, id); }
 const EngineProfile* Catalog::FindEngine(std::string_view id) const { return FindById(engines, id); }

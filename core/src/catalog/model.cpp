@@ -134,7 +134,7 @@ int KvHeadsPerGpu(const Model& m, int tp) {
 namespace {
 
 // Per-token bytes of one attention layer on one GPU.
-double LayerKvPerToken(const Model& m, double elem, int tp, int layer = 0) {
+double LayerKvPerToken(const Model& m, double elem, int tp, bool sliding) {
   if (m.encoder_only) return 0;  // an encoder reads its input whole: nothing is cached
   if (m.mla) {
     double bytes = (m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * elem;  // latent, not split by TP
@@ -142,7 +142,7 @@ double LayerKvPerToken(const Model& m, double elem, int tp, int layer = 0) {
     if (m.mla->indexer_head_dim > 0) bytes += m.mla->indexer_head_dim + 4.0 * ((m.mla->indexer_head_dim + 127) / 128);
     return bytes;
   }
-  if (m.global_head_dim > 0 && !m.IsSlidingLayer(layer)) {
+  if (m.global_head_dim > 0 && !sliding) {
     const int kvh = std::max(1, static_cast<int>(std::ceil(static_cast<double>(m.global_kv_heads > 0 ? m.global_kv_heads : m.kv_heads) / std::max(1, tp))));
     return (m.global_k_eq_v ? 1.0 : 2.0) * kvh * m.global_head_dim * elem;
   }
@@ -167,27 +167,48 @@ double LinearStateBytes(const Model& m, double elem, int tp) {
 
 }  // namespace
 
-double KvCacheBytes(const Model& m, long long tokens, double elem, int tp) {
+ModelFacts CountFacts(const Model& m) {
+  ModelFacts f;
+  f.params = CountParams(m);
+  for (int layer = 0; layer < m.layers; ++layer) {
+    if (!m.IsAttentionLayer(layer))
+      ++f.state_layers;
+    else if (m.IsSlidingLayer(layer))
+      ++f.sliding_layers;
+    else
+      ++f.full_layers;
+    f.moe_layers += m.IsMoeLayer(layer);
+  }
+  return f;
+}
+
+// By kinds of layer: every full attention layer caches the same per token (the global kind
+// where the model has one), every sliding layer the plain kind up to the window, every other
+// layer its constant state (Mamba or linear attention).
+double KvCacheBytes(const Model& m, const ModelFacts& f, long long tokens, double elem, int tp) {
   if (tokens < 0) tokens = 0;
   double bytes = 0;
-  for (int layer = 0; layer < m.layers; ++layer) {
-    const double per_token = LayerKvPerToken(m, elem, tp, layer);
-    if (!m.IsAttentionLayer(layer)) {
-      if (m.mamba) bytes += MambaStateBytes(m, elem, tp);
-      if (m.linear) bytes += LinearStateBytes(m, elem, tp);
-      continue;
-    }
-    const long long span = m.IsSlidingLayer(layer) ? std::min<long long>(tokens, m.sliding_window) : tokens;
-    bytes += per_token * static_cast<double>(span);
+  if (f.full_layers > 0) bytes += f.full_layers * LayerKvPerToken(m, elem, tp, false) * static_cast<double>(tokens);
+  if (f.sliding_layers > 0)
+    bytes += f.sliding_layers * LayerKvPerToken(m, elem, tp, true) *
+             static_cast<double>(std::min<long long>(tokens, m.sliding_window));
+  if (f.state_layers > 0) {
+    if (m.mamba) bytes += f.state_layers * MambaStateBytes(m, elem, tp);
+    if (m.linear) bytes += f.state_layers * LinearStateBytes(m, elem, tp);
   }
   return bytes;
 }
 
+double KvBytesPerToken(const Model& m, const ModelFacts& f, double elem) {
+  return f.full_layers * LayerKvPerToken(m, elem, 1, false) + f.sliding_layers * LayerKvPerToken(m, elem, 1, true);
+}
+
+double KvCacheBytes(const Model& m, long long tokens, double elem, int tp) {
+  return KvCacheBytes(m, CountFacts(m), tokens, elem, tp);
+}
+
 double KvBytesPerToken(const Model& m, double elem) {
-  double bytes = 0;
-  for (int layer = 0; layer < m.layers; ++layer)
-    if (m.IsAttentionLayer(layer)) bytes += LayerKvPerToken(m, elem, 1, layer);
-  return bytes;
+  return KvBytesPerToken(m, CountFacts(m), elem);
 }
 
 std::string DescribeAttention(const Model& m) {

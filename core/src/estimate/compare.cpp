@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <utility>
 
+#include "gpuplan/ceilings.h"
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/resolve.h"
@@ -10,9 +13,18 @@
 
 namespace gpuplan {
 
-std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s) {
+std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s, const ModelFacts* facts,
+                                       const CeilingTable* ceilings) {
   std::vector<CompareRow> rows;
   rows.reserve(catalog.gpus.size());
+  // The model's counts once for the whole catalog (every row reads them up to nine times).
+  ModelFacts counted;
+  if (!facts)
+    if (const Model* m = catalog.FindModel(s.model)) facts = &(counted = CountFacts(*m));
+  // Numbers only: the rows keep no formula, basis or assumption (Detail::kNumbers).
+  constexpr Detail kNumbers = Detail::kNumbers;
+  std::optional<CeilingTable> grouped;
+  if (!ceilings) ceilings = &grouped.emplace(catalog);
   for (const Gpu& g : catalog.gpus) {
     CompareRow row;
     row.gpu = g.id;
@@ -24,23 +36,24 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     // A MIG profile and the user's own memory figure describe the scenario's GPU, not the others.
     if (g.id != s.gpu) t.mig = "none", t.gpu_mem_gib = 0;
     Result<Resolved> r = Resolve(catalog, t);
+    if (r) r->facts = facts, r->ceilings = ceilings;
     if (!r) {
       row.note = r.error();
-      rows.push_back(row);
+      rows.push_back(std::move(row));
       continue;
     }
     // Fewest GPUs that hold the scenario: powers of two up to a node of 8, then whole nodes.
     Result<MemoryEstimate> fit = Error{""};
     for (int count = 1; count <= kCompareMaxCount; count *= 2) {
       t.tp = count;
-      fit = EstimateMemory(*r, t, /*limits=*/false);
+      fit = EstimateMemory(*r, t, /*limits=*/false, kNumbers);
       if (!fit) break;
       if (fit->fits) break;
     }
-    if (fit) fit = EstimateMemory(*r, t);  // the limits, for the count chosen
+    if (fit) fit = EstimateMemory(*r, t, /*limits=*/true, kNumbers);  // the limits, for the count chosen
     if (!fit) {
       row.note = fit.error();
-      rows.push_back(row);
+      rows.push_back(std::move(row));
       continue;
     }
     row.gpus = fit->fits ? static_cast<int>(t.Gpus()) : 0;
@@ -58,16 +71,16 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     row.watts = g.tdp_w * gpus;
     if (!fit->fits) {
       row.note = "does not fit on " + std::to_string(kCompareMaxCount) + " GPUs";
-      rows.push_back(row);
+      rows.push_back(std::move(row));
       continue;
     }
     row.upfront_usd = price ? price->usd * gpus : 0;
-    Result<SpeedEstimate> speed = EstimateSpeed(*r, t, *fit);
+    Result<SpeedEstimate> speed = EstimateSpeed(*r, t, *fit, {}, kNumbers);
     if (!speed) {
       row.note = speed.error();
       for (const char* k : {"tokens_per_s_user", "tokens_per_s_total", "ttft_s", "cloud_per_m_output", "owned_per_m_output"})
         row.unknown.emplace(k, "no speed estimate: " + speed.error());
-      rows.push_back(row);
+      rows.push_back(std::move(row));
       continue;
     }
     row.unknown = speed->unknown;
@@ -76,7 +89,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     row.tokens_per_s_total = speed->tokens_per_s_total;
     row.ttft_s = speed->ttft_s;
     row.note = speed->decode.bound + "-bound decode";
-    const CostEstimate cost = EstimateCost(*r, t, *speed);
+    const CostEstimate cost = EstimateCost(*r, t, *speed, kNumbers);
     row.cloud_per_m_output = cost.cloud_per_m_output;
     row.owned_per_m_output = cost.owned_per_m_output;
     if (!(cost.cloud_per_m_output > 0))
@@ -92,7 +105,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     } else {
       row.unknown.emplace("usd_per_m_output", "no cloud offer and no purchase price for this GPU in the catalog");
     }
-    rows.push_back(row);
+    rows.push_back(std::move(row));
   }
   return rows;
 }

@@ -45,7 +45,9 @@ double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool s
 namespace {
 
 // `gpu` null: the scenario's ids do not resolve; its purchase price and power stay unknown.
-CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, const SpeedEstimate& speed) {
+CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, const SpeedEstimate& speed,
+                  Detail detail) {
+  const bool say = detail == Detail::kExplained;  // the words, besides the numbers
   CostEstimate c;
   const double n = static_cast<double>(s.Gpus());  // GPUs in all
   const long long gpus = static_cast<long long>(n);
@@ -53,12 +55,13 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   // Cloud.
   if (s.price_hour > 0) {
     c.cloud_gpu_hour = s.price_hour;
-    c.cloud_basis = "given: " + Usd(s.price_hour) + " per GPU-hour";
+    if (say) c.cloud_basis = "given: " + Usd(s.price_hour) + " per GPU-hour";
   } else {
-    c.cloud_gpu_hour = CheapestGpuHour(catalog, s.gpu, false, &c.cloud_basis);
-    if (c.cloud_gpu_hour == 0) c.warnings.push_back("no cloud offer for this GPU in the catalog: set price-hour");
+    c.cloud_gpu_hour = CheapestGpuHour(catalog, s.gpu, false, say ? &c.cloud_basis : nullptr);
+    if (c.cloud_gpu_hour == 0 && say)
+      c.warnings.push_back("no cloud offer for this GPU in the catalog: set price-hour");
   }
-  c.spot_gpu_hour = CheapestGpuHour(catalog, s.gpu, true, &c.spot_basis);
+  c.spot_gpu_hour = CheapestGpuHour(catalog, s.gpu, true, say ? &c.spot_basis : nullptr);
   c.cloud_hour = c.cloud_gpu_hour * n;
   // Spot: the hours lost to interruptions (work since the last checkpoint, restarts) are paid
   // again. AWS's Spot Instance Advisor buckets interruptions per month as <5%, 5-10%, 10-15%,
@@ -76,25 +79,29 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   c.spot_month = c.spot_hour * c.busy_hours_month;
   if (c.cloud_hour > 0)
     c.lines.push_back({"cloud_hour", "Cloud on demand, per hour",
-                       Usd(c.cloud_gpu_hour) + " per GPU-hour × " + FormatCountOf(gpus, "GPU", "GPUs") + " (" + c.cloud_basis + ")",
+                       !say ? std::string()
+                            : Usd(c.cloud_gpu_hour) + " per GPU-hour × " + FormatCountOf(gpus, "GPU", "GPUs") + " (" +
+                                  c.cloud_basis + ")",
                        c.cloud_hour});
   if (c.spot_hour > 0)
     c.lines.push_back({"spot_hour", "Cloud spot, per hour",
-                       Usd(c.spot_gpu_hour) + " per GPU-hour × (1 + " + FormatFixed(s.spot_overhead * 100, 0) +
-                           "% interruptions) × " + FormatCountOf(gpus, "GPU", "GPUs") + " (" + c.spot_basis + ")",
+                       !say
+                           ? std::string()
+                           : Usd(c.spot_gpu_hour) + " per GPU-hour × (1 + " + FormatFixed(s.spot_overhead * 100, 0) +
+                                 "% interruptions) × " + FormatCountOf(gpus, "GPU", "GPUs") + " (" + c.spot_basis + ")",
                        c.spot_hour});
 
   // Owned: the purchase price, else the catalog's latest street or launch price.
   if (s.buy_usd > 0) {
     c.purchase_gpu = s.buy_usd;
-    c.purchase_basis = "given";
+    if (say) c.purchase_basis = "given";
   } else if (gpu) {
     const Price* best = nullptr;
     for (const Price& p : gpu->prices)
       if (!best || p.date > best->date) best = &p;
     if (best) {
       c.purchase_gpu = best->usd;
-      c.purchase_basis = best->kind + " price " + best->date + " (" + best->source.title + ")";
+      if (say) c.purchase_basis = best->kind + " price " + best->date + " (" + best->source.title + ")";
     }
   }
   c.power_w = gpu ? gpu->tdp_w * n : 0;
@@ -111,8 +118,10 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     c.owned_per_m_output = PerMillion(c.owned_hour, speed.tokens_per_s_total);
     c.owned_per_m_input = PerMillion(c.owned_hour, speed.prefill_tokens_per_s);
     c.lines.push_back({"amortisation", "Purchase, per busy hour",
-                       Usd(c.purchase_gpu) + " × " + FormatCountOf(gpus, "GPU", "GPUs") + " / (" + FormatFixed(s.years, 1) +
-                           " years × 8,760 h × " + FormatFixed(s.utilization * 100, 0) + "% busy)",
+                       !say ? std::string()
+                            : Usd(c.purchase_gpu) + " × " + FormatCountOf(gpus, "GPU", "GPUs") + " / (" +
+                                  FormatFixed(s.years, 1) + " years × 8,760 h × " +
+                                  FormatFixed(s.utilization * 100, 0) + "% busy)",
                        amortised});
     // Break-even: the month where the purchase is paid back by the rent saved net of energy,
     // renting the same busy hours: purchase / ((rent − energy) per month).
@@ -124,19 +133,24 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     };
     c.break_even_months = months(gap);
     c.break_even_spot_months = months(spot_gap);
-  } else {
+  } else if (say) {
     c.warnings.push_back("no purchase price for this GPU in the catalog: set buy-usd");
   }
-  c.lines.push_back({"energy", "Energy, per busy hour",
-                     FormatFixed(c.power_w, 0) + " W TDP × PUE " + FormatFixed(s.pue, 2) + " × " + Usd(s.kwh_usd) +
-                         "/kWh",
-                     c.energy_hour});
+  c.lines.push_back(
+      {"energy", "Energy, per busy hour",
+       !say ? std::string()
+            : FormatFixed(c.power_w, 0) + " W TDP × PUE " + FormatFixed(s.pue, 2) + " × " + Usd(s.kwh_usd) + "/kWh",
+       c.energy_hour});
 
   // The chart: cumulative cost month by month over the amortisation period, or to 1.5× the
   // later break-even when that comes after it (up to 20 years).
   const double horizon = std::clamp(
       std::max({s.years * 12, c.break_even_months * 1.5, c.break_even_spot_months * 1.5}), 1.0, 240.0);
   const int steps = 48;
+  c.months.reserve(steps + 1);
+  if (c.cloud_month > 0) c.cloud_total.reserve(steps + 1);
+  if (c.spot_month > 0) c.spot_total.reserve(steps + 1);
+  if (c.purchase_gpu > 0) c.owned_total.reserve(steps + 1);
   // An option without a price has no series (empty), not a line at zero.
   for (int i = 0; i <= steps; ++i) {
     const double m = horizon * i / steps;
@@ -145,9 +159,11 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     if (c.spot_month > 0) c.spot_total.push_back(c.spot_month * m);
     if (c.purchase_gpu > 0) c.owned_total.push_back(purchase + c.energy_month * m);
   }
-  // What stays unknown, and why: the reports print these empty with the reason, never as 0.
-  auto unknown = [&](std::initializer_list<const char*> keys, const std::string& why) {
-    for (const char* k : keys) c.unknown.emplace(k, why);
+  // What stays unknown, and why: the reports print these empty with the reason, never as 0
+  // (the numbers-only path leaves the map empty: there a 0 is the unknown).
+  auto unknown = [&](std::initializer_list<const char*> keys, const char* why) {
+    if (say)
+      for (const char* k : keys) c.unknown.emplace(k, why);
   };
   if (!(c.cloud_gpu_hour > 0))
     unknown({"cloud_gpu_hour", "cloud_hour", "cloud_month", "cloud_per_m_output", "cloud_per_m_input", "spot_discount"},
@@ -163,13 +179,14 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   if (!(c.power_w > 0))
     unknown({"power_w", "energy_hour", "energy_month"}, "no TDP for this GPU in the catalog");
   if (auto it = speed.unknown.find("prefill_tokens_per_s"); it != speed.unknown.end())
-    unknown({"cloud_per_m_input", "owned_per_m_input"}, it->second);
+    unknown({"cloud_per_m_input", "owned_per_m_input"}, it->second.c_str());
   if (!(speed.tokens_per_s_total > 0))
     unknown({"cloud_per_m_output", "owned_per_m_output", "spot_per_m_output"}, "no decode rate");
   if (c.purchase_gpu > 0 && c.cloud_gpu_hour > 0 && c.break_even_months == 0)
     unknown({"break_even_months"}, "renting these hours costs about as much as the energy of owning: buying never pays off within 100 years");
   if (c.purchase_gpu > 0 && c.spot_gpu_hour > 0 && c.break_even_spot_months == 0)
     unknown({"break_even_spot_months"}, "renting spot costs about as much as the energy of owning: buying never pays off within 100 years");
+  if (!say) return c;
   c.assumptions = {
       "cost per token at the scenario's steady throughput: output at the decode rate, input at the prefill rate",
       "owned GPUs draw their TDP while busy; host, cooling beyond PUE and staff are not counted",
@@ -181,13 +198,13 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
 
 }  // namespace
 
-CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const SpeedEstimate& speed) {
+CostEstimate EstimateCost(const Catalog& catalog, const Scenario& s, const SpeedEstimate& speed, Detail detail) {
   Result<Resolved> r = Resolve(catalog, s);
-  return Cost(catalog, r ? &r->gpu : nullptr, s, speed);
+  return Cost(catalog, r ? &r->gpu : nullptr, s, speed, detail);
 }
 
-CostEstimate EstimateCost(const Resolved& r, const Scenario& s, const SpeedEstimate& speed) {
-  return Cost(r.catalog, &r.gpu, s, speed);
+CostEstimate EstimateCost(const Resolved& r, const Scenario& s, const SpeedEstimate& speed, Detail detail) {
+  return Cost(r.catalog, &r.gpu, s, speed, detail);
 }
 
 }  // namespace gpuplan

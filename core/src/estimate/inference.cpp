@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "gpuplan/capacity.h"
 #include "gpuplan/model.h"
@@ -54,7 +55,8 @@ struct Workspace {
 
 // Activation / workspace peak per GPU the engine holds besides weights and KV cache, by the
 // engine's workspace model (catalog.h, WorkspaceModel).
-Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Model& m, const Scenario& s, double capacity) {
+Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Model& m, const Scenario& s,
+                          double capacity, bool say) {
   const double tp = s.tp;
   const double h = m.hidden, vocab = m.vocab;
   const double qkv = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim;
@@ -64,7 +66,7 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
     // An explicit fraction (SGLang --mem-fraction-static) replaces the reserve rule:
     // weights + KV <= fraction × total.
     w.bytes = capacity * (1 - s.mem_util);
-    w.formula = "memory outside mem-fraction-static " + FormatFixed(s.mem_util, 2);
+    if (say) w.formula = "memory outside mem-fraction-static " + FormatFixed(s.mem_util, 2);
     return w;
   }
   switch (engine.workspace_model) {
@@ -80,10 +82,12 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       const double rows = std::min<double>(batch.max_num_seqs > 0 ? batch.max_num_seqs : 256, t);
       const double forward = t * 2 * (3 * ffn / tp + qkv / tp + 4 * h) + rows * vocab * 8;
       w.bytes = forward;
-      w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × ((3 × " +
-                  FormatCount(static_cast<long long>(ffn)) + " FFN + " + FormatCount(static_cast<long long>(qkv)) +
-                  " QKV) / " + FormatCountOf(s.tp, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) + " hidden) + " +
-                  FormatCount(static_cast<long long>(rows)) + " rows × vocab " + FormatCount(m.vocab) + " × 8 B logits";
+      if (say)
+        w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × ((3 × " +
+                    FormatCount(static_cast<long long>(ffn)) + " FFN + " + FormatCount(static_cast<long long>(qkv)) +
+                    " QKV) / " + FormatCountOf(s.tp, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) +
+                    " hidden) + " + FormatCount(static_cast<long long>(rows)) + " rows × vocab " +
+                    FormatCount(m.vocab) + " × 8 B logits";
       // vLLM V1 also warms the sampler up with max_num_seqs dummy rows over the whole vocabulary
       // (gpu_model_runner _dummy_sampler_run); on a large vocabulary its peak exceeds the
       // forward's and does not shrink with tensor parallelism. Per logit, the bytes vLLM 0.19
@@ -91,21 +95,23 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       const double sampler = rows * vocab * engine.sampler_bytes_per_logit;
       if (sampler > forward) {
         w.bytes = sampler;
-        w.formula = "sampler warm-up: " + FormatCount(static_cast<long long>(rows)) + " sequences × vocab " +
-                    FormatCount(m.vocab) + " × " + FormatShort(engine.sampler_bytes_per_logit) +
-                    " B per logit (larger than the profiled forward of " + FormatCount(static_cast<long long>(t)) +
-                    " tokens, " + FormatBytes(forward, ByteUnit::GiB) + ")";
+        if (say)
+          w.formula = "sampler warm-up: " + FormatCount(static_cast<long long>(rows)) + " sequences × vocab " +
+                      FormatCount(m.vocab) + " × " + FormatShort(engine.sampler_bytes_per_logit) +
+                      " B per logit (larger than the profiled forward of " + FormatCount(static_cast<long long>(t)) +
+                      " tokens, " + FormatBytes(forward, ByteUnit::GiB) + ")";
       }
       break;
     }
     case WorkspaceModel::kReserveRule: {
       const EngineReserve& rule = *engine.reserve;
       w.bytes = ReserveBytes(rule, capacity, s.tp);
-      w.formula = engine.name + " reserve: " + FormatShort(rule.constant_mib) + " MiB + " +
-                  FormatShort(rule.per_chunk_token_mib) + " MiB × chunked-prefill tokens + " +
-                  FormatShort(rule.per_graph_batch_mib) + " MiB × CUDA-graph batch sizes + " +
-                  FormatShort(rule.per_8_gpus_mib / 1024) + " GiB per 8 GPUs (" + FormatShort(rule.floor_mib / 1024) +
-                  " GiB floor above " + FormatShort(rule.floor_above_gib) + " GiB)";
+      if (say)
+        w.formula = engine.name + " reserve: " + FormatShort(rule.constant_mib) + " MiB + " +
+                    FormatShort(rule.per_chunk_token_mib) + " MiB × chunked-prefill tokens + " +
+                    FormatShort(rule.per_graph_batch_mib) + " MiB × CUDA-graph batch sizes + " +
+                    FormatShort(rule.per_8_gpus_mib / 1024) + " GiB per 8 GPUs (" + FormatShort(rule.floor_mib / 1024) +
+                    " GiB floor above " + FormatShort(rule.floor_above_gib) + " GiB)";
       break;
     }
     case WorkspaceModel::kComputeBuffer: {
@@ -114,8 +120,9 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       // the worst-case graph at startup; 'CUDA0 compute buffer size' in its log).
       const double ub = engine.micro_batch_tokens;
       w.bytes = ub * 4 * (vocab + ffn + 4 * h) / tp;
-      w.formula = FormatCount(engine.micro_batch_tokens) + "-token micro-batch × 4 B × (vocab " + FormatCount(m.vocab) +
-                  " + FFN " + FormatCount(static_cast<long long>(ffn)) + " + 4 × hidden)";
+      if (say)
+        w.formula = FormatCount(engine.micro_batch_tokens) + "-token micro-batch × 4 B × (vocab " +
+                    FormatCount(m.vocab) + " + FFN " + FormatCount(static_cast<long long>(ffn)) + " + 4 × hidden)";
       break;
     }
     case WorkspaceModel::kPrefillForward: {
@@ -123,8 +130,9 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       // no P² scores) with fp32 logits for the last position only (logits_to_keep).
       const double tokens = static_cast<double>(s.batch) * static_cast<double>(std::min(s.prompt, s.context));
       w.bytes = tokens * 2 * (3 * ffn + 4 * h) / tp + static_cast<double>(s.batch) * vocab * 4;
-      w.formula = FormatCount(static_cast<long long>(tokens)) + " prompt tokens × 2 B × (3 × FFN + 4 × hidden) + " +
-                  FormatCountOf(s.batch, "row", "rows") + " × vocab × 4 B";
+      if (say)
+        w.formula = FormatCount(static_cast<long long>(tokens)) + " prompt tokens × 2 B × (3 × FFN + 4 × hidden) + " +
+                    FormatCountOf(s.batch, "row", "rows") + " × vocab × 4 B";
       break;
     }
   }
@@ -160,10 +168,10 @@ int LayersOnGpu(const Model& m, const Scenario& s) {
   return static_cast<int>(std::min<long long>(s.gpu_layers, m.layers));
 }
 
-Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s, bool limits) {
+Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s, bool limits, Detail detail) {
   Result<Resolved> r = Resolve(catalog, s);
   if (!r) return Error{r.error()};
-  return EstimateMemory(*r, s, limits);
+  return EstimateMemory(*r, s, limits, detail);
 }
 
 std::string MixedBitsText(const WeightFormat& wf, bool routed_experts) {
@@ -185,7 +193,8 @@ std::string MixedBitsText(const WeightFormat& wf, bool routed_experts) {
   return out;
 }
 
-Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool limits) {
+Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool limits, Detail detail) {
+  const bool say = detail == Detail::kExplained;  // the words, besides the numbers
   const Model& model = r.model;
   const Gpu& gpu = r.gpu;
   const WeightFormat& wf = r.weights;
@@ -196,12 +205,14 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (model.layers < 1) return Error{"model: '" + s.model + "' has no layers"};
 
   MemoryEstimate e;
+  ModelFacts counted;
+  const ModelFacts& facts = r.facts ? *r.facts : (counted = CountFacts(model));
   const double tp = s.tp;
   // A row split (llama.cpp -sm row) places each layer's other tensors and its KV cache on one GPU
   // as a layer split does (llama.cpp since its Oct 2024 loader refactor: llama-kv-cache.cpp puts
   // layer i's K/V on dev_layer(i)) and cuts only the dense weight matrices by rows over all the
   // GPUs, so memory per GPU is the layer split's.
-  const MultiGpuMode mode = s.tp > 1 ? SplitMode(engine, s, &e.warnings) : engine.multi_gpu;
+  const MultiGpuMode mode = s.tp > 1 ? SplitMode(engine, s, say ? &e.warnings : nullptr) : engine.multi_gpu;
   const bool row_split = s.tp > 1 && mode == MultiGpuMode::kRowSplit;
   // Per GPU, the KV cache of `tokens` tokens for one sequence: tensor parallelism splits each
   // layer's KV heads (replicating those it cannot split: MLA's latent, fewer KV heads than
@@ -211,9 +222,9 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   const bool dp_attention = s.tp > 1 && mode == MultiGpuMode::kDpAttention;
   const double seqs_per_gpu = dp_attention ? std::ceil(static_cast<double>(s.batch) / s.tp) : static_cast<double>(s.batch);
   auto kv_bytes = [&](long long tokens) {
-    return whole_layers   ? KvCacheBytes(model, tokens, kvf.bytes_per_element, 1) / s.tp
-           : dp_attention ? KvCacheBytes(model, tokens, kvf.bytes_per_element, 1)
-                          : KvCacheBytes(model, tokens, kvf.bytes_per_element, s.tp);
+    return whole_layers   ? KvCacheBytes(model, facts, tokens, kvf.bytes_per_element, 1) / s.tp
+           : dp_attention ? KvCacheBytes(model, facts, tokens, kvf.bytes_per_element, 1)
+                          : KvCacheBytes(model, facts, tokens, kvf.bytes_per_element, s.tp);
   };
 
   // Weights: params × effective bits per weight / 8, split evenly by tensor parallelism.
@@ -223,7 +234,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // there: i_gpu_start = n_layer - n_gpu_layers in llama-model.cpp; the layers being alike,
   // only the count matters here); an engine with input_embedding_on_host (llama.cpp) keeps the
   // input embedding table in host RAM in every case (it only gathers rows from it).
-  const ParamCount params = CountParams(model);
+  const ParamCount& params = facts.params;
   e.layers_on_gpu = LayersOnGpu(model, s);
   // Bytes per parameter of each group of tensors: a format may keep the embeddings and the LM
   // head in 16 bits, or quantise only the routed experts (WeightFormat::BitsFor, quant.json).
@@ -259,34 +270,40 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
     stage_bytes += ep_extra * routed_bpp;
   }
   const bool offload = e.layers_on_gpu < model.layers;
-  // The bits as one figure: the format's own, or the mix's average over what the GPUs hold.
-  const std::string bits_text =
-      wf.Mixed() ? FormatFixed(stage_bytes * 8 / stage_params, 3) + " bits on average (" + wf.name + "; " +
-                       MixedBitsText(wf, params.routed > 0) + ")"
-                 : FormatFixed(wf.bits_per_weight, 3) + " bits (" + wf.name + ")";
-  std::string weights_formula = FormatParams(params.total) + " params × " + bits_text + " / 8 / " + FormatCountOf(s.tp, "GPU", "GPUs");
-  if (offload || host_embedding > 0)
-    weights_formula = FormatParams(gpu_params) + " of " + FormatParams(params.total) + " params on the GPUs (" +
-                      std::to_string(e.layers_on_gpu) + " of " + std::to_string(model.layers) + " layers" +
-                      (host_embedding > 0 ? "; input embedding in host RAM" : "") + ") × " + bits_text + " / 8 / " +
-                      FormatCountOf(s.tp, "GPU", "GPUs");
-  if (pp > 1)
-    weights_formula = FormatParams(stage_params) + " params on the largest of " + std::to_string(pp) + " pipeline stages (" +
-                      std::to_string(stage_layers) + " layers + " + (lm_head > params.input_embedding ? "LM head" : "embedding") +
-                      ") × " + bits_text + " / 8 / " + FormatCountOf(s.tp, "GPU", "GPUs") + " per stage";
-  if (ep)
-    weights_formula += "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model.moe->experts / tp))) +
-                       " of " + std::to_string(model.moe->experts) + " experts per GPU, whole";
+  std::string weights_formula;
+  if (say) {
+    // The bits as one figure: the format's own, or the mix's average over what the GPUs hold.
+    const std::string bits_text = wf.Mixed() ? FormatFixed(stage_bytes * 8 / stage_params, 3) + " bits on average (" +
+                                                   wf.name + "; " + MixedBitsText(wf, params.routed > 0) + ")"
+                                             : FormatFixed(wf.bits_per_weight, 3) + " bits (" + wf.name + ")";
+    weights_formula =
+        FormatParams(params.total) + " params × " + bits_text + " / 8 / " + FormatCountOf(s.tp, "GPU", "GPUs");
+    if (offload || host_embedding > 0)
+      weights_formula = FormatParams(gpu_params) + " of " + FormatParams(params.total) + " params on the GPUs (" +
+                        std::to_string(e.layers_on_gpu) + " of " + std::to_string(model.layers) + " layers" +
+                        (host_embedding > 0 ? "; input embedding in host RAM" : "") + ") × " + bits_text + " / 8 / " +
+                        FormatCountOf(s.tp, "GPU", "GPUs");
+    if (pp > 1)
+      weights_formula = FormatParams(stage_params) + " params on the largest of " + std::to_string(pp) +
+                        " pipeline stages (" + std::to_string(stage_layers) + " layers + " +
+                        (lm_head > params.input_embedding ? "LM head" : "embedding") + ") × " + bits_text + " / 8 / " +
+                        FormatCountOf(s.tp, "GPU", "GPUs") + " per stage";
+    if (ep)
+      weights_formula +=
+          "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model.moe->experts / tp))) + " of " +
+          std::to_string(model.moe->experts) + " experts per GPU, whole";
+  }
   // DP attention keeps the attention weights whole on every GPU (each serves its own sequences);
   // the rest is split as tensor parallelism splits it.
   const double attention_stage_bytes = params.attention * stage_layers / model.layers * layer_bpp;
   double weights_bytes = stage_bytes / tp;
   if (dp_attention) {
     weights_bytes += attention_stage_bytes * (1 - 1 / tp);
-    weights_formula += "; DP attention: the attention's " + FormatParams(params.attention * stage_layers / model.layers) +
-                       " params whole on every GPU";
+    if (say)
+      weights_formula += "; DP attention: the attention's " +
+                         FormatParams(params.attention * stage_layers / model.layers) + " params whole on every GPU";
   }
-  Term weights{"weights", "Weights", weights_formula, weights_bytes};
+  Term weights{"weights", "Weights", std::move(weights_formula), weights_bytes};
 
   // KV cache per token = 2 (K and V) × layers × kv_heads × head_dim × bytes per element
   // (vLLM paper, Kwon et al. 2023, §3: OPT-13B ≈ 800 KB per token); GQA/MQA models have fewer
@@ -295,37 +312,43 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // layers keep their cache in host RAM (llama.cpp's default with -ngl).
   const double gpu_layer_share = static_cast<double>(e.layers_on_gpu) / model.layers;
   e.kv_heads_per_gpu = model.mla ? 0 : whole_layers || dp_attention ? model.kv_heads : KvHeadsPerGpu(model, s.tp);
-  e.kv_bytes_per_token = KvBytesPerToken(model, kvf.bytes_per_element);
+  e.kv_bytes_per_token = KvBytesPerToken(model, facts, kvf.bytes_per_element);
   const double kv_share = static_cast<double>(stage_layers) / model.layers;  // per GPU: its stage's layers
   const double kv_per_sequence = kv_bytes(s.context) * kv_share;
   std::string kv_formula;
-  if (!model.mla && !model.mamba && !model.linear && model.sliding_window == 0) {
-    kv_formula = "2 × " + std::to_string(stage_layers) + " layers" +
-                 (whole_layers ? " / " + FormatCountOf(s.tp, "GPU", "GPUs") + " × " + std::to_string(e.kv_heads_per_gpu) + " KV heads × "
-                               : " × " + std::to_string(e.kv_heads_per_gpu) + " KV heads/GPU × ") +
-                 std::to_string(model.head_dim) + " head dim × ";
-  } else {
-    kv_formula = DescribeAttention(model) + (model.mla && s.tp > 1 && !whole_layers ? " (replicated on each GPU)" : "") +
-                 (whole_layers ? "; whole layers, 1/" + std::to_string(s.tp) + " of them per GPU" : "") +
-                 (offload ? "; " + std::to_string(e.layers_on_gpu) + " layers on the GPUs" : "") + "; ";
+  if (say) {
+    if (!model.mla && !model.mamba && !model.linear && model.sliding_window == 0) {
+      kv_formula = "2 × " + std::to_string(stage_layers) + " layers" +
+                   (whole_layers ? " / " + FormatCountOf(s.tp, "GPU", "GPUs") + " × " +
+                                       std::to_string(e.kv_heads_per_gpu) + " KV heads × "
+                                 : " × " + std::to_string(e.kv_heads_per_gpu) + " KV heads/GPU × ") +
+                   std::to_string(model.head_dim) + " head dim × ";
+    } else {
+      kv_formula = DescribeAttention(model) +
+                   (model.mla && s.tp > 1 && !whole_layers ? " (replicated on each GPU)" : "") +
+                   (whole_layers ? "; whole layers, 1/" + std::to_string(s.tp) + " of them per GPU" : "") +
+                   (offload ? "; " + std::to_string(e.layers_on_gpu) + " layers on the GPUs" : "") + "; ";
+    }
+    kv_formula += FormatShort(kvf.bytes_per_element) + " B (" + kvf.name + ") × " + FormatCount(s.context) +
+                  " tokens × " + FormatCountOf(static_cast<long long>(seqs_per_gpu), "sequence", "sequences") +
+                  (dp_attention ? " per GPU (DP attention: its share of the " + std::to_string(s.batch) + ")" : "");
   }
-  kv_formula += FormatShort(kvf.bytes_per_element) + " B (" + kvf.name + ") × " + FormatCount(s.context) +
-                " tokens × " + FormatCountOf(static_cast<long long>(seqs_per_gpu), "sequence", "sequences") +
-                (dp_attention ? " per GPU (DP attention: its share of the " + std::to_string(s.batch) + ")" : "");
-  Term kv{"kv_cache", "KV cache", kv_formula, kv_per_sequence * seqs_per_gpu};
+  Term kv{"kv_cache", "KV cache", std::move(kv_formula), kv_per_sequence * seqs_per_gpu};
 
-  Result<DeviceMemory> device = EstimateDeviceMemory(gpu, s);
+  Result<DeviceMemory> device = EstimateDeviceMemory(gpu, s, detail);
   if (!device) return Error{device.error()};
   e.device = std::move(device).value();
   const double capacity = e.device.free_bytes;
-  const Workspace ws = EngineWorkspace(engine, gpu, model, s, e.device.runtime_bytes);
+  const Workspace ws = EngineWorkspace(engine, gpu, model, s, e.device.runtime_bytes, say);
   Term activations{"activations",
                    engine.workspace_model == WorkspaceModel::kComputeBuffer ? "Compute buffer" : "Activations / workspace",
                    ws.formula, ws.bytes};
 
   Term overhead{"overhead", "Runtime overhead",
-                FormatFixed(s.overhead_gib, 2) + " GiB per GPU (stated assumption: CUDA context and framework; "
-                "adjust with overhead-gib)",
+                say ? FormatFixed(s.overhead_gib, 2) +
+                          " GiB per GPU (stated assumption: CUDA context and framework; "
+                          "adjust with overhead-gib)"
+                    : std::string(),
                 s.overhead_gib * kGiB};
   // With several GPUs the engine also holds collective buffers (NCCL's, its custom all-reduce's)
   // outside PyTorch's allocator: vLLM 0.19 logs ~1.85 GiB more non-torch memory at TP 2 and 4
@@ -333,11 +356,17 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // vLLM's custom all-reduce stays off and its log shows none (0.25 GiB on 2 x RTX 4090).
   if (s.Gpus() > 1 && engine.multi_gpu_buffers_bytes > 0 && gpu.interconnect) {
     overhead.bytes += engine.multi_gpu_buffers_bytes;
-    overhead.formula += " + " + FormatBytes(engine.multi_gpu_buffers_bytes, ByteUnit::GiB) + " of " + engine.name +
-                        "'s collective buffers with " + FormatCountOf(s.Gpus(), "GPU", "GPUs");
+    if (say)
+      overhead.formula += " + " + FormatBytes(engine.multi_gpu_buffers_bytes, ByteUnit::GiB) + " of " + engine.name +
+                          "'s collective buffers with " + FormatCountOf(s.Gpus(), "GPU", "GPUs");
   }
 
-  e.terms = {weights, kv, activations, overhead};
+  const double fixed_terms = weights.bytes + activations.bytes + overhead.bytes;  // all but the KV cache
+  e.terms.reserve(5);
+  e.terms.push_back(std::move(weights));
+  e.terms.push_back(std::move(kv));
+  e.terms.push_back(std::move(activations));
+  e.terms.push_back(std::move(overhead));
   // CUDA graphs' pool (vLLM: one graph per captured batch size; its 0.19 logs show 0.67-1.79
   // GiB on H100 at TP 1-4, ~26 MiB per layer: engines.json cuda_graph_mib_per_layer). vLLM 0.21
   // counts its estimate before sizing the KV cache (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS on
@@ -345,8 +374,10 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   const double graphs = s.graphs ? engine.cuda_graph_bytes_per_layer * stage_layers : 0;
   if (graphs > 0 && engine.cuda_graphs_in_budget)
     e.terms.push_back({"cuda_graphs", "CUDA graphs",
-                       FormatCount(stage_layers) + " layers × " + FormatShort(engine.cuda_graph_bytes_per_layer / kMiB) +
-                           " MiB (" + engine.name + "'s captured graphs, counted before the KV cache)",
+                       say ? FormatCount(stage_layers) + " layers × " +
+                                 FormatShort(engine.cuda_graph_bytes_per_layer / kMiB) + " MiB (" + engine.name +
+                                 "'s captured graphs, counted before the KV cache)"
+                           : std::string(),
                        graphs});
   for (const Term& t : e.terms) e.total_bytes += t.bytes;
   e.capacity_bytes = capacity;
@@ -358,43 +389,47 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // SGLang's mem_fraction_static is what its reserve (the workspace term) leaves; llama.cpp
   // and Transformers take what they need of what is free.
   const double graphs_in = engine.cuda_graphs_in_budget ? graphs : 0;
-  const double fixed = weights.bytes + activations.bytes + overhead.bytes + graphs_in;
+  const double fixed = fixed_terms + graphs_in;
   const double fraction = s.mem_util > 0 ? s.mem_util : engine.memory_fraction;
   bool cap_refused = false;
   if (engine.memory_cap == MemoryCap::kTotal && fraction > 0) {
     const double cap = e.device.runtime_bytes * fraction;
     e.usable_bytes = std::min(cap, capacity);
-    e.usable_basis = engine.name + " memory cap " + FormatFixed(fraction, 2) + " × " +
-                     FormatBytes(e.device.runtime_bytes, ByteUnit::GiB);
+    if (say)
+      e.usable_basis = engine.name + " memory cap " + FormatFixed(fraction, 2) + " × " +
+                       FormatBytes(e.device.runtime_bytes, ByteUnit::GiB);
     // vLLM checks at start-up that this much is free ("Free memory on device ... is less than
     // desired GPU memory utilization", vllm/v1/worker/gpu_worker.py) and stops otherwise.
     if (cap > capacity * 1.000001) {
       cap_refused = true;
-      e.warnings.push_back(engine.name + " would refuse to start: its cap " + FormatBytes(cap) + " is more than the " +
-                           FormatBytes(capacity) + " free beside other processes; lower mem-util to " +
-                           FormatFixed(std::floor(capacity / e.device.runtime_bytes * 100) / 100, 2) + " or less");
+      if (say)
+        e.warnings.push_back(engine.name + " would refuse to start: its cap " + FormatBytes(cap) +
+                             " is more than the " + FormatBytes(capacity) +
+                             " free beside other processes; lower mem-util to " +
+                             FormatFixed(std::floor(capacity / e.device.runtime_bytes * 100) / 100, 2) + " or less");
     }
   } else if (engine.memory_cap == MemoryCap::kFree && fraction > 0) {
     e.usable_bytes = fixed + std::max(0.0, capacity - fixed) * fraction;
-    e.usable_basis = engine.name + " KV fraction " + FormatFixed(fraction, 2) + " of the memory free after weights";
+    if (say)
+      e.usable_basis = engine.name + " KV fraction " + FormatFixed(fraction, 2) + " of the memory free after weights";
   } else {
     e.usable_bytes = capacity;
-    e.usable_basis = "all that is free (" + engine.name + " has no memory cap)";
-    if (s.mem_util > 0 && engine.memory_cap != MemoryCap::kReserve)  // a reserve's fraction is in the workspace term
+    if (say) e.usable_basis = "all that is free (" + engine.name + " has no memory cap)";
+    if (say && s.mem_util > 0 &&
+        engine.memory_cap != MemoryCap::kReserve)  // a reserve's fraction is in the workspace term
       e.warnings.push_back("mem-util has no effect with " + engine.name);
   }
   e.headroom_bytes = e.usable_bytes - e.total_bytes;
   e.fits = e.headroom_bytes >= 0 && !cap_refused;
   e.warnings.insert(e.warnings.end(), e.device.warnings.begin(), e.device.warnings.end());
   const double free_for_kv = e.usable_bytes - fixed;
-  if (graphs > 0 && !engine.cuda_graphs_in_budget && e.usable_bytes + graphs > capacity)
+  if (say && graphs > 0 && !engine.cuda_graphs_in_budget && e.usable_bytes + graphs > capacity)
     e.warnings.push_back(engine.name + "'s CUDA graphs (about " + FormatBytes(graphs, ByteUnit::GiB) +
                          ") come after the KV cache, from the " + FormatBytes(std::max(0.0, capacity - e.usable_bytes), ByteUnit::GiB) +
                          " its memory cap leaves: start-up may run out of memory (lower mem-util)");
   e.kv_pool_bytes = std::max(0.0, free_for_kv);
-  e.host_bytes = (all_bytes - gpu_bytes) +
-                 KvCacheBytes(model, s.context, kvf.bytes_per_element, 1) * (1 - gpu_layer_share) *
-                     static_cast<double>(s.batch);
+  e.host_bytes = (all_bytes - gpu_bytes) + KvCacheBytes(model, facts, s.context, kvf.bytes_per_element, 1) *
+                                               (1 - gpu_layer_share) * static_cast<double>(s.batch);
 
   // Largest context / batch that fit: the cache grows monotonically with tokens (windows and
   // recurrent states make it non-linear), so the context limit is found by bisection.
@@ -419,6 +454,8 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   e.max_batch = limits ? std::min<long long>(65536, MaxUnits(free_for_kv, kv_per_sequence, 65536) * (dp_attention ? s.tp : 1)) : 0;
   e.band = engine.calibration.memory;
 
+  if (!say) return e;
+  // --- The words: what was assumed and what to watch (kExplained only).
   if (s.prompt > s.context)
     e.warnings.push_back("prompt: " + FormatCount(s.prompt) + " tokens exceed the context of " + FormatCount(s.context) +
                          " (context counts prompt + output); read as " + FormatCount(s.context));

@@ -31,14 +31,16 @@ constexpr double kPcieAllReduceLatency = 30e-6;
 constexpr double kHandoffLatency = 10e-6;
 
 // The measured all-reduce for the GPU and count where the catalog has one (ceilings.h).
-void ApplyMeasured(const Catalog& catalog, const Gpu& gpu, int n, Link& link) {
-  const MeasuredAllReduce m = AllReduceMeasurements(catalog, gpu, n);
-  std::string rate = "datasheet link rate", latency = "stated latency";
-  if (m.bus_bytes_per_s > 0) link.bytes_per_s = m.bus_bytes_per_s, rate = "bus bandwidth " + m.bus_basis;
-  if (m.latency_s > 0) link.latency_s = m.latency_s, latency = "latency " + m.latency_basis;
-  link.basis = "all-reduce over " + link.name + ": " + rate + "; " + latency;
+void ApplyMeasured(const Catalog& catalog, const Gpu& gpu, int n, Link& link, const CeilingTable* table) {
+  const bool say = !table;  // (the grouped table is the numbers-only path's)
+  const MeasuredAllReduce m = table ? table->AllReduce(gpu, n, false) : AllReduceMeasurements(catalog, gpu, n);
+  if (m.bus_bytes_per_s > 0) link.bytes_per_s = m.bus_bytes_per_s;
+  if (m.latency_s > 0) link.latency_s = m.latency_s;
+  if (say)
+    link.basis = "all-reduce over " + link.name + ": " +
+                 (m.bus_bytes_per_s > 0 ? "bus bandwidth " + m.bus_basis : std::string("datasheet link rate")) + "; " +
+                 (m.latency_s > 0 ? "latency " + m.latency_basis : std::string("stated latency"));
 }
-
 
 // Ring all-reduce of `bytes` over n GPUs (Patarasuk & Yuan 2009; NCCL's busbw = algbw ×
 // 2(n-1)/n, nccl-tests doc/PERFORMANCE.md): each GPU sends and receives 2(n-1)/n × bytes.
@@ -65,7 +67,7 @@ struct RowSync {
 };
 constexpr double kRowSplitPerGpu = 20e-6;
 constexpr double kRowSplitChunk = 128;
-RowSync RowSyncTime(const Model& m, double tokens, int n, const Link& link) {
+RowSync RowSyncTime(const Model& m, double tokens, int n, const Link& link, bool say) {
   const double h = m.hidden, others = n - 1.0;
   double matmuls = 0, bytes = 0;
   auto matmul = [&](double in, double out, double count) {
@@ -93,6 +95,7 @@ RowSync RowSyncTime(const Model& m, double tokens, int n, const Link& link) {
   const double crossings = tokens > kRowSplitChunk ? 2 : 1;
   RowSync r;
   r.seconds = chunks * matmuls * n * kRowSplitPerGpu + (link.bytes_per_s > 0 ? crossings * bytes / link.bytes_per_s : 0);
+  if (!say) return r;
   r.formula = (chunks > 1 ? FormatFixed(chunks, 0) + " chunks of " + FormatFixed(kRowSplitChunk, 0) + " tokens × " : "") +
               FormatCount(static_cast<long long>(matmuls)) + " split matmuls × " + std::to_string(n) + " GPUs × " +
               FormatSeconds(kRowSplitPerGpu) + " of launches (stated) + " + FormatBytes(bytes, ByteUnit::GB) +
@@ -118,28 +121,32 @@ void Finish(StepTime& t) {
 // The band of the reference cases like the scenario (engine, phase, dense or MoE, one or several
 // GPUs, GPU vendor; calibrate.cpp WithBands). Three or more such cases: their band. One or two:
 // joined with the engine's band. None: the spread of every engine's cases, and it says so.
-Band PickBand(const EngineProfile& engine, const std::string& phase, bool moe, bool multi, const std::string& vendor) {
+Band PickBand(const EngineProfile& engine, const std::string& phase, bool moe, bool multi, const std::string& vendor,
+              bool say) {
   const EngineCalibration& cal = engine.calibration;
   const Band& own = phase == "decode" ? cal.decode : cal.prefill;
   if (cal.classes.empty()) return own;  // a catalog without class bands (a user's file)
-  const std::string what = std::string(moe ? "MoE" : "dense") + " " + phase + " on " +
-                           (multi ? "several GPUs" : "one GPU") + " (" + vendor + ") with " + engine.name;
+  const std::string what = !say ? std::string()
+                                : std::string(moe ? "MoE" : "dense") + " " + phase + " on " +
+                                      (multi ? "several GPUs" : "one GPU") + " (" + vendor + ") with " + engine.name;
   constexpr int kEnough = 3;
   for (const ClassBand& c : cal.classes) {
     if (c.phase != phase || c.moe != moe || c.multi_gpu != multi || c.vendor != vendor) continue;
     if (c.band.cases >= kEnough) {
       Band b = c.band;
-      b.basis = "from " + std::to_string(c.band.cases) + " reference cases like this: " + what;
+      if (say) b.basis = "from " + std::to_string(c.band.cases) + " reference cases like this: " + what;
       return b;
     }
     Band b{std::min(c.band.lo, own.lo), std::max(c.band.hi, own.hi), c.band.cases, ""};
-    b.basis = "thin: only " + std::to_string(c.band.cases) + " reference case" + (c.band.cases == 1 ? "" : "s") +
-              " like this (" + what + "), joined with the engine's band of " + std::to_string(own.cases);
+    if (say)
+      b.basis = "thin: only " + std::to_string(c.band.cases) + " reference case" + (c.band.cases == 1 ? "" : "s") +
+                " like this (" + what + "), joined with the engine's band of " + std::to_string(own.cases);
     return b;
   }
   Band b = phase == "decode" ? cal.decode_wide : cal.prefill_wide;
-  b.basis = "extrapolated: no reference case for " + what + "; the band is the spread of every engine's " + phase +
-            " cases (" + std::to_string(b.cases) + ")";
+  if (say)
+    b.basis = "extrapolated: no reference case for " + what + "; the band is the spread of every engine's " + phase +
+              " cases (" + std::to_string(b.cases) + ")";
   return b;
 }
 
@@ -149,7 +156,8 @@ Band PickBand(const EngineProfile& engine, const std::string& phase, bool moe, b
 constexpr int kNodeGpus = 8;
 constexpr double kNetworkAllReduceLatency = 50e-6;
 
-Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings) {
+Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings,
+                    const CeilingTable* table) {
   Link link;
   if (n > kNodeGpus) {
     // One NIC per GPU: InfiniBand NDR (400 Gb/s) where the GPU has a scale-up fabric (data-centre
@@ -172,11 +180,11 @@ Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<s
     link.bytes_per_s = gpu.interconnect->bytes_per_s / 2;  // vendors quote both directions together
     link.latency_s = kNvlinkAllReduceLatency;
     link.name = gpu.interconnect->kind + (gpu.interconnect->generation ? " " + std::to_string(gpu.interconnect->generation) : "");
-    ApplyMeasured(catalog, gpu, n, link);
+    ApplyMeasured(catalog, gpu, n, link, table);
     return link;
   }
   link = PcieLink(catalog, gpu, warnings);
-  if (n > 1) ApplyMeasured(catalog, gpu, n, link);
+  if (n > 1) ApplyMeasured(catalog, gpu, n, link, table);
   return link;
 }
 
@@ -199,22 +207,20 @@ Link PcieLink(const Catalog& catalog, const Gpu& gpu, std::vector<std::string>& 
 // Attention FLOPs per generated token at `context` cached tokens: QKᵀ and AV, 2 FLOPs per
 // multiply-add each (Kaplan et al. 2020, Table 1: 2·n_layer·n_ctx·d_attn per token forward,
 // ×2 for the two products), over the tokens each layer attends to (windows cap it).
-double AttentionFlopsPerToken(const Model& m, double context) {
+double AttentionFlopsPerToken(const Model& m, const ModelFacts& f, double context) {
   const double width = m.mla ? static_cast<double>(m.heads) * (m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim + m.mla->v_head_dim) / 2
                              : static_cast<double>(m.heads) * m.head_dim;
-  double flops = 0;
-  for (int layer = 0; layer < m.layers; ++layer) {
-    if (!m.IsAttentionLayer(layer)) {
-      // Gated DeltaNet: a rank-1 update of each value head's key × value state and a read of
-      // it, independent of the context (Yang et al. 2024).
-      if (m.linear)
-        flops += 4.0 * m.linear->value_heads * m.linear->key_head_dim * m.linear->value_head_dim;
-      continue;
-    }
-    const double span = m.IsSlidingLayer(layer) ? std::min<double>(context, m.sliding_window) : context;
-    flops += 4 * width * span;
-  }
+  double flops = f.full_layers * 4 * width * context;
+  if (f.sliding_layers > 0) flops += f.sliding_layers * 4 * width * std::min<double>(context, m.sliding_window);
+  // Gated DeltaNet: a rank-1 update of each value head's key × value state and a read of it,
+  // independent of the context (Yang et al. 2024). Mamba layers' scan is not counted here.
+  if (m.linear && f.state_layers > 0)
+    flops += f.state_layers * 4.0 * m.linear->value_heads * m.linear->key_head_dim * m.linear->value_head_dim;
   return flops;
+}
+
+double AttentionFlopsPerToken(const Model& m, double context) {
+  return AttentionFlopsPerToken(m, CountFacts(m), context);
 }
 
 KernelCount DecodeKernels(const Model& m, int extra_per_gemm) {
@@ -274,14 +280,15 @@ std::string ComputePrecision(const Gpu& gpu, const WeightFormat& wf, const Engin
 }
 
 Result<SpeedEstimate> EstimateSpeed(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
-                                    Efficiency eff) {
+                                    Efficiency eff, Detail detail) {
   Result<Resolved> r = Resolve(catalog, s);
   if (!r) return Error{r.error()};
-  return EstimateSpeed(*r, s, memory, eff);
+  return EstimateSpeed(*r, s, memory, eff, detail);
 }
 
-Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const MemoryEstimate& memory,
-                                    Efficiency eff) {
+Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const MemoryEstimate& memory, Efficiency eff,
+                                    Detail detail) {
+  const bool say = detail == Detail::kExplained;  // the words, besides the numbers
   const Catalog& catalog = r.catalog;
   const Model& model = r.model;
   const Gpu& gpu = r.gpu;
@@ -296,26 +303,28 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   e.eta_bw = cal.decode_bw_efficiency;
   e.eta_compute = cal.prefill_compute_efficiency;
   double kernel_s = cal.kernel_s;
-  std::string fitted_on = "fitted for " + engine.name;
+  std::string fitted_on = say ? "fitted for " + engine.name : std::string();
+  const std::string vendor = VendorKey(gpu.vendor);
   for (const VendorCalibration& v : cal.by_vendor)
-    if (v.vendor == VendorKey(gpu.vendor)) {
+    if (v.vendor == vendor) {
       e.eta_bw = v.decode_bw_efficiency, kernel_s = v.kernel_s;
-      fitted_on = "fitted for " + engine.name + " on " + gpu.vendor + " GPUs (" + std::to_string(v.cases) +
-                  " cases; decode's own, prefill's the engine's)";
+      if (say)
+        fitted_on = "fitted for " + engine.name + " on " + gpu.vendor + " GPUs (" + std::to_string(v.cases) +
+                    " cases; decode's own, prefill's the engine's)";
     }
   // CUDA graphs off: every kernel is launched from the host again, a cost the graph replay hid
   // (engines.json eager_kernel_us, from published same-GPU pairs with graphs on and off).
   double eager_s = 0;
   if (!s.graphs) {
     if (engine.eager_kernel_s > 0) eager_s = engine.eager_kernel_s;
-    else e.warnings.push_back("graphs: " + engine.name + " has no CUDA-graph mode to turn off; graphs=0 changes nothing");
+    else if (say)
+      e.warnings.push_back("graphs: " + engine.name + " has no CUDA-graph mode to turn off; graphs=0 changes nothing");
   }
   kernel_s += eager_s;
   {
     const bool moe = model.moe.has_value(), multi = s.tp * std::max(1, s.pp) > 1;
-    const std::string vendor = VendorKey(gpu.vendor);
-    e.decode_band = PickBand(engine, "decode", moe, multi, vendor);
-    e.prefill_band = PickBand(engine, "prefill", moe, multi, vendor);
+    e.decode_band = PickBand(engine, "decode", moe, multi, vendor, say);
+    e.prefill_band = PickBand(engine, "prefill", moe, multi, vendor, say);
     for (const Band* b : {&e.decode_band, &e.prefill_band})
       if (b->basis.rfind("extrapolated", 0) == 0) e.warnings.push_back(b->basis);
   }
@@ -328,24 +337,25 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   bool fp16_accumulate = false;
   // BF16 weights run as BF16 with FP32 accumulate there.
   if (engine.fp16_accumulate_gemm && e.compute_precision == "fp16" && (wf.id == "fp16" || IsGguf(wf)) &&
-      VendorKey(gpu.vendor) == "nvidia" &&
-      gpu.architecture.find("Volta") == std::string::npos) {
+      vendor == "nvidia" && gpu.architecture.find("Volta") == std::string::npos) {
     const double acc = Peak(gpu, "fp16_fp16acc") * memory.device.compute_share;
     if (acc > e.peak_flops) e.peak_flops = acc, fp16_accumulate = true;
   }
   e.bandwidth = gpu.bandwidth_bytes_per_s * memory.device.bandwidth_share;
   const bool no_peak = e.peak_flops <= 0;
-  if (no_peak)
+  if (no_peak && say)
     e.warnings.push_back(gpu.name + ": the catalog has no dense throughput figure, so compute time is left out"
                          " (decode is memory-bound; prefill cannot be estimated)");
-  if (model.encoder_only)
+  if (model.encoder_only && say)
     e.warnings.push_back(model.name + " is an encoder-only model (embeddings, reranking): it generates no tokens, so the "
                          "decode figures do not apply; its work is the prefill, one forward pass over the input");
   if (!(e.eta_bw > 0) || !(e.eta_compute > 0))
     return Error{"engine: '" + engine.id + "' has no fitted efficiencies"};
 
   const int tp = s.tp;
-  const Link link = tp > 1 ? CollectiveLink(catalog, gpu, tp, e.warnings) : Link{};
+  std::vector<std::string> unsaid;  // warnings of helpers when the words are not wanted
+  const Link link =
+      tp > 1 ? CollectiveLink(catalog, gpu, tp, say ? e.warnings : unsaid, say ? nullptr : r.ceilings) : Link{};
   e.link_bytes_per_s = link.bytes_per_s;
   e.link_name = link.name;
   // How the GPUs share the model (the engine profile's multi_gpu): tensor parallelism splits
@@ -356,7 +366,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // A row split (llama.cpp --split-mode row) splits each weight matrix by rows: the GPUs read
   // their slices at once, but the main GPU keeps the KV cache, attention and the small ops, and
   // sends each matmul's input to the others and gathers their outputs (the row sync below).
-  e.split = tp > 1 ? SplitMode(engine, s, &e.warnings) : engine.multi_gpu;
+  e.split = tp > 1 ? SplitMode(engine, s, say ? &e.warnings : nullptr) : engine.multi_gpu;
   const bool layer_split = tp > 1 && e.split == MultiGpuMode::kLayerSplit;
   const bool row_split = tp > 1 && e.split == MultiGpuMode::kRowSplit;
   // DP attention (SGLang --enable-dp-attention; vLLM data parallelism with a MoE model): each
@@ -365,9 +375,11 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // gathered before them and scattered after (SGLang docs, "DP, DPA and SGLang DP Router").
   const bool dp_attention = tp > 1 && e.split == MultiGpuMode::kDpAttention;
   const double in_turn = layer_split ? tp : 1;
-  const std::string turn_text = layer_split ? " × " + std::to_string(tp) + " GPUs in turn" : "";
+  const std::string turn_text = say && layer_split ? " × " + std::to_string(tp) + " GPUs in turn" : "";
 
-  const ParamCount params = CountParams(model);
+  ModelFacts counted;
+  const ModelFacts& facts = r.facts ? *r.facts : (counted = CountFacts(model));
+  const ParamCount& params = facts.params;
   // Bytes of `params` weights of which `routed` are routed experts and `head` the LM head, each
   // group at its format's bits (WeightFormat::BitsFor: FP8 or bitsandbytes checkpoints keep the
   // head in 16 bits, gpt-oss's MXFP4 only quantises the experts). The input embedding is only
@@ -388,16 +400,20 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // What the GPU really reaches of its datasheet (published copy and GEMM microbenchmarks,
   // assets/catalog/ceilings.json); the engine's efficiencies are shares of that.
   // A probe's measurement on this machine replaces the published ones (Efficiency).
-  e.memory_ceiling = AttainableMemory(catalog, gpu);
-  e.gemm_ceiling = AttainableGemm(catalog, gpu, e.compute_precision);
+  e.memory_ceiling = r.ceilings ? r.ceilings->Memory(gpu, say) : AttainableMemory(catalog, gpu);
+  e.gemm_ceiling =
+      r.ceilings ? r.ceilings->Gemm(gpu, e.compute_precision, say) : AttainableGemm(catalog, gpu, e.compute_precision);
   if (eff.bw > 0) e.memory_ceiling = {std::min(1.0, eff.bw), 1, true, "memory bandwidth: measured by the probe on this GPU"};
   if (eff.compute > 0)
     e.gemm_ceiling = {std::min(1.0, eff.compute), 1, true, e.compute_precision + " GEMM: measured by the probe on this GPU"};
   const double att_bw = e.memory_ceiling.fraction, att_gemm = e.gemm_ceiling.fraction;
-  const std::string bw_text = FormatGBs(e.bandwidth) + " × " + FormatFixed(att_bw, 2) + " attainable × " + FormatFixed(e.eta_bw, 2);
-  const std::string peak_text = FormatTflops(e.peak_flops) + " " + e.compute_precision +
-                                (fp16_accumulate ? " with FP16 accumulate" : "") + " × " + FormatFixed(att_gemm, 2) +
-                                " attainable × " + FormatFixed(e.eta_compute, 2);
+  const std::string bw_text =
+      !say ? std::string()
+           : FormatGBs(e.bandwidth) + " × " + FormatFixed(att_bw, 2) + " attainable × " + FormatFixed(e.eta_bw, 2);
+  const std::string peak_text = !say ? std::string()
+                                     : FormatTflops(e.peak_flops) + " " + e.compute_precision +
+                                           (fp16_accumulate ? " with FP16 accumulate" : "") + " × " +
+                                           FormatFixed(att_gemm, 2) + " attainable × " + FormatFixed(e.eta_compute, 2);
   const double bw_gpu = e.bandwidth * att_bw * e.eta_bw;
   const double bw_host = s.ram_gbs * 1e9 * e.eta_bw;
   const double flops_gpu = no_peak ? 0 : e.peak_flops * att_gemm * e.eta_compute;
@@ -434,35 +450,44 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // split); the layer and row splits read each layer's whole cache on the GPU holding the layer,
   // one layer after another (the layer split's share per GPU times its GPUs in turn).
   const long long decode_tokens = static_cast<long long>(e.decode_context);
-  const double kv_read = (layer_split               ? KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1) / tp
-                          : row_split || dp_attention ? KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1)
-                                                      : KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, tp)) *
-                         own_seqs;
+  const double kv_read =
+      (layer_split                 ? KvCacheBytes(model, facts, decode_tokens, kvf.bytes_per_element, 1) / tp
+       : row_split || dp_attention ? KvCacheBytes(model, facts, decode_tokens, kvf.bytes_per_element, 1)
+                                   : KvCacheBytes(model, facts, decode_tokens, kvf.bytes_per_element, tp)) *
+      own_seqs;
   const double kv_gpu = kv_read * gpu_share;
-  const double kv_host = KvCacheBytes(model, decode_tokens, kvf.bytes_per_element, 1) * mb * (1 - gpu_share);
+  const double kv_host = KvCacheBytes(model, facts, decode_tokens, kvf.bytes_per_element, 1) * mb * (1 - gpu_share);
   const double decode_flops =
-      dp_attention
-          ? 2 * params.attention * own_seqs + 2 * (params.active - params.attention) * mb / tp +
-                AttentionFlopsPerToken(model, e.decode_context) * own_seqs
-          : 2 * params.active * mb / tp + AttentionFlopsPerToken(model, e.decode_context) * mb / (row_split ? 1 : tp);
+      dp_attention ? 2 * params.attention * own_seqs + 2 * (params.active - params.attention) * mb / tp +
+                         AttentionFlopsPerToken(model, facts, e.decode_context) * own_seqs
+                   : 2 * params.active * mb / tp +
+                         AttentionFlopsPerToken(model, facts, e.decode_context) * mb / (row_split ? 1 : tp);
 
   StepTime& d = e.decode;
+  d.terms.reserve(8);
   d.bytes = weights_gpu + kv_gpu;
   d.flops = decode_flops;
   d.memory_s = d.bytes / bw_gpu * in_turn;
   d.compute_s = no_peak ? 0 : decode_flops / flops_gpu * in_turn;
-  d.terms.push_back({"weights_read", "Weights read",
-                     FormatBytes(weights_gpu, ByteUnit::GB) + (pp > 1 ? " per GPU over " + std::to_string(pp) + " stages" : " per GPU") +
-                         (model.moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
-                         " / (" + bw_text + ")" + turn_text,
-                     weights_gpu / bw_gpu * in_turn});
+  d.terms.push_back(
+      {"weights_read", "Weights read",
+       !say ? std::string()
+            : FormatBytes(weights_gpu, ByteUnit::GB) +
+                  (pp > 1 ? " per GPU over " + std::to_string(pp) + " stages" : " per GPU") +
+                  (model.moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
+                  " / (" + bw_text + ")" + turn_text,
+       weights_gpu / bw_gpu * in_turn});
   d.terms.push_back({"kv_read", "KV cache read",
-                     FormatBytes(kv_gpu, ByteUnit::GB) + " (" + FormatCount(static_cast<long long>(e.decode_context)) +
-                         " tokens × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " seq) / (" + bw_text + ")" + turn_text,
+                     !say ? std::string()
+                          : FormatBytes(kv_gpu, ByteUnit::GB) + " (" +
+                                FormatCount(static_cast<long long>(e.decode_context)) + " tokens × " +
+                                FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " seq) / (" + bw_text + ")" + turn_text,
                      kv_gpu / bw_gpu * in_turn});
   d.terms.push_back({"compute", "Compute",
-                     "2 × " + FormatParams(params.active) + " active params × " + FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) +
-                         " tokens + attention, / " + std::to_string(tp) + " GPU(s) / (" + peak_text + ")" + turn_text,
+                     !say ? std::string()
+                          : "2 × " + FormatParams(params.active) + " active params × " +
+                                FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " tokens + attention, / " +
+                                std::to_string(tp) + " GPU(s) / (" + peak_text + ")" + turn_text,
                      d.compute_s});
   // Fixed time per kernel (engines.json kernel_us, fitted): the gap between dependent kernels
   // and the ramp of a small kernel that cannot fill the GPU, which a decode step at small
@@ -475,24 +500,25 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // model's kernels once in all, as on one GPU.
   const double launch = e.kernels.total * kernel_s;
   d.serial_s += launch;
-  d.terms.push_back({"launch", "Kernel overhead",
-                     FormatCount(e.kernels.total) + " kernels per step (" + FormatCount(model.layers) + " layers" +
-                         (e.kernels.moe_layers > 0 ? ", " + std::to_string(e.kernels.moe_layers) + " of them MoE" : "") +
-                         (wf.extra_kernels_per_gemm > 0
-                              ? ", " + std::to_string(wf.extra_kernels_per_gemm) + " more per matmul for " + wf.name
-                              : quantised_activations ? ", 8-bit activation quantisation" : "") +
-                         ") × " +
-                         FormatFixed(kernel_s * 1e6, 2) +
-                         " µs (fitted fixed time per kernel: launch gap, ramp and tail of a small kernel" +
-                         (eager_s > 0 ? "; with " + FormatFixed(eager_s * 1e6, 1) + " µs of eager launch, graphs off" : "") + ")" +
-                         (layer_split ? ", each GPU its own layers'" : ""),
-                     launch});
+  d.terms.push_back(
+      {"launch", "Kernel overhead",
+       !say ? std::string()
+            : FormatCount(e.kernels.total) + " kernels per step (" + FormatCount(model.layers) + " layers" +
+                  (e.kernels.moe_layers > 0 ? ", " + std::to_string(e.kernels.moe_layers) + " of them MoE" : "") +
+                  (wf.extra_kernels_per_gemm > 0
+                       ? ", " + std::to_string(wf.extra_kernels_per_gemm) + " more per matmul for " + wf.name
+                   : quantised_activations ? ", 8-bit activation quantisation"
+                                           : "") +
+                  ") × " + FormatFixed(kernel_s * 1e6, 2) +
+                  " µs (fitted fixed time per kernel: launch gap, ramp and tail of a small kernel" +
+                  (eager_s > 0 ? "; with " + FormatFixed(eager_s * 1e6, 1) + " µs of eager launch, graphs off" : "") +
+                  ")" + (layer_split ? ", each GPU its own layers'" : ""),
+       launch});
   // Expert parallelism: MoE layers dispatch each token to its top-k experts' GPUs and combine
   // the results (two all-to-alls, each GPU sending (n-1)/n of mb × k hidden vectors; GShard,
   // Lepikhin et al. 2020) instead of all-reducing the MLP output.
   const bool ep = s.ep == 1 && model.moe && tp > 1 && !layer_split;
-  int moe_layers = 0;
-  for (int layer = 0; layer < model.layers; ++layer) moe_layers += model.IsMoeLayer(layer);
+  const int moe_layers = facts.moe_layers;
   const double all_reduces_per_step = ep ? 2 * layers - moe_layers : 2 * layers;
   auto all_to_all = [&](double tokens) {
     const double bytes = tokens * model.moe->experts_per_token * hidden_bytes * (tp - 1) / tp;
@@ -502,9 +528,10 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double handoff = (tp - 1) * (mb * hidden_bytes / link.bytes_per_s + kHandoffLatency);
     d.serial_s += handoff;
     d.terms.push_back({"handoff", "Layer-split hand-offs",
-                       std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of the hidden state (" +
-                           FormatRate(mb * hidden_bytes, "B") +
-                           ") to the next GPU over " + link.name + " (" + FormatSeconds(kHandoffLatency) + " latency each, stated)",
+                       !say ? std::string()
+                            : std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of the hidden state (" +
+                                  FormatRate(mb * hidden_bytes, "B") + ") to the next GPU over " + link.name + " (" +
+                                  FormatSeconds(kHandoffLatency) + " latency each, stated)",
                        handoff});
   } else if (dp_attention) {
     // Per layer an all-gather of every GPU's hidden states before the MLP and a reduce-scatter
@@ -512,12 +539,14 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double gathers = layers * (AllReduceSeconds(mb * hidden_bytes, tp, link) + link.latency_s);
     d.serial_s += gathers;
     d.terms.push_back({"all_reduce", "DP-attention gathers",
-                       FormatCount(model.layers) + " layers × (all-gather + reduce-scatter of " + FormatRate(mb * hidden_bytes, "B") +
-                           " over " + link.name + ", " + FormatGBs(link.bytes_per_s) + " per direction, 2 × " +
-                           FormatSeconds(link.latency_s) + " latency)",
+                       !say ? std::string()
+                            : FormatCount(model.layers) + " layers × (all-gather + reduce-scatter of " +
+                                  FormatRate(mb * hidden_bytes, "B") + " over " + link.name + ", " +
+                                  FormatGBs(link.bytes_per_s) + " per direction, 2 × " + FormatSeconds(link.latency_s) +
+                                  " latency)",
                        gathers});
   } else if (row_split) {
-    const RowSync sync = RowSyncTime(model, mb, tp, link);
+    const RowSync sync = RowSyncTime(model, mb, tp, link, say);
     d.serial_s += sync.seconds;
     d.terms.push_back({"row_sync", "Row-split copies", sync.formula, sync.seconds});
   } else if (tp > 1) {
@@ -526,38 +555,43 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double ar = all_reduces_per_step * AllReduceSeconds(mb * hidden_bytes, tp, link);
     d.serial_s += ar;
     d.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
-                       FormatFixed(all_reduces_per_step, 0) + " all-reduces (2 per layer" +
-                           (ep ? ", none after the " + std::to_string(moe_layers) + " MoE layers" : "") + ") × ring of " +
-                           FormatRate(mb * hidden_bytes, "B") + " over " + link.name + " (" +
-                           FormatGBs(link.bytes_per_s) + " per direction, " + FormatSeconds(link.latency_s) + " latency)",
+                       !say ? std::string()
+                            : FormatFixed(all_reduces_per_step, 0) + " all-reduces (2 per layer" +
+                                  (ep ? ", none after the " + std::to_string(moe_layers) + " MoE layers" : "") +
+                                  ") × ring of " + FormatRate(mb * hidden_bytes, "B") + " over " + link.name + " (" +
+                                  FormatGBs(link.bytes_per_s) + " per direction, " + FormatSeconds(link.latency_s) +
+                                  " latency)",
                        ar});
   }
   if (ep) {
     const double a2a = 2 * moe_layers * all_to_all(mb);
     d.serial_s += a2a;
     d.terms.push_back({"all_to_all", "Expert all-to-all",
-                       "2 × " + std::to_string(moe_layers) + " MoE layers × all-to-all of " + FormatFixed(mb, 0) +
-                           " tokens × top-" + std::to_string(model.moe->experts_per_token) + " hidden vectors over " +
-                           link.name,
+                       !say ? std::string()
+                            : "2 × " + std::to_string(moe_layers) + " MoE layers × all-to-all of " +
+                                  FormatFixed(mb, 0) + " tokens × top-" + std::to_string(model.moe->experts_per_token) +
+                                  " hidden vectors over " + link.name,
                        a2a});
   }
   if (pp > 1) {
     std::vector<std::string> expected;  // crossing nodes between stages is the intended layout
-    const Link hop = CollectiveLink(catalog, gpu, tp * pp, expected);
+    const Link hop = CollectiveLink(catalog, gpu, tp * pp, expected, say ? nullptr : r.ceilings);
     const double handoff = (pp - 1) * (mb * hidden_bytes / hop.bytes_per_s + hop.latency_s);
     d.serial_s += handoff;
     d.terms.push_back({"pipeline", "Pipeline hand-offs",
-                       std::to_string(pp - 1) + " hand-offs of " + FormatRate(mb * hidden_bytes, "B") + " over " +
-                           hop.name + " (" + FormatFixed(micro_batches, 0) + " micro-batches of " +
-                           FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " in flight)",
+                       !say ? std::string()
+                            : std::to_string(pp - 1) + " hand-offs of " + FormatRate(mb * hidden_bytes, "B") +
+                                  " over " + hop.name + " (" + FormatFixed(micro_batches, 0) + " micro-batches of " +
+                                  FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " in flight)",
                        handoff});
   }
   if (weights_host + kv_host > 0) {
     const double host = (weights_host + kv_host) / bw_host;
     d.serial_s += host;
     d.terms.push_back({"host_read", "Offloaded layers (host RAM)",
-                       FormatBytes(weights_host + kv_host, ByteUnit::GB) + " / (" + FormatFixed(s.ram_gbs, 1) +
-                           " GB/s × " + FormatFixed(e.eta_bw, 2) + ")",
+                       !say ? std::string()
+                            : FormatBytes(weights_host + kv_host, ByteUnit::GB) + " / (" + FormatFixed(s.ram_gbs, 1) +
+                                  " GB/s × " + FormatFixed(e.eta_bw, 2) + ")",
                        host});
   }
   Finish(d);
@@ -568,6 +602,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // and each forward reads the weights once (all experts: a long prompt touches them all).
   auto prefill = [&](double sequences) {
     StepTime p;
+    p.terms.reserve(8);
     const double tokens = sequences * prompt;
     const int engine_chunk = EngineBatchDefaults(engine, gpu, memory.device.runtime_bytes).max_batched_tokens;
     const double chunk = engine_chunk > 0 ? engine_chunk : 8192;
@@ -577,9 +612,9 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double own_tokens = dp_attention ? std::ceil(sequences / tp) * prompt : tokens / tp;
     const double flops =
         dp_attention ? 2 * params.attention * own_tokens + 2 * (params.active - params.attention) * tokens / tp +
-                           AttentionFlopsPerToken(model, prompt / 2) * own_tokens
+                           AttentionFlopsPerToken(model, facts, prompt / 2) * own_tokens
                      : 2 * params.active * tokens / tp +
-                           AttentionFlopsPerToken(model, prompt / 2) * tokens / (row_split ? 1 : tp);
+                           AttentionFlopsPerToken(model, facts, prompt / 2) * tokens / (row_split ? 1 : tp);
     const double all_bytes = weight_bytes(params.total - (tied ? 0 : params.input_embedding), params.routed, lm_head);
     const double wbytes =
         (dp_attention ? attention_bytes + (all_bytes - attention_bytes) / tp : all_bytes / tp) * gpu_share * passes;
@@ -588,13 +623,16 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     p.compute_s = no_peak ? 0 : flops / flops_gpu * in_turn;
     p.memory_s = wbytes / bw_gpu * in_turn;
     p.terms.push_back({"compute", "Compute",
-                       "(2 × " + FormatParams(params.active) + " params + attention) × " +
-                           FormatCount(static_cast<long long>(tokens)) + " tokens / " + std::to_string(tp) +
-                           " GPU(s) / (" + peak_text + ")" + turn_text,
+                       !say ? std::string()
+                            : "(2 × " + FormatParams(params.active) + " params + attention) × " +
+                                  FormatCount(static_cast<long long>(tokens)) + " tokens / " + std::to_string(tp) +
+                                  " GPU(s) / (" + peak_text + ")" + turn_text,
                        p.compute_s});
     p.terms.push_back({"weights_read", "Weights read",
-                       FormatFixed(passes, 0) + " forward pass(es) × " + FormatBytes(wbytes / passes, ByteUnit::GB) +
-                           " per GPU / (" + bw_text + ")" + turn_text,
+                       !say ? std::string()
+                            : FormatFixed(passes, 0) + " forward pass(es) × " +
+                                  FormatBytes(wbytes / passes, ByteUnit::GB) + " per GPU / (" + bw_text + ")" +
+                                  turn_text,
                        p.memory_s});
     const double launches = passes * e.kernels.total * kernel_s;
     p.serial_s += launches;
@@ -605,47 +643,54 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     p.serial_s += per_token;
     if (per_token > 0)
       p.terms.push_back({"token_work", "Non-matmul work",
-                         FormatCount(static_cast<long long>(tokens)) + " tokens × " + FormatCount(model.layers) +
-                             " layers × " + FormatFixed(cal.prefill_token_layer_s * 1e6, 2) + " µs (fitted)",
+                         !say ? std::string()
+                              : FormatCount(static_cast<long long>(tokens)) + " tokens × " + FormatCount(model.layers) +
+                                    " layers × " + FormatFixed(cal.prefill_token_layer_s * 1e6, 2) + " µs (fitted)",
                          per_token});
     if (ep) {
       const double a2a = 2 * moe_layers * passes * all_to_all(tokens / passes);
       p.serial_s += a2a;
       p.terms.push_back({"all_to_all", "Expert all-to-all",
-                         "2 × " + std::to_string(moe_layers) + " MoE layers × " + FormatFixed(passes, 0) +
-                             " pass(es) × all-to-all of the chunk's top-k hidden vectors over " + link.name,
+                         !say ? std::string()
+                              : "2 × " + std::to_string(moe_layers) + " MoE layers × " + FormatFixed(passes, 0) +
+                                    " pass(es) × all-to-all of the chunk's top-k hidden vectors over " + link.name,
                          a2a});
     }
     if (layer_split) {
       const double handoff = passes * (tp - 1) * (tokens / passes * hidden_bytes / link.bytes_per_s + kHandoffLatency);
       p.serial_s += handoff;
-      p.terms.push_back({"handoff", "Layer-split hand-offs",
-                         FormatFixed(passes, 0) + " pass(es) × " + std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of " +
-                             FormatRate(tokens / passes * hidden_bytes, "B") + " to the next GPU over " + link.name,
-                         handoff});
+      p.terms.push_back(
+          {"handoff", "Layer-split hand-offs",
+           !say ? std::string()
+                : FormatFixed(passes, 0) + " pass(es) × " + std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") +
+                      " of " + FormatRate(tokens / passes * hidden_bytes, "B") + " to the next GPU over " + link.name,
+           handoff});
     } else if (dp_attention) {
       const double gathers = passes * layers * (AllReduceSeconds(tokens / passes * hidden_bytes, tp, link) + link.latency_s);
       p.serial_s += gathers;
       p.terms.push_back({"all_reduce", "DP-attention gathers",
-                         FormatFixed(passes, 0) + " pass(es) × " + FormatCount(model.layers) +
-                             " layers × (all-gather + reduce-scatter of " + FormatRate(tokens / passes * hidden_bytes, "B") +
-                             " over " + link.name + ")",
+                         !say ? std::string()
+                              : FormatFixed(passes, 0) + " pass(es) × " + FormatCount(model.layers) +
+                                    " layers × (all-gather + reduce-scatter of " +
+                                    FormatRate(tokens / passes * hidden_bytes, "B") + " over " + link.name + ")",
                          gathers});
     } else if (row_split) {
       // Each micro-batch of the prompt (llama.cpp's n_ubatch) syncs once per matmul.
       const double ub = engine.micro_batch_tokens > 0 ? engine.micro_batch_tokens : 512;
       const double ubatches = std::max(1.0, std::ceil(tokens / ub));
-      const RowSync sync = RowSyncTime(model, tokens / ubatches, tp, link);
+      const RowSync sync = RowSyncTime(model, tokens / ubatches, tp, link, say);
       p.serial_s += ubatches * sync.seconds;
-      p.terms.push_back({"row_sync", "Row-split copies", FormatFixed(ubatches, 0) + " micro-batch(es) × " + sync.formula,
+      p.terms.push_back({"row_sync", "Row-split copies",
+                         !say ? std::string() : FormatFixed(ubatches, 0) + " micro-batch(es) × " + sync.formula,
                          ubatches * sync.seconds});
     } else if (tp > 1) {
       const double ar = all_reduces_per_step * passes * AllReduceSeconds(tokens / passes * hidden_bytes, tp, link);
       p.serial_s += ar;
       p.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
-                         "2 × " + FormatCount(model.layers) + " layers × " + FormatFixed(passes, 0) +
-                             " pass(es) × all-reduce of " + FormatRate(tokens / passes * hidden_bytes, "B") +
-                             " over " + link.name,
+                         !say ? std::string()
+                              : "2 × " + FormatCount(model.layers) + " layers × " + FormatFixed(passes, 0) +
+                                    " pass(es) × all-reduce of " + FormatRate(tokens / passes * hidden_bytes, "B") +
+                                    " over " + link.name,
                          ar});
     }
     if (weights_host > 0) {
@@ -660,9 +705,10 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
       const double copy = ubatches * all_bytes * (1 - gpu_share) / pcie.bytes_per_s;
       p.serial_s += copy;
       p.terms.push_back({"pcie", "Offloaded weights over PCIe",
-                         FormatFixed(ubatches, 0) + " micro-batches × " +
-                             FormatBytes(all_bytes * (1 - gpu_share), ByteUnit::GB) +
-                             " / " + FormatGBs(pcie.bytes_per_s) + " (" + pcie.name + ")",
+                         !say ? std::string()
+                              : FormatFixed(ubatches, 0) + " micro-batches × " +
+                                    FormatBytes(all_bytes * (1 - gpu_share), ByteUnit::GB) + " / " +
+                                    FormatGBs(pcie.bytes_per_s) + " (" + pcie.name + ")",
                          copy});
     }
     Finish(p);
@@ -680,6 +726,8 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     e.unknown = {{"ttft_s", why}, {"prefill_tokens_per_s", why}};
   }
 
+  if (!say) return e;
+  // --- The words: what was assumed and what to watch (kExplained only).
   e.assumptions = {
       "decode at the mean cache length over the output: prompt + output / 2 = " +
           FormatCount(static_cast<long long>(e.decode_context)) + " tokens",

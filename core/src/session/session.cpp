@@ -228,11 +228,14 @@ void Session::Changed(bool scenario_changed) {
   train_.reset();
   scaling_.reset();
   roofline_.reset();
+  if (compare_) compare_before_ = std::move(*compare_);
   compare_.reset();
 }
 
 void Session::ReplaceCatalog(Catalog c) {
   catalog_ = std::move(c);
+  facts_.clear();
+  ceilings_.reset();
   Changed(true);  // the same ids may carry other figures now
 }
 
@@ -390,8 +393,29 @@ ImportOutcome Session::Import(std::string_view text, const std::string& name_hin
   return outcome(true, "catalog", imported.value().summary);
 }
 
+const ModelFacts* Session::Facts(const std::string& model_id) {
+  auto it = facts_.find(model_id);
+  if (it == facts_.end()) {
+    const Model* m = catalog_.FindModel(model_id);
+    if (!m) return nullptr;
+    it = facts_.emplace(model_id, CountFacts(*m)).first;
+  }
+  return &it->second;
+}
+
+Result<Resolved> Session::ResolveScenario() {
+  Result<Resolved> r = Resolve(catalog_, scenario_);
+  if (!r) return r;
+  if (!ceilings_) ceilings_ = std::make_unique<CeilingTable>(catalog_);
+  r->facts = Facts(scenario_.model);
+  r->ceilings = ceilings_.get();
+  return r;
+}
+
 const Result<MemoryEstimate>& Session::Fit() {
-  if (!fit_) fit_ = EstimateMemory(catalog_, scenario_);
+  if (fit_) return *fit_;
+  const Result<Resolved> r = ResolveScenario();
+  fit_ = r ? EstimateMemory(*r, scenario_) : Result<MemoryEstimate>(Error{r.error()});
   return *fit_;
 }
 
@@ -427,7 +451,8 @@ const Result<SpeedEstimate>& Session::Speed() {
     }
     eff = measured.value();
   }
-  speed_ = EstimateSpeed(catalog_, scenario_, m.value(), eff);
+  const Result<Resolved> r = ResolveScenario();
+  speed_ = r ? EstimateSpeed(*r, scenario_, m.value(), eff) : Result<SpeedEstimate>(Error{r.error()});
   return *speed_;
 }
 
@@ -506,7 +531,9 @@ const RooflineChart& Session::Chart() {
 const std::vector<CompareRow>& Session::CompareAll() {
   if (!compare_) {
     const auto t0 = std::chrono::steady_clock::now();
-    compare_ = CompareCatalog(catalog_, scenario_);
+    if (!ceilings_) ceilings_ = std::make_unique<CeilingTable>(catalog_);
+    compare_ = CompareCatalog(catalog_, scenario_, Facts(scenario_.model), ceilings_.get());
+    compare_before_.clear();
     compare_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     compare_sorted_by_.clear();
   }
@@ -517,9 +544,9 @@ const std::vector<CompareRow>& Session::CompareAll() {
   return *compare_;
 }
 
-std::vector<CompareRow> Session::CompareShown() {
+std::vector<CompareRow> Session::CompareShown(bool wait) {
   std::vector<CompareRow> rows;
-  for (const CompareRow& r : CompareAll())
+  for (const CompareRow& r : wait || compare_ ? CompareAll() : compare_before_)
     if (PassesFilter(r, view_.filter)) rows.push_back(r);
   return rows;
 }
