@@ -6,6 +6,7 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -30,6 +31,7 @@ struct Host {
   int draw_more = 0;           // frames still to draw before idling
   bool keep_drawing = false;   // the benchmark's frame-cost run: draw every tick
   bool ranking_scheduled = false;  // a whole-catalog ranking waits for its own task
+  double frame_ms_max = 0;         // the longest frame since the benchmark last read it
   double frame_ms_total = 0;  // time spent building and submitting frames (emscripten_get_now)
   int css_w = 0, css_h = 0;
   float pixel_ratio = 0;
@@ -173,6 +175,7 @@ void DrawFrame() {
   gpuplan::ui::RenderFrame(g_host.window, *g_host.app, ClearGl, &g_host.touch, t0);
   if (g_host.touch.Animating()) Wake();  // a glide still moving
   g_host.frame_ms_total += emscripten_get_now() - t0;
+  g_host.frame_ms_max = std::max(g_host.frame_ms_max, emscripten_get_now() - t0);
   if (g_host.app->ConsumeStateChanged() || g_host.frames == 0) {
     JsWriteHash(g_host.app->StateHash().c_str());
     JsAnnounce(g_host.app->PageTitle().c_str(), g_host.app->LiveText().c_str());
@@ -360,6 +363,12 @@ EMSCRIPTEN_KEEPALIVE void gpuplan_text_key(int which) {
 }
 EMSCRIPTEN_KEEPALIVE long gpuplan_idle_ticks() { return g_host.idle_ticks; }
 EMSCRIPTEN_KEEPALIVE void gpuplan_keep_drawing(int on) { g_host.keep_drawing = on != 0; }
+// The longest frame since the last call (the benchmark: is the ranking ever inside a frame).
+EMSCRIPTEN_KEEPALIVE double gpuplan_frame_ms_max() {
+  const double m = g_host.frame_ms_max;
+  g_host.frame_ms_max = 0;
+  return m;
+}
 // Milliseconds spent in frames so far (events, panels, ImGui, GL submit): the difference over a
 // number of frames is the mean frame cost the benchmark prints.
 EMSCRIPTEN_KEEPALIVE double gpuplan_frame_ms_total() { return g_host.frame_ms_total; }
