@@ -27,7 +27,7 @@ echo
 wasm build/wasm/tests/bench.js
 echo
 # The CLI as a user meets it, the whole process: `fit` against `catalog gpus` and `--help`,
-# medians of 21 runs each (every start parses the built-in catalog: issue 18).
+# medians of 21 runs each (every start reads the built-in catalog's compact form: core/src/catalog/compact.cpp).
 python3 - build/native/native/gpuplan <<'PY'
 import statistics, subprocess, sys, time
 exe = sys.argv[1]

@@ -59,6 +59,13 @@ int main() {
     std::printf("%-60s %8.3f ms %12.3f %10.3f\n", what.c_str(), s * 1e3, s / ref, s / (1.0 / 60));
   };
 
+  // Start-up: the built-in catalog from the compact form made at build time (what programs
+  // read; catalog.h ReadCompactCatalog), against parsing and checking its JSON (the reference).
+  {
+    const std::string compact = WriteCompactCatalog(cat);
+    row("start-up: the built-in catalog from its compact form (" + std::to_string(compact.size() / 1000) + " KB)",
+        Median(21, [&] { g_sink = g_sink + static_cast<double>(ReadCompactCatalog(compact).ok()); }));
+  }
   Scenario s8;
   row("fit + speed + cost, Llama 3.1 8B on one RTX 4090", Median(51, [&] {
         Result<MemoryEstimate> m = EstimateMemory(cat, s8);

@@ -583,3 +583,40 @@ TEST_CASE("a GPU without a launch year shows no year (never 'Year 0')", "[catalo
   const auto rows = DescribeGpu(*dated);
   CHECK(std::any_of(rows.begin(), rows.end(), [](const DetailRow& r) { return r.label == "Year" && r.value == "2022"; }));
 }
+
+TEST_CASE("the built-in catalog programs start with is the compact form of the JSON, field for field", "[catalog]") {
+  // This test links the compact form (gpuplan_catalog_compact), as the CLI, the window and the
+  // page do: what EmbeddedCatalog gives must be what loading the JSON with every check gives.
+  const Result<Catalog> json = LoadBuiltInCatalog(EmbeddedCatalogFiles(), false);
+  REQUIRE(json.ok());
+  const Catalog& built_in = test::Cat();
+  const std::string from_json = WriteCompactCatalog(json.value());
+  CHECK(WriteCompactCatalog(built_in) == from_json);  // a stale or lossy compact form differs here
+  CHECK(built_in.gpus.size() == json.value().gpus.size());
+  CHECK(built_in.models.size() == json.value().models.size());
+  // Spot checks through the lookups (the id indexes are rebuilt on reading).
+  const Gpu* h100 = built_in.FindGpu("h100-sxm");
+  REQUIRE(h100);
+  CHECK(h100->bandwidth_bytes_per_s == json.value().FindGpu("h100-sxm")->bandwidth_bytes_per_s);
+  CHECK(h100->dense_flops == json.value().FindGpu("h100-sxm")->dense_flops);
+  CHECK(!h100->sources.empty());
+  const Model* r1 = built_in.FindModel("deepseek-r1");
+  REQUIRE(r1);
+  REQUIRE(r1->mla.has_value());
+  CHECK(r1->mla->kv_lora_rank == json.value().FindModel("deepseek-r1")->mla->kv_lora_rank);
+
+  // Damaged bytes are an error, never a crash or a half catalog.
+  CHECK_FALSE(ReadCompactCatalog("").ok());
+  CHECK_FALSE(ReadCompactCatalog("{\"schema\": 1}").ok());
+  for (const size_t cut : {size_t{30}, from_json.size() / 3, from_json.size() - 1}) {
+    INFO("cut at " << cut);
+    CHECK_FALSE(ReadCompactCatalog(std::string_view(from_json).substr(0, cut)).ok());
+  }
+  std::string longer = from_json + "x";
+  CHECK_FALSE(ReadCompactCatalog(longer).ok());
+  // A count that claims more than the bytes left (the first list's length, all ones).
+  std::string lying = from_json;
+  const size_t first_count = std::string_view(from_json).find('\0') + 1;  // after the magic
+  for (size_t i = 0; i < 4; ++i) lying[first_count + i] = '\xff';
+  CHECK_FALSE(ReadCompactCatalog(lying).ok());
+}

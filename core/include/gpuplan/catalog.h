@@ -538,6 +538,15 @@ const Result<Catalog>& EmbeddedCatalog();
 // The built-in catalog files as text (what EmbeddedCatalog parses; the bench times it).
 std::vector<CatalogFile> EmbeddedCatalogFiles();
 
+// The built-in catalog in a compact binary form made at build time (compact.cpp): the loaded
+// catalog's fields as they are, read back without parsing or checking (they were checked when
+// the JSON was loaded, at build time). Not a format for users: their catalogs are JSON.
+std::string WriteCompactCatalog(const Catalog& catalog);
+Result<Catalog> ReadCompactCatalog(std::string_view bytes);
+// The built-in files loaded as EmbeddedCatalog loads them (an id defined twice is an error);
+// `sources_elsewhere`: the page's lean copy, its "sources" lists left out.
+Result<Catalog> LoadBuiltInCatalog(const std::vector<CatalogFile>& files, bool sources_elsewhere);
+
 // The built-in catalog files with their sources, as the page's catalog-sources.json carries
 // them: {"schema": "gpuplan.catalog-files/1", "files": [{"name": ..., "doc": {...}}]}.
 Result<std::vector<CatalogFile>> ParseCatalogBundle(std::string_view text);

@@ -1121,12 +1121,22 @@ std::vector<CatalogFile> EmbeddedCatalogFiles() {
   return files;
 }
 
+Result<Catalog> LoadBuiltInCatalog(const std::vector<CatalogFile>& files, bool sources_elsewhere) {
+  Result<Catalog> c = LoadFiles(files, {}, LoadOptions{OnExistingId::kReject, sources_elsewhere});
+  if (c.ok()) c.value().sources_elsewhere = sources_elsewhere;
+  return c;
+}
+
 const Result<Catalog>& EmbeddedCatalog() {
+  // The compact form made at build time from these same files (compact.cpp) where the program
+  // has one; the JSON otherwise (the tool that makes the compact form, a corrupt one).
   static const Result<Catalog> catalog = [] {
-    Result<Catalog> c =
-        LoadFiles(EmbeddedCatalogFiles(), {}, LoadOptions{OnExistingId::kReject, embedded::kSourcesElsewhere});
-    if (c.ok()) c.value().sources_elsewhere = embedded::kSourcesElsewhere;
-    return c;
+    if (embedded::kCompactSize > 0) {
+      Result<Catalog> c = ReadCompactCatalog(
+          std::string_view(reinterpret_cast<const char*>(embedded::kCompact), embedded::kCompactSize));
+      if (c.ok() || embedded::kFileCount == 0) return c;  // (the page carries the compact form alone)
+    }
+    return LoadBuiltInCatalog(EmbeddedCatalogFiles(), embedded::kSourcesElsewhere);
   }();
   return catalog;
 }

@@ -16,5 +16,9 @@ extern const std::size_t kFileCount;
 // True in the page's lean copy of the catalog: entries without their "sources" lists, which
 // the page loads on demand (web/CMakeLists.txt, cmake/catalog_lean.py).
 extern const bool kSourcesElsewhere;
+// The same files loaded and written in the compact form (compact.cpp) at build time; size 0
+// where the program has none (the tool that makes it).
+extern const unsigned char* const kCompact;
+extern const std::size_t kCompactSize;
 
 }  // namespace gpuplan::embedded
