@@ -28,6 +28,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -400,6 +401,99 @@ std::vector<CacheLevel> ReportedCacheLevels() {
   return levels;
 }
 
+namespace {
+
+// A core's FMA datapath: pipes that can start an FMA each cycle and their width. From the
+// vendors' optimisation guides:
+//  - AMD Software Optimization Guide for AMD Family 17h (pub. 55723), 19h (56665) and 1Ah
+//    (58455) processors: Zen and Zen+ four 128-bit FP pipes, FMA on two; Zen 2 and Zen 3 two
+//    256-bit FMA pipes; Zen 4 two 256-bit FMA pipes, 512-bit instructions split in two halves;
+//    Zen 5 two 512-bit FMA pipes on desktop and server parts (256-bit on the mobile Strix Point).
+//  - Intel 64 and IA-32 Architectures Optimization Reference Manual (Vol. 1, 2024): client cores
+//    Skylake to Raptor Lake two 256-bit FMA ports (0 and 1); Xeon Scalable (Skylake-SP to
+//    Granite Rapids) a second 512-bit FMA on port 5 (Skylake-SP and Cascade Lake: Gold 6xxx and
+//    Platinum; Silver, Bronze and Gold 5xxx have the port-0/1 fused unit alone).
+// Families and models: /proc/cpuinfo's "cpu family" and "model" (CPUID leaf 1).
+struct FmaDatapath {
+  std::string name;
+  int pipes = 0, bits = 0;
+};
+std::optional<FmaDatapath> KnownDatapath(const std::string& vendor, int family, int model, const std::string& name) {
+  if (vendor == "AuthenticAMD") {
+    if (family == 0x17) return model < 0x30 ? FmaDatapath{"AMD Zen/Zen+", 2, 128} : FmaDatapath{"AMD Zen 2", 2, 256};
+    if (family == 0x19) {
+      const bool zen4 =
+          (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) || (model >= 0xa0 && model <= 0xaf);
+      return zen4 ? FmaDatapath{"AMD Zen 4", 2, 256} : FmaDatapath{"AMD Zen 3", 2, 256};
+    }
+    if (family == 0x1a)
+      return model >= 0x20 && model <= 0x2f ? FmaDatapath{"AMD Zen 5 (mobile)", 2, 256}
+                                            : FmaDatapath{"AMD Zen 5", 2, 512};
+    return std::nullopt;
+  }
+  if (vendor == "GenuineIntel" && family == 6) {
+    switch (model) {
+      case 0x55: {  // Skylake-SP, Cascade Lake, Cooper Lake
+        const bool one = name.find("Silver") != std::string::npos || name.find("Bronze") != std::string::npos ||
+                         name.find("Gold 5") != std::string::npos;
+        return FmaDatapath{one ? "Intel Xeon Scalable (1 AVX-512 FMA)" : "Intel Xeon Scalable (2 AVX-512 FMA)",
+                           one ? 1 : 2, 512};
+      }
+      case 0x6a:
+      case 0x6c:
+      case 0x8f:
+      case 0xcf:
+      case 0xad:
+      case 0xae:  // Ice Lake-SP to Granite Rapids
+        return FmaDatapath{"Intel Xeon Scalable (2 AVX-512 FMA)", 2, 512};
+      case 0x4e:
+      case 0x5e:
+      case 0x8e:
+      case 0x9e:
+      case 0xa5:
+      case 0xa6:
+      case 0x97:
+      case 0x9a:
+      case 0xb7:
+      case 0xba:
+      case 0xbf:  // Skylake to Raptor Lake client
+        return FmaDatapath{"Intel Core (2 × 256-bit FMA)", 2, 256};
+      default:
+        return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+// The clock a busy core runs at, from a chain of dependent integer adds (one cycle each on every
+// x86-64 and Arm core since the 1990s: Agner Fog's instruction tables, "ADD r,r" latency 1):
+// what the FMA units also run at, boost included, where the OS does not report the maximum (VMs
+// have no cpufreq). Best of 7 samples of 2 million adds (~4 ms in all). 0 where it cannot run.
+double MeasuredClockHz() {
+#if defined(__x86_64__) || defined(__aarch64__)
+  constexpr int kAddsPerLoop = 100, kLoops = 20000;
+  double best = 0;
+  for (int sample = 0; sample < 7; ++sample) {
+    std::uint64_t x = static_cast<std::uint64_t>(sample);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kLoops; ++i) {
+#if defined(__x86_64__)
+      asm volatile(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+#else
+      asm volatile(".rept 100\n\tadd %0, %0, #1\n\t.endr" : "+r"(x));
+#endif
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s > 0 && x != 0) best = std::max(best, static_cast<double>(kAddsPerLoop) * kLoops / s);
+  }
+  return best;
+#else
+  return 0;
+#endif
+}
+
+}  // namespace
+
 CpuInfo DetectCpu() {
   CpuInfo info;
   const Kernels& k = ActiveKernels();
@@ -417,8 +511,9 @@ CpuInfo DetectCpu() {
   return info;
 #else
   std::ifstream cpuinfo("/proc/cpuinfo");
-  int siblings = 0, cores_per_socket = 0;
+  int siblings = 0, cores_per_socket = 0, family = -1, model = -1;
   double mhz = 0;
+  std::string vendor;
   for (std::string line; std::getline(cpuinfo, line);) {
     const size_t colon = line.find(':');
     if (colon == std::string::npos) continue;
@@ -427,6 +522,9 @@ CpuInfo DetectCpu() {
     if (key == "cpu MHz" && mhz == 0) mhz = std::strtod(value.c_str(), nullptr);
     if (key == "siblings" && siblings == 0) siblings = std::atoi(value.c_str());
     if (key == "cpu cores" && cores_per_socket == 0) cores_per_socket = std::atoi(value.c_str());
+    if (key == "vendor_id" && vendor.empty()) vendor = value;
+    if (key == "cpu family" && family < 0) family = std::atoi(value.c_str());
+    if (key == "model" && model < 0) model = std::atoi(value.c_str());
   }
   if (info.model_name.empty()) info.model_name = "unknown CPU";
   if (siblings > 0 && cores_per_socket > 0 && siblings > cores_per_socket) {
@@ -434,10 +532,20 @@ CpuInfo DetectCpu() {
     info.assumptions.push_back("SMT: " + std::to_string(siblings / cores_per_socket) +
                                " hardware threads per core share one core's FMA units");
   }
+  // The clock: cpufreq's maximum (the boost clock) where the OS has it, else measured.
   const double max_khz = std::strtod(ReadFirstLine("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq").c_str(), nullptr);
   if (max_khz > 0) {
     info.clock_hz = max_khz * 1e3;
-    info.assumptions.push_back("clock: cpufreq's maximum (all-core turbo under AVX-512 load can be lower)");
+    info.assumptions.push_back(
+        "clock: cpufreq's maximum, the boost clock (all-core boost under AVX-512 load can be lower)");
+  } else if (const double measured = MeasuredClockHz(); measured > 0) {
+    info.clock_hz = measured;
+    info.assumptions.push_back(
+        "clock: " + FormatFixed(measured / 1e9, 2) +
+        " GHz measured by a chain of dependent adds "
+        "(one cycle each), boost included; no cpufreq here" +
+        (mhz > 0 ? " and /proc/cpuinfo says " + FormatFixed(mhz / 1e3, 2) + " GHz (the nominal clock)"
+                 : std::string()));
   } else if (mhz > 0) {
     info.clock_hz = mhz * 1e6;
     info.assumptions.push_back("clock: /proc/cpuinfo 'cpu MHz' (no cpufreq, as in most VMs): the base or current "
@@ -445,12 +553,21 @@ CpuInfo DetectCpu() {
   } else {
     info.assumptions.push_back("clock unknown: no theoretical peak derived");
   }
-  info.fma_units = k.fma_units_assumed;
-  if (info.fma_units > 0) {
-    info.assumptions.push_back("FMA units per core: 2 assumed (server AVX-512/AVX2 cores: Xeon Gold/Platinum, "
-                               "Zen 5 EPYC); some client parts have 1, and Zen 4 splits 512-bit FMAs in two");
-  } else {
+  // FMAs per core per cycle at the ISA's width: from the microarchitecture where it is known.
+  if (k.fma_units_assumed == 0) {
     info.assumptions.push_back("no FMA in the ISA used: no theoretical peak derived");
+  } else if (const std::optional<FmaDatapath> dp = KnownDatapath(vendor, family, model, info.model_name)) {
+    info.fma_units = std::max(1, dp->pipes * std::min(dp->bits, info.simd_bits) / info.simd_bits);
+    info.assumptions.push_back("FMA: " + dp->name + " (family " + std::to_string(family) + ", model " +
+                               std::to_string(model) + "): " + std::to_string(dp->pipes) + " FMA pipes of " +
+                               std::to_string(dp->bits) + " bits, so " + std::to_string(info.fma_units) + " " +
+                               std::to_string(info.simd_bits) + "-bit FMA per cycle (vendor optimisation guides)");
+  } else {
+    info.fma_units = k.fma_units_assumed;
+    info.assumptions.push_back(
+        "FMA units per core: " + std::to_string(info.fma_units) + " assumed: the microarchitecture (" +
+        (vendor.empty() ? std::string("unknown vendor") : vendor) + ", family " + std::to_string(family) + ", model " +
+        std::to_string(model) + ") is not in the table, and some parts have 1 (or split 512-bit FMAs in two)");
   }
   if (info.clock_hz > 0 && info.fma_units > 0) {
     // cores x clock x lanes x 2 FLOP per FMA x FMA units (Williams et al. 2009, the compute roof).

@@ -22,7 +22,9 @@ std::vector<MachineRow> CpuProbeRows(const CpuProbeResult& p) {
   std::vector<MachineRow> rows;
   const CpuInfo& c = p.cpu;
   rows.push_back({"CPU", c.model_name, std::to_string(c.logical_cpus) + " logical CPUs; vector ISA " + c.isa, 0, ""});
-  if (c.clock_hz > 0) rows.push_back({"Clock", FormatRate(c.clock_hz, "Hz"), "as the OS reports it", c.clock_hz, "Hz"});
+  if (c.clock_hz > 0)
+    rows.push_back({"Clock", FormatRate(c.clock_hz, "Hz"),
+                    "the boost clock: the OS's maximum, else measured (assumptions say which)", c.clock_hz, "Hz"});
   if (c.peak_flops_fp32 > 0)
     rows.push_back({"FP32 peak (derived)", FormatRate(c.peak_flops_fp32, "FLOP/s"),
                     std::to_string(c.physical_cores) + " cores × clock × " + std::to_string(c.simd_bits / 32) +
