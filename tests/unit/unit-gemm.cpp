@@ -232,3 +232,25 @@ TEST_CASE("threads beyond the work, or below one, still give the right answer", 
     CHECK(WorstError<float>(GemmIsa::kAuto, s, 1.0f, 0.5f, 1, threads) <= 1.0);
   }
 }
+
+TEST_CASE("a team sharing B gives every row exactly what one thread gives, with more threads than CPUs too", "[gemm]") {
+  // More row tiles than column panels in every family, so the team shares each packed block of
+  // B (gemm.cpp RunThreaded); k above every family's kc, so the team meets at several blocks.
+  // The arithmetic per element is the same as alone, so the result is bit for bit the same.
+  // With more threads than CPUs the barrier yields rather than spinning against the thread it
+  // awaits.
+  const int m = 1201, n = 300, k = 1100;
+  const auto a = RandomMatrix<float>(static_cast<std::size_t>(m) * k, 11);
+  const auto b = RandomMatrix<float>(static_cast<std::size_t>(k) * n, 12);
+  for (GemmIsa isa : {GemmIsa::kGeneric, GemmIsa::kAvx2, GemmIsa::kAvx512}) {
+    if (!GemmIsaSupported(isa)) continue;
+    std::vector<float> alone(static_cast<std::size_t>(m) * n, 1.0f);
+    REQUIRE(Sgemm(isa, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.5f, alone.data(), n, 1));
+    for (int threads : {2, 3, 16}) {
+      CAPTURE(GemmKernelName(isa), threads);
+      std::vector<float> team(static_cast<std::size_t>(m) * n, 1.0f);
+      REQUIRE(Sgemm(isa, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.5f, team.data(), n, threads));
+      CHECK(team == alone);
+    }
+  }
+}

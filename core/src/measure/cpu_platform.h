@@ -10,6 +10,7 @@
 //   [SECTION] Aligned buffers
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -208,6 +209,44 @@ void RunTeam(int threads, Shares shares, const Body& body) {
     for (int t = 0; t < threads; ++t) body(t);
   }
 }
+
+// A sense-free generation barrier for a team's shares (the GEMM between packing B and using
+// it, the probe's timed rounds). Waiters spin (a pause per check: no scheduler wake-up between
+// the last arrival and the others' next step, so the probe's timer reads the work), but a team
+// with more threads than CPUs it may use yields instead (a spinning waiter would hold the CPU
+// the thread it waits for needs), as does any waiter once it has spun ~100 us.
+class Barrier {
+ public:
+  explicit Barrier(int threads) : threads_(threads), yield_(threads > AvailableCpus()) {}
+  void Wait() {
+    const unsigned gen = generation_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
+      arrived_.store(0, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_release);
+      return;
+    }
+    for (int spins = 0; generation_.load(std::memory_order_acquire) == gen; ++spins) {
+      if (yield_ || spins > kSpinsBeforeYield)
+        std::this_thread::yield();
+      else
+        Pause();
+    }
+  }
+
+ private:
+  static constexpr int kSpinsBeforeYield = 1 << 14;  // ~100 us of pauses on current x86 cores
+  static void Pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+  const int threads_;
+  const bool yield_;
+  std::atomic<int> arrived_{0};
+  std::atomic<unsigned> generation_{0};
+};
 
 // [SECTION] Aligned buffers --------------------------------------------------------------
 inline constexpr std::size_t kCacheLineBytes = 64;  // x86 and most Arm cores; one zmm

@@ -63,32 +63,6 @@ int ResolveThreads(int requested) {
   return requested > 0 ? std::min(requested, 1024) : platform::AvailableCpus();
 }
 
-// Sense-free generation barrier. Spinning (not a condition variable) so that the timer that
-// thread 0 reads right after it is not a scheduler wake-up; the probe never runs more
-// threads than CPUs it may use.
-class SpinBarrier {
- public:
-  explicit SpinBarrier(int threads) : threads_(threads) {}
-  void Wait() {
-    const unsigned gen = generation_.load(std::memory_order_acquire);
-    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
-      arrived_.store(0, std::memory_order_relaxed);
-      generation_.fetch_add(1, std::memory_order_release);
-      return;
-    }
-    while (generation_.load(std::memory_order_acquire) == gen) {
-#if GPUPLAN_CPU_X86
-      _mm_pause();
-#endif
-    }
-  }
-
- private:
-  const int threads_;
-  std::atomic<int> arrived_{0};
-  std::atomic<unsigned> generation_{0};
-};
-
 // Thread t's contiguous share of n elements; edges on cache lines so no line is written by two.
 void Chunk(size_t n, int threads, int t, size_t& lo, size_t& hi) {
   const auto edge = [&](int k) {
@@ -619,7 +593,7 @@ Result<std::vector<StreamResult>> MeasureStream(const StreamOptions& options) {
 
   // seconds[kernel][rep], written by thread 0 between barriers.
   std::vector<std::vector<double>> seconds(4, std::vector<double>(static_cast<size_t>(reps), 0.0));
-  SpinBarrier barrier(threads);
+  platform::Barrier barrier(threads);  // spins; yields past the CPUs (cpu_platform.h)
   platform::RunTeam(threads, platform::Shares::kLockstep, [&](int t) {
     size_t lo = 0, hi = 0;
     Chunk(n, threads, t, lo, hi);
@@ -714,7 +688,7 @@ Result<std::vector<SweepPoint>> MeasureReadSweep(const SweepOptions& options, co
   std::vector<double> sinks(static_cast<size_t>(threads), 0.0);
   std::vector<SweepPoint> points(sizes.size());
   const Kernels& k = ActiveKernels();
-  SpinBarrier barrier(threads);
+  platform::Barrier barrier(threads);  // spins; yields past the CPUs (cpu_platform.h)
   // Shared decisions, written by thread 0 between two barriers and read after the second.
   int64_t passes = 1;
   bool sample_done = false;
@@ -900,7 +874,7 @@ std::vector<FlopsPoint> MeasureFmaPeak(int max_threads, double min_sample_s, int
       const auto fn = precision == 0 ? k.fma32 : k.fma64;
       const int64_t n = precision == 0 ? n32 : n64;
       const double flop_per_it = precision == 0 ? k.flop32_per_iteration : k.flop64_per_iteration;
-      SpinBarrier barrier(threads);
+      platform::Barrier barrier(threads);  // spins; yields past the CPUs (cpu_platform.h)
       double best = 1e300;
       std::vector<double> sinks(static_cast<size_t>(threads), 0.0);
       platform::RunTeam(threads, platform::Shares::kLockstep, [&](int t) {

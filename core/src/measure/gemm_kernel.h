@@ -195,22 +195,46 @@ std::size_t PackBSize(int n, int k) {
 // (pack B), ic over kMc rows of A/C (pack A), jr over kNr, ir over kMr. In the inner two loops
 // one kKc x kNr panel of B stays in L1 while the kMc x kKc block of A streams from L2.
 // Requires m, n, k >= 1 and alpha != 0 (the caller handles the degenerate cases).
+// One thread's part in a team computing one GEMM together (BLIS's parallel third loop, Smith
+// et al., IPDPS 2014): the team packs each block of B once, each thread its share of the
+// nr-wide panels into the one shared buffer, waits for the others, then computes its own rows
+// of C with its own packed A, and waits again before the next block overwrites B. Alone
+// (threads = 1) it packs all of B and computes every row, with no waits.
+struct TeamPart {
+  int t = 0, threads = 1;
+  void (*wait)(void*) = nullptr;  // the team's barrier
+  void* barrier = nullptr;
+};
+
 template <class Cfg>
 [[gnu::always_inline]] inline void GemmBlocked(const Problem<typename Cfg::Scalar>& pr,
                                                typename Cfg::Scalar* __restrict a_pack,
-                                               typename Cfg::Scalar* __restrict b_pack) {
+                                               typename Cfg::Scalar* __restrict b_pack, const TeamPart& team) {
   using T = typename Cfg::Scalar;
   constexpr int kMr = Cfg::kMr;
   constexpr int kNr = Cfg::kNr;
+  // This thread's rows of C: a contiguous run of whole mr-tall tiles.
+  const int tiles = (pr.m + kMr - 1) / kMr;
+  const int row0 = std::min(pr.m, tiles * team.t / team.threads * kMr);
+  const int row1 = std::min(pr.m, tiles * (team.t + 1) / team.threads * kMr);
   for (int jc = 0; jc < pr.n; jc += Cfg::kNc) {
     const int nc = std::min(Cfg::kNc, pr.n - jc);
     for (int pc = 0; pc < pr.k; pc += Cfg::kKc) {
       const int kc = std::min(Cfg::kKc, pr.k - pc);
-      PackB<Cfg>(kc, nc, pr.b + pc * pr.ldb + jc, pr.ldb, b_pack);
+      if (team.threads == 1) {
+        PackB<Cfg>(kc, nc, pr.b + pc * pr.ldb + jc, pr.ldb, b_pack);
+      } else {
+        const int panels = (nc + kNr - 1) / kNr;
+        const int p0 = panels * team.t / team.threads, p1 = panels * (team.t + 1) / team.threads;
+        if (p1 > p0)
+          PackB<Cfg>(kc, std::min(nc, p1 * kNr) - p0 * kNr, pr.b + pc * pr.ldb + jc + p0 * kNr, pr.ldb,
+                     b_pack + static_cast<std::ptrdiff_t>(p0) * kNr * kc);
+        team.wait(team.barrier);  // all of B's block is packed
+      }
       // Later k-blocks accumulate onto what the first one wrote.
       const T beta = pc == 0 ? pr.beta : T(1);
-      for (int ic = 0; ic < pr.m; ic += Cfg::kMc) {
-        const int mc = std::min(Cfg::kMc, pr.m - ic);
+      for (int ic = row0; ic < row1; ic += Cfg::kMc) {
+        const int mc = std::min(Cfg::kMc, row1 - ic);
         PackA<Cfg>(mc, kc, pr.a + ic * pr.lda + pc, pr.lda, a_pack);
         for (int jr = 0; jr < nc; jr += kNr) {
           const int nr = std::min(kNr, nc - jr);
@@ -237,6 +261,7 @@ template <class Cfg>
           }
         }
       }
+      if (team.threads > 1) team.wait(team.barrier);  // every thread is done with this block of B
     }
   }
 }
