@@ -862,6 +862,24 @@ TEST_CASE("the numbers-only path gives the explained path's numbers exactly, and
   auto fail = [&](const std::string& what, const Scenario& s, const std::string& diff) {
     if (failures.size() < 20) failures.push_back(what + " (" + EncodeState(s) + "): " + diff);
   };
+  // The ranking's rows (numbers only) against the explained estimates at the row's GPU and count.
+  auto rank = [&](const Scenario& s) {
+    for (const CompareRow& row : CompareCatalog(cat, s)) {
+      if (!row.fits || row.gpus == 0) continue;
+      Scenario t = s;
+      t.gpu = row.gpu, t.tp = row.gpus / std::max(1, s.pp);
+      if (row.gpu != s.gpu) t.mig = "none", t.gpu_mem_gib = 0;
+      const Result<MemoryEstimate> m = EstimateMemory(cat, t);
+      REQUIRE(m.ok());
+      CHECK(m->total_bytes == row.memory_per_gpu);
+      const Result<SpeedEstimate> v = EstimateSpeed(cat, t, *m);
+      if (!v) continue;
+      CHECK(v->tokens_per_s_total == row.tokens_per_s_total);
+      CHECK(v->ttft_s == row.ttft_s);
+      CHECK(EstimateCost(cat, t, *v).cloud_per_m_output == row.cloud_per_m_output);
+      ++ranked;
+    }
+  };
   for (unsigned long long i = 0; i < n; ++i) {
     const Scenario s = RandomScenario(cat, fields, rng, turns, w);
     Result<Resolved> said = Resolve(cat, s), unsaid = Resolve(cat, s);
@@ -882,24 +900,14 @@ TEST_CASE("the numbers-only path gives the explained path's numbers exactly, and
     if (const std::string d = FirstDifference(SpeedFigures(*v1), SpeedFigures(*v2)); !d.empty()) fail("speed", s, d);
     const CostEstimate c1 = EstimateCost(*said, s, *v1), c2 = EstimateCost(*unsaid, s, *v2, Detail::kNumbers);
     if (const std::string d = FirstDifference(CostFigures(c1), CostFigures(c2)); !d.empty()) fail("cost", s, d);
-    if (i % 50 != 0) continue;
-    // The ranking's rows (numbers only) against the explained estimates at the row's GPU and count.
-    for (const CompareRow& row : CompareCatalog(cat, s)) {
-      if (!row.fits || row.gpus == 0) continue;
-      Scenario t = s;
-      t.gpu = row.gpu, t.tp = row.gpus / std::max(1, s.pp);
-      if (row.gpu != s.gpu) t.mig = "none", t.gpu_mem_gib = 0;
-      const Result<MemoryEstimate> m = EstimateMemory(cat, t);
-      REQUIRE(m.ok());
-      CHECK(m->total_bytes == row.memory_per_gpu);
-      const Result<SpeedEstimate> v = EstimateSpeed(cat, t, *m);
-      if (!v) continue;
-      CHECK(v->tokens_per_s_total == row.tokens_per_s_total);
-      CHECK(v->ttft_s == row.ttft_s);
-      CHECK(EstimateCost(cat, t, *v).cloud_per_m_output == row.cloud_per_m_output);
-      ++ranked;
-    }
+    if ((compared - 1) % 40 == 0) rank(s);  // the first estimated scenario, then every 40th
   }
+  // And scenarios most rows hold, so the ranking is checked on many GPUs whatever the sample.
+  Scenario s70, r1, q;
+  s70.model = "llama-3.1-70b", s70.weights = "fp8";
+  r1.model = "deepseek-r1", r1.weights = "fp8", r1.context = 32768;
+  q.model = "qwen3-30b-a3b", q.weights = "q4_k_m", q.engine = "llama.cpp";
+  for (const Scenario& s : {Scenario{}, s70, r1, q}) rank(s);
   std::string report;
   for (const std::string& f : failures) report += f + "\n";
   INFO(report);

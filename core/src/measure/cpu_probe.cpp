@@ -375,6 +375,7 @@ std::vector<CacheLevel> ReportedCacheLevels() {
   return levels;
 }
 
+#if !defined(__EMSCRIPTEN__)  // (wasm knows neither the clock nor the core: DetectCpu says so)
 namespace {
 
 // A core's FMA datapath: pipes that can start an FMA each cycle and their width. From the
@@ -467,6 +468,7 @@ double MeasuredClockHz() {
 }
 
 }  // namespace
+#endif
 
 CpuInfo DetectCpu() {
   CpuInfo info;
