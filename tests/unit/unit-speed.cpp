@@ -1,6 +1,10 @@
 // Speed, cost, compare and the calibration against published measurements
 // (tests/reference/inference_measurements.json).
+#include <algorithm>
 #include <cmath>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "gpuplan/calibrate.h"
 #include "gpuplan/ceilings.h"
@@ -11,6 +15,7 @@
 #include "gpuplan/records.h"
 #include "gpuplan/speed.h"
 #include "gpuplan/units.h"
+#include "gpuplan/workload.h"
 #include "support.h"
 
 using namespace gpuplan;
@@ -686,4 +691,141 @@ TEST_CASE("a malformed reference file is an error naming the case") {
   Result<std::vector<ReferenceCase>> bad = ParseReferenceCases(R"({"cases":[{"id":"x","kind":"decode_tps","measured":-1}]})");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().find("'x'") != std::string::npos);
+}
+
+// [SECTION] Workloads for the serving simulation (workload.h) ----------------------------------
+TEST_CASE(
+    "workloads: Poisson arrivals and length distributions have the asked-for means, the same for a seed everywhere",
+    "[workload]") {
+  WorkloadSpec w;
+  w.requests = 20000;
+  w.rate = 4;  // per second
+  w.input = {LengthDist::Kind::kLognormal, 800, 1.0, 4, 32768};
+  w.output = {LengthDist::Kind::kUniform, 0, 0, 50, 250};
+  const Result<std::vector<Request>> r = GenerateRequests(w);
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == 20000);
+  double in = 0, out = 0;
+  int out_lo = 1 << 30, out_hi = 0, in_lo = 1 << 30, in_hi = 0;
+  bool in_order = true;
+  for (size_t i = 0; i < r->size(); ++i) {
+    const Request& q = (*r)[i];
+    in_order = in_order && (i == 0 || q.arrival_s >= (*r)[i - 1].arrival_s);
+    in += q.prompt, out += q.output;
+    out_lo = std::min(out_lo, q.output), out_hi = std::max(out_hi, q.output);
+    in_lo = std::min(in_lo, q.prompt), in_hi = std::max(in_hi, q.prompt);
+  }
+  CHECK(in_order);
+  // 20,000 exponential gaps of mean 0.25 s: the last arrival near 5,000 s (sd ~0.7 %).
+  CHECK_THAT(r->back().arrival_s, Catch::Matchers::WithinRel(5000.0, 0.03));
+  CHECK_THAT(in / 20000, Catch::Matchers::WithinRel(800.0, 0.05));  // sigma 1: the cut barely moves the mean
+  CHECK_THAT(out / 20000, Catch::Matchers::WithinRel(150.0, 0.02));
+  CHECK(out_lo == 50);
+  CHECK(out_hi == 250);
+  CHECK(in_lo >= 4);
+  CHECK(in_hi <= 32768);
+  CHECK(in_hi > 5000);  // a long right tail
+
+  // A seed gives one sequence on every platform: the first request of seed 1, natively and in
+  // wasm (std::mt19937_64 is fixed by the standard; the transforms are the core's own).
+  WorkloadSpec again = w;
+  const Result<std::vector<Request>> r2 = GenerateRequests(again);
+  REQUIRE(r2.ok());
+  CHECK((*r2)[123].prompt == (*r)[123].prompt);
+  CHECK((*r2)[123].arrival_s == (*r)[123].arrival_s);
+  again.seed = 2;
+  const Result<std::vector<Request>> r3 = GenerateRequests(again);
+  REQUIRE(r3.ok());
+  bool differs = false;
+  for (size_t i = 0; i < 10; ++i) differs = differs || (*r3)[i].prompt != (*r)[i].prompt;
+  CHECK(differs);
+  std::mt19937_64 reference(1);
+  const double u = static_cast<double>(reference() >> 11) * 0x1.0p-53;
+  CHECK_THAT((*r)[0].arrival_s, Catch::Matchers::WithinRel(-std::log(1.0 - u) / 4, 1e-12));
+  // The first requests of seed 1 as the native build draws them: the wasm build must agree.
+  const int prompts[] = {290, 56, 1614, 262}, outputs[] = {54, 64, 161, 100};
+  const double arrivals[] = {0.035931984290064556, 0.14397338055280365, 0.35487704688372845, 0.74462500488041528};
+  for (size_t i = 0; i < 4; ++i) {
+    CHECK((*r)[i].prompt == prompts[i]);
+    CHECK((*r)[i].output == outputs[i]);
+    CHECK_THAT((*r)[i].arrival_s, Catch::Matchers::WithinRel(arrivals[i], 1e-12));
+  }
+
+  // A closed loop: every request ready at time 0; fixed lengths exactly.
+  WorkloadSpec closed;
+  closed.requests = 10, closed.concurrency = 4;
+  const Result<std::vector<Request>> c = GenerateRequests(closed);
+  REQUIRE(c.ok());
+  for (const Request& q : *c) CHECK((q.arrival_s == 0 && q.prompt == 512 && q.output == 128));
+}
+
+TEST_CASE("workloads: an impossible spec is refused with the field named", "[workload]") {
+  auto error = [](WorkloadSpec w) {
+    const Result<std::vector<Request>> r = GenerateRequests(w);
+    return r.ok() ? std::string("accepted") : r.error();
+  };
+  WorkloadSpec w;
+  w.rate = 1;
+  CHECK(error([&] {
+          auto x = w;
+          x.requests = 0;
+          return x;
+        }())
+            .rfind("requests:", 0) == 0);
+  CHECK(error([&] {
+          auto x = w;
+          x.requests = kMaxWorkloadRequests + 1;
+          return x;
+        }())
+            .rfind("requests:", 0) == 0);
+  CHECK(error([&] {
+          auto x = w;
+          x.rate = -1;
+          return x;
+        }())
+            .rfind("rate:", 0) == 0);
+  CHECK(error([&] {
+          auto x = w;
+          x.rate = std::nan("");
+          return x;
+        }())
+            .rfind("rate:", 0) == 0);
+  CHECK(error([&] {
+          auto x = w;
+          x.rate = 0;
+          x.concurrency = 0;
+          return x;
+        }())
+            .rfind("concurrency:", 0) == 0);
+  CHECK(error([&] {
+          auto x = w;
+          x.input = {LengthDist::Kind::kFixed, 0};
+          return x;
+        }())
+            .rfind("input.mean:", 0) == 0);
+  CHECK(error([&] {
+          auto x = w;
+          x.output = {LengthDist::Kind::kUniform, 0, 0, 100, 50};
+          return x;
+        }())
+            .rfind("output.hi:", 0) == 0);
+  CHECK(error([&] {
+          auto x = w;
+          x.input = {LengthDist::Kind::kLognormal, 500, -1, 1, 0};
+          return x;
+        }())
+            .rfind("input.sigma:", 0) == 0);
+  CHECK(error([&] {
+          auto x = w;
+          x.input = {LengthDist::Kind::kLognormal, 500, 1, 1, 1e30};
+          return x;
+        }())
+            .rfind("input.lo/hi:", 0) == 0);
+  CHECK(error([&] {
+          auto x = w;
+          x.input = {LengthDist::Kind::kFixed, INFINITY};
+          return x;
+        }())
+            .rfind("input:", 0) == 0);
+  CHECK(error(w) == "accepted");
 }
