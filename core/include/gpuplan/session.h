@@ -154,6 +154,7 @@ class Session {
   // each worked out once per model and per catalog.
   Result<Resolved> ResolveScenario();
   const ModelFacts* Facts(const std::string& model_id);
+  const CeilingTable& Ceilings();  // grouped on first use, kept until the catalog changes
 
   Catalog catalog_;
   Scenario scenario_;

@@ -403,12 +403,16 @@ const ModelFacts* Session::Facts(const std::string& model_id) {
   return &it->second;
 }
 
+const CeilingTable& Session::Ceilings() {
+  if (!ceilings_) ceilings_ = std::make_unique<CeilingTable>(catalog_);
+  return *ceilings_;
+}
+
 Result<Resolved> Session::ResolveScenario() {
   Result<Resolved> r = Resolve(catalog_, scenario_);
   if (!r) return r;
-  if (!ceilings_) ceilings_ = std::make_unique<CeilingTable>(catalog_);
   r->facts = Facts(scenario_.model);
-  r->ceilings = ceilings_.get();
+  r->ceilings = &Ceilings();
   return r;
 }
 
@@ -531,8 +535,7 @@ const RooflineChart& Session::Chart() {
 const std::vector<CompareRow>& Session::CompareAll() {
   if (!compare_) {
     const auto t0 = std::chrono::steady_clock::now();
-    if (!ceilings_) ceilings_ = std::make_unique<CeilingTable>(catalog_);
-    compare_ = CompareCatalog(catalog_, scenario_, Facts(scenario_.model), ceilings_.get());
+    compare_ = CompareCatalog(catalog_, scenario_, Facts(scenario_.model), &Ceilings());
     compare_before_.clear();
     compare_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     compare_sorted_by_.clear();
