@@ -39,6 +39,10 @@ struct MemoryEstimate {
   double host_bytes = 0;                // whole model: weights + KV kept in host RAM by partial offload
   int layers_on_gpu = 0;                // of the model's layers
   double kv_bytes_per_token = 0;        // whole model, one sequence
+  // Per GPU, the pool bytes one token of one sequence holds at the scenario's context (the
+  // cache at the context / the context), over the GPUs sharing the sequences (DP attention: /tp):
+  // the pool holds kv_pool_bytes / this many tokens (serving.h).
+  double kv_token_bytes_gpu = 0;
   int kv_heads_per_gpu = 0;
   long long max_context = 0;            // per sequence, at the scenario's batch (0: weights alone do not fit)
   long long max_batch = 0;              // at the scenario's context

@@ -13,6 +13,7 @@
 #include "gpuplan/ceilings.h"
 #include "gpuplan/expected.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/model.h"
 #include "gpuplan/resolve.h"
 #include "gpuplan/scenario.h"
 
@@ -41,6 +42,54 @@ struct KernelCount {
 };
 KernelCount DecodeKernels(const Model& m, int extra_per_gemm);
 
+struct Link {
+  double bytes_per_s = 0;  // per direction (an all-reduce's measured bus bandwidth where known)
+  double latency_s = 0;    // per all-reduce call
+  std::string name;
+  std::string basis;  // where the rate and latency come from, in words
+};
+
+// One forward pass of a continuous-batching engine: every running sequence's next token and a
+// chunk of prompt tokens together (vLLM V1's unified step; Sarathi-Serve, Agrawal et al. 2024,
+// "Taming Throughput-Latency Tradeoff in LLM Inference with Sarathi-Serve", §4: chunked
+// prefills piggybacked on decodes). What the serving simulator (serving.h) steps through.
+struct StepLoad {
+  double decode_seqs = 0;      // sequences generating one token each
+  double decode_context = 0;   // their cached tokens, summed over them
+  double prefill_seqs = 0;     // sequences whose prompt tokens this step computes
+  double prefill_tokens = 0;   // those prompt tokens in all
+  double prefill_context = 0;  // their mean position, summed over them (each token attends to the tokens before it)
+};
+
+// The numbers EstimateSpeed builds its decode and prefill steps from, kept so that a step of
+// any mix costs the same terms by the same formulas (StepSeconds): a pure decode step of
+// `batch` sequences at the mean context is the estimate's decode step, and one prompt that
+// fits one pass is its prefill_one.
+struct StepModel {
+  const Model* model = nullptr;  // the catalog's entry (the catalog outlives the estimate)
+  ModelFacts facts;
+  double kv_bytes_per_element = 2;
+  int tp = 1, pp = 1;
+  bool layer_split = false, row_split = false, dp_attention = false, ep = false;
+  double in_turn = 1;                                      // a layer split's GPUs work in turn
+  double bw_gpu = 0, flops_gpu = 0, bw_host = 0;           // effective per GPU (flops 0: no compute figure)
+  double gpu_share = 1;                                    // layers on the GPUs / layers
+  double weights_fixed = 0, weights_routed = 0;            // per GPU per pass: + routed × experts touched
+  double weights_host_fixed = 0, weights_host_routed = 0;  // host RAM per pass (partial offload)
+  double prefill_host_copy = 0;  // offloaded weights copied over PCIe per 512-token micro-batch
+  Link pcie;
+  double launch_s = 0;                       // kernels per pass × fixed time per kernel
+  double token_layer_s = 0;                  // non-matmul work per prompt token and layer (fitted)
+  double hidden_bytes = 0, all_reduces = 0;  // per token; per pass
+  int moe_layers = 0, experts_per_token = 0;
+  double row_ubatch = 512;  // row split: the prompt's micro-batch (llama.cpp n_ubatch)
+  Link link, hop;           // the tensor-parallel link; the pipeline stages' link
+};
+
+// Seconds of one step of `load` (StepModel). Pipeline stages take the decode sequences in up to
+// pp micro-batches as the decode estimate does; prefill chunks pass the stages in turn.
+double StepSeconds(const StepModel& m, const StepLoad& load);
+
 struct SpeedEstimate {
   StepTime decode;                   // one output token for every sequence of the batch
   StepTime prefill;                  // every prompt of the batch, chunked as the engine does
@@ -63,6 +112,7 @@ struct SpeedEstimate {
   // Outputs the catalog cannot give (a GPU without a compute figure has no prefill): key ->
   // why. The reports leave them empty with the reason, never 0.
   std::map<std::string, std::string> unknown;
+  StepModel step;  // the terms per step, for a step of any mix (StepSeconds)
   std::vector<std::string> assumptions;
   std::vector<std::string> warnings;
 };
@@ -82,12 +132,6 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
 
 // The link a collective over n GPUs runs on: NVLink (or the part's scale-up fabric) or PCIe of
 // its generation within a node of 8, InfiniBand NDR / 100 GbE per GPU beyond; warnings say so.
-struct Link {
-  double bytes_per_s = 0;  // per direction (an all-reduce's measured bus bandwidth where known)
-  double latency_s = 0;    // per all-reduce call
-  std::string name;
-  std::string basis;       // where the rate and latency come from, in words
-};
 // `table`: the catalog's measurements grouped once (a ranking's); the link's basis is then left
 // empty (the numbers-only path).
 Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings,

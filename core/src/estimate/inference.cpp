@@ -428,6 +428,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
                          ") come after the KV cache, from the " + FormatBytes(std::max(0.0, capacity - e.usable_bytes), ByteUnit::GiB) +
                          " its memory cap leaves: start-up may run out of memory (lower mem-util)");
   e.kv_pool_bytes = std::max(0.0, free_for_kv);
+  e.kv_token_bytes_gpu = kv_per_sequence / static_cast<double>(std::max(1LL, s.context)) / (dp_attention ? s.tp : 1);
   e.host_bytes = (all_bytes - gpu_bytes) + KvCacheBytes(model, facts, s.context, kvf.bytes_per_element, 1) *
                                                (1 - gpu_layer_share) * static_cast<double>(s.batch);
 

@@ -269,6 +269,71 @@ KernelCount DecodeKernels(const Model& m, int extra_per_gemm) {
   return k;
 }
 
+double StepSeconds(const StepModel& m, const StepLoad& load) {
+  if (!m.model) return 0;
+  const Model& model = *m.model;
+  const double n = std::max(0.0, load.decode_seqs), t = std::max(0.0, load.prefill_tokens);
+  if (n + t <= 0) return 0;
+  const double tp = m.tp;
+  // Decode: up to pp micro-batches in flight, each passing every stage (as EstimateSpeed).
+  const double mb = n > 0 ? n / std::min<double>(n, std::max(1, m.pp)) : 0;
+  const double tokens = mb + t;
+  const double touched = ExpertsTouchedFraction(model, tokens);
+  const double elem = m.kv_bytes_per_element;
+  // KV read at the decode sequences' mean cache length (exact for full attention, whose cache
+  // grows linearly; a window's cap is applied at the mean).
+  const long long context = n > 0 ? static_cast<long long>(load.decode_context / n) : 0;
+  const double whole = n > 0 ? KvCacheBytes(model, m.facts, context, elem, 1) : 0;
+  const double per_seq = m.layer_split ? whole / tp
+                         : m.row_split || m.dp_attention
+                             ? whole
+                             : (n > 0 ? KvCacheBytes(model, m.facts, context, elem, m.tp) : 0);
+  const double own = m.dp_attention ? std::ceil(mb / tp) : mb;
+  const double kv_gpu = per_seq * own * m.gpu_share;
+  const double kv_host = whole * mb * (1 - m.gpu_share);
+  const ParamCount& params = m.facts.params;
+  double flops = 0;
+  if (mb > 0) {
+    const double att = AttentionFlopsPerToken(model, m.facts, static_cast<double>(context));
+    flops += m.dp_attention ? 2 * params.attention * own + 2 * (params.active - params.attention) * mb / tp + att * own
+                            : 2 * params.active * mb / tp + att * mb / (m.row_split ? 1 : tp);
+  }
+  if (t > 0) {
+    const double att = AttentionFlopsPerToken(model, m.facts, load.prefill_context / t);
+    const double own_t =
+        m.dp_attention ? std::ceil(std::max(1.0, load.prefill_seqs) / tp) * t / std::max(1.0, load.prefill_seqs) : 0;
+    flops += m.dp_attention
+                 ? 2 * params.attention * own_t + 2 * (params.active - params.attention) * t / tp + att * own_t
+                 : 2 * params.active * t / tp + att * t / (m.row_split ? 1 : tp);
+  }
+  const double weights = m.weights_fixed + m.weights_routed * touched;
+  const double memory_s = (weights + kv_gpu) / m.bw_gpu * m.in_turn;
+  const double compute_s = m.flops_gpu > 0 ? flops / m.flops_gpu * m.in_turn : 0;
+  double serial = m.launch_s + t * model.layers * m.token_layer_s / tp * m.in_turn;
+  const double hb = m.hidden_bytes;
+  if (m.layer_split) {
+    serial += (tp - 1) * (tokens * hb / m.link.bytes_per_s + kHandoffLatency);
+  } else if (m.dp_attention) {
+    serial += model.layers * (AllReduceSeconds(tokens * hb, m.tp, m.link) + m.link.latency_s);
+  } else if (m.row_split) {
+    const double ubatches = t > 0 ? std::max(1.0, std::ceil(tokens / m.row_ubatch)) : 1;
+    serial += ubatches * RowSyncTime(model, tokens / ubatches, m.tp, m.link, false).seconds;
+  } else if (m.tp > 1) {
+    serial += m.all_reduces * AllReduceSeconds(tokens * hb, m.tp, m.link);
+  }
+  if (m.ep)
+    serial +=
+        2 * m.moe_layers * (tokens * m.experts_per_token * hb * (tp - 1) / tp / m.link.bytes_per_s + m.link.latency_s);
+  if (m.pp > 1 && mb > 0) serial += (m.pp - 1) * (mb * hb / m.hop.bytes_per_s + m.hop.latency_s);
+  if (m.gpu_share < 1) {
+    if (t > 0)
+      serial += std::max(1.0, std::ceil(tokens / 512)) * m.prefill_host_copy;
+    else
+      serial += (m.weights_host_fixed + m.weights_host_routed * touched + kv_host) / m.bw_host;
+  }
+  return std::max(memory_s, compute_s) + serial;
+}
+
 std::string ComputePrecision(const Gpu& gpu, const WeightFormat& wf, const EngineProfile& engine) {
   auto has = [&](const char* key) { return Peak(gpu, key) > 0; };
   if (wf.id.rfind("fp8", 0) == 0 && has("fp8")) return "fp8";
@@ -595,6 +660,45 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
                        host});
   }
   Finish(d);
+
+  // The same terms for a step of any mix (StepSeconds): A + B × experts touched per pass, split
+  // over the GPUs as the decode step above splits them.
+  {
+    StepModel& sm = e.step;
+    sm.model = &model;
+    sm.facts = facts;
+    sm.kv_bytes_per_element = kvf.bytes_per_element;
+    sm.tp = tp, sm.pp = pp;
+    sm.layer_split = layer_split, sm.row_split = row_split, sm.dp_attention = dp_attention, sm.ep = ep;
+    sm.in_turn = in_turn;
+    sm.bw_gpu = bw_gpu, sm.flops_gpu = flops_gpu, sm.bw_host = bw_host;
+    sm.gpu_share = gpu_share;
+    const double fixed = weight_bytes(params.active - routed_active - (tied ? 0 : params.input_embedding), 0, lm_head);
+    const double routed = params.routed * wf.BitsFor(TensorGroup::kRoutedExperts) / 8;
+    sm.weights_fixed = gpu_share * (row_split      ? fixed / tp
+                                    : dp_attention ? attention_bytes + (fixed - attention_bytes) / tp
+                                                   : fixed / tp);
+    sm.weights_routed = gpu_share * (row_split ? routed : routed / tp);
+    sm.weights_host_fixed = fixed * (1 - gpu_share), sm.weights_host_routed = routed * (1 - gpu_share);
+    sm.launch_s = e.kernels.total * kernel_s;
+    sm.token_layer_s = cal.prefill_token_layer_s;
+    sm.hidden_bytes = hidden_bytes, sm.all_reduces = all_reduces_per_step;
+    sm.moe_layers = moe_layers, sm.experts_per_token = model.moe ? model.moe->experts_per_token : 0;
+    sm.row_ubatch = engine.micro_batch_tokens > 0 ? engine.micro_batch_tokens : 512;
+    sm.link = link;
+    if (pp > 1) {
+      std::vector<std::string> expected;
+      sm.hop = CollectiveLink(catalog, gpu, tp * pp, expected, say ? nullptr : r.ceilings);
+    }
+    if (gpu_share < 1) {
+      std::vector<std::string> ignored;
+      Gpu plain = gpu;
+      plain.interconnect.reset();
+      sm.pcie = CollectiveLink(catalog, plain, 1, ignored);
+      sm.prefill_host_copy = weight_bytes(params.total - (tied ? 0 : params.input_embedding), params.routed, lm_head) *
+                             (1 - gpu_share) / sm.pcie.bytes_per_s;
+    }
+  }
 
   // --- Prefill ------------------------------------------------------------------------------
   // 2 FLOPs per parameter per token (Kaplan et al. 2020) plus causal attention over the

@@ -1,0 +1,439 @@
+#include "gpuplan/serving.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+#include "gpuplan/model.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+namespace {
+
+// A run that takes more steps than this is stopped with an error rather than left to spin (a
+// million requests of 16 output tokens at batch 1 stay below it).
+constexpr long long kMaxSteps = 50000000;
+// Engines that state no sequence cap (SGLang sizes max_running_requests from the pool): the
+// pool alone limits admission, up to this many sequences.
+constexpr int kNoSequenceCap = 4096;
+
+struct Live {
+  double arrival = 0, admitted = -1, first = -1, last = -1, finish = -1;
+  int prompt = 0, output = 0;
+  long long cached = 0;     // tokens whose KV is in the cache
+  long long generated = 0;  // output tokens sampled
+  long long blocks = 0;     // blocks of its own
+  long long shared = 0;     // prefix-cache blocks it reads
+  long long want = 0;       // tokens scheduled this step
+  bool running = false, done = false;
+};
+
+// A (value, count) pair list's percentile, interpolated as Percentile does over the expanded list.
+double WeightedPercentile(std::vector<std::pair<double, double>>& v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  double total = 0;
+  for (const auto& [value, count] : v) total += count;
+  const double rank = std::clamp(p, 0.0, 100.0) / 100 * (total - 1);
+  const double lo = std::floor(rank);
+  auto at = [&](double k) {  // the k-th value (0-based) of the expanded list
+    double seen = 0;
+    for (const auto& [value, count] : v) {
+      seen += count;
+      if (k < seen) return value;
+    }
+    return v.back().first;
+  };
+  const double a = at(lo), b = at(std::min(lo + 1, total - 1));
+  return a + (b - a) * (rank - lo);
+}
+
+Percentiles Summarise(std::vector<double> v) {
+  Percentiles p;
+  if (v.empty()) return p;
+  double sum = 0;
+  for (double x : v) sum += x;
+  p.mean = sum / static_cast<double>(v.size());
+  p.p50 = Percentile(v, 50), p.p90 = Percentile(v, 90), p.p99 = Percentile(v, 99);
+  return p;
+}
+
+}  // namespace
+
+double Percentile(std::vector<double>& values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double rank = std::clamp(p, 0.0, 100.0) / 100 * static_cast<double>(values.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(rank));
+  const size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (values[hi] - values[lo]) * (rank - static_cast<double>(lo));
+}
+
+Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec& spec, std::vector<Request> requests) {
+  const long long block = std::max(1, setup.block_tokens);
+  if (!(setup.kv_token_bytes > 0) || !(setup.kv_pool_bytes > 0))
+    return Error{"memory: no memory is left for the KV cache after the weights and the engine's workspace"};
+  const double pool_tokens = std::floor(setup.kv_pool_bytes / setup.kv_token_bytes);
+  const long long total_blocks = static_cast<long long>(std::min(pool_tokens / static_cast<double>(block), 1e15));
+  if (total_blocks < 1)
+    return Error{"memory: the KV pool holds less than one block of " + std::to_string(block) + " tokens"};
+  const int n = static_cast<int>(requests.size());
+  if (n == 0) return Error{"requests: none to serve"};
+  auto blocks_for = [&](long long tokens) { return (tokens + block - 1) / block; };
+  double mean_len = 0;
+  for (const Request& r : requests) {
+    const long long len = static_cast<long long>(r.prompt) + r.output;
+    if (blocks_for(len) > total_blocks)
+      return Error{"input: a request of " + FormatCount(len) + " tokens needs " + FormatCount(blocks_for(len)) +
+                   " KV blocks of " + std::to_string(block) + " tokens; the pool holds " + FormatCount(total_blocks) +
+                   " (" + FormatCount(static_cast<long long>(pool_tokens)) + " tokens)"};
+    mean_len += static_cast<double>(len) / n;
+  }
+  const bool closed = spec.rate == 0;
+  const int clients = closed ? std::clamp(spec.concurrency, 1, n) : n;
+  const int max_seqs = std::max(1, setup.max_num_seqs);
+  const long long max_tokens = std::max(1, setup.max_batched_tokens);
+  const long long prefix_blocks = setup.prefix_caching ? setup.shared_prefix / block : 0;
+
+  std::vector<Live> q(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    q[i].arrival = closed ? 0 : requests[i].arrival_s;
+    q[i].prompt = requests[i].prompt, q[i].output = requests[i].output;
+  }
+  std::deque<int> waiting;
+  std::vector<int> running, scheduled;
+  running.reserve(static_cast<size_t>(std::min(n, max_seqs)));
+  int next = closed ? clients : 0;  // the next request to arrive
+  if (closed)
+    for (int i = 0; i < clients; ++i) waiting.push_back(i);
+  long long free_blocks = total_blocks;
+  bool prefix_ready = false;
+
+  ServeResult out;
+  out.requests = n;
+  out.kv_blocks = total_blocks, out.block_tokens = static_cast<int>(block);
+  out.max_num_seqs = max_seqs, out.max_batched_tokens = static_cast<int>(max_tokens);
+  out.chunked_prefill = setup.chunked_prefill;
+  out.kv_capacity_tokens = static_cast<double>(total_blocks * block);
+  out.kv_limited_concurrency = static_cast<int>(std::min<double>(
+      1e9, std::floor(static_cast<double>(total_blocks) / std::ceil(mean_len / static_cast<double>(block)))));
+  out.offered_rate = closed ? 0 : spec.rate;
+  std::vector<std::pair<double, double>> itl;  // (gap, tokens)
+  std::vector<ServePoint> points;
+  double now = 0, running_time = 0;
+  int done = 0, waiting_at_half = -1;
+  bool last_arrived = false;
+
+  while (done < n) {
+    if (!closed) {
+      while (next < n && q[next].arrival <= now) waiting.push_back(next++);
+      if (next == n && !last_arrived) last_arrived = true, out.queue_at_last_arrival = static_cast<int>(waiting.size());
+      if (next >= n / 2 && waiting_at_half < 0) waiting_at_half = static_cast<int>(waiting.size());
+    }
+    if (running.empty() && waiting.empty()) {
+      if (!closed && next < n) {
+        now = std::max(now, q[next].arrival);
+        continue;
+      }
+      return Error{"serving: the scheduler stopped with requests left (an internal error)"};
+    }
+    if (++out.steps > kMaxSteps)
+      return Error{"requests: the run needs more than " + FormatCount(kMaxSteps) + " steps; serve fewer requests"};
+
+    // --- Schedule the step ----------------------------------------------------------------
+    long long budget = max_tokens;
+    bool preempted = false;
+    scheduled.clear();
+    auto preempt = [&](int v) {
+      Live& r = q[v];
+      free_blocks += r.blocks;
+      r.blocks = 0, r.running = false, r.want = 0;
+      r.cached = r.shared * block;  // recompute from the end of the shared prefix
+      waiting.push_front(v);
+      ++out.preemptions;
+      preempted = true;
+    };
+    for (size_t i = 0; i < running.size() && budget > 0;) {
+      Live& r = q[running[i]];
+      const long long uncached = r.prompt + r.generated - r.cached;
+      const long long want = setup.chunked_prefill                        ? std::min(uncached, budget)
+                             : uncached <= budget || budget == max_tokens ? uncached
+                                                                          : 0;
+      if (want <= 0) {
+        ++i;
+        continue;
+      }
+      const long long need = blocks_for(r.cached + want) - r.shared - r.blocks;
+      const int me = running[i];
+      bool self = false;
+      while (need > free_blocks) {
+        // vLLM V1 recompute preemption: the most recently admitted request gives its blocks back.
+        const int victim = running.back();
+        running.pop_back();
+        preempt(victim);
+        if (victim == me) {
+          self = true;
+          break;
+        }
+      }
+      if (self) break;
+      free_blocks -= std::max(0LL, need), r.blocks += std::max(0LL, need);
+      r.want = want, budget -= want;
+      scheduled.push_back(running[i]);
+      ++i;
+    }
+    while (!preempted && !waiting.empty() && static_cast<int>(running.size()) < max_seqs && budget > 0) {
+      const int idx = waiting.front();
+      Live& r = q[idx];
+      long long hit = 0;
+      if (prefix_ready && r.shared == 0 && r.cached == 0) {
+        hit = std::min(prefix_blocks, (static_cast<long long>(r.prompt) - 1) / block) * block;
+        r.cached = hit, r.shared = hit / block;
+      }
+      const long long uncached = r.prompt + r.generated - r.cached;
+      const long long want = setup.chunked_prefill                        ? std::min(uncached, budget)
+                             : uncached <= budget || budget == max_tokens ? uncached
+                                                                          : 0;
+      const long long need = blocks_for(r.cached + want) - r.shared - r.blocks;
+      if (want <= 0 || need > free_blocks) {
+        if (hit > 0) r.cached = 0, r.shared = 0;
+        break;
+      }
+      out.prefix_hits += hit;
+      waiting.pop_front();
+      if (r.admitted < 0) r.admitted = now;
+      r.running = true;
+      running.push_back(idx);
+      free_blocks -= need, r.blocks += need;
+      r.want = want, budget -= want;
+      scheduled.push_back(idx);
+    }
+    if (scheduled.empty()) {
+      if (!closed && next < n && running.empty()) {
+        now = std::max(now, q[next].arrival);
+        continue;
+      }
+      return Error{"serving: no request could be scheduled (KV pool of " + FormatCount(total_blocks) + " blocks)"};
+    }
+
+    // --- Cost the step: decodes (one token, attending to the cache) and prompt chunks ------
+    StepLoad load;
+    for (int idx : scheduled) {
+      const Live& r = q[idx];
+      const bool decode = r.want == 1 && r.generated > 0 && r.cached == r.prompt + r.generated - 1;
+      if (decode) {
+        load.decode_seqs += 1;
+        load.decode_context += static_cast<double>(r.cached);
+      } else {
+        load.prefill_seqs += 1;
+        load.prefill_tokens += static_cast<double>(r.want);
+        load.prefill_context +=
+            static_cast<double>(r.want) * (static_cast<double>(r.cached) + static_cast<double>(r.want) / 2);
+      }
+    }
+    const double dt = StepSeconds(setup.step, load);
+    const double before = now;
+    now += dt;
+    running_time += dt * static_cast<double>(scheduled.size());
+
+    // --- Apply it: caches grow, finished prompts and decodes sample a token -----------------
+    double same_gap = 0;  // tokens whose gap is this step's duration
+    for (int idx : scheduled) {
+      Live& r = q[idx];
+      r.cached += r.want;
+      r.want = 0;
+      if (!prefix_ready && prefix_blocks > 0 && r.cached >= prefix_blocks * block && r.shared == 0) {
+        // Its first blocks become the prefix cache's: kept for every later request.
+        prefix_ready = true;
+        r.blocks -= prefix_blocks, r.shared = prefix_blocks;
+      }
+      if (r.cached < r.prompt + r.generated) continue;  // a prompt still being computed
+      ++r.generated;
+      if (r.first < 0) {
+        r.first = now;
+      } else if (r.last == before) {
+        same_gap += 1;
+      } else {
+        itl.emplace_back(now - r.last, 1);
+      }
+      r.last = now;
+      if (r.generated >= r.output) {
+        r.done = true, r.running = false, r.finish = now;
+        free_blocks += r.blocks, r.blocks = 0;
+        ++done;
+        if (closed && next < n) {
+          q[next].arrival = now;
+          waiting.push_back(next++);
+        }
+      }
+    }
+    if (same_gap > 0) itl.emplace_back(dt, same_gap);
+    running.erase(std::remove_if(running.begin(), running.end(), [&](int i) { return q[i].done; }), running.end());
+    const double used = 1 - static_cast<double>(free_blocks) / static_cast<double>(total_blocks);
+    out.peak_running = std::max(out.peak_running, static_cast<int>(scheduled.size()));
+    out.peak_kv_used = std::max(out.peak_kv_used, used);
+    points.push_back({now, static_cast<int>(scheduled.size()), static_cast<int>(waiting.size()), used});
+  }
+
+  // --- What a benchmark prints ---------------------------------------------------------------
+  out.duration_s = now;
+  double out_tokens = 0, in_tokens = 0;
+  std::vector<double> ttft, tpot, e2e, queue;
+  ttft.reserve(static_cast<size_t>(n)), e2e.reserve(static_cast<size_t>(n)), queue.reserve(static_cast<size_t>(n));
+  for (const Live& r : q) {
+    out_tokens += r.output, in_tokens += r.prompt;
+    const double t1 = r.first - r.arrival, tp = r.output > 1 ? (r.finish - r.first) / (r.output - 1) : 0;
+    ttft.push_back(t1);
+    e2e.push_back(r.finish - r.arrival);
+    queue.push_back(r.admitted - r.arrival);
+    if (r.output > 1) tpot.push_back(tp);
+    const bool ttft_ok = setup.ttft_sla_s <= 0 || t1 <= setup.ttft_sla_s;
+    const bool tpot_ok = setup.tpot_sla_s <= 0 || r.output <= 1 || tp <= setup.tpot_sla_s;
+    if (ttft_ok && tpot_ok) ++out.met_sla;
+  }
+  if (now > 0) {
+    out.request_throughput = n / now;
+    out.output_tokens_per_s = out_tokens / now;
+    out.total_tokens_per_s = (out_tokens + in_tokens) / now;
+    out.goodput_rps = out.met_sla / now;
+    out.mean_running = running_time / now;
+  }
+  out.ttft_s = Summarise(std::move(ttft));
+  out.tpot_s = Summarise(std::move(tpot));
+  out.e2e_s = Summarise(std::move(e2e));
+  out.queue_s = Summarise(std::move(queue));
+  {
+    double sum = 0, count = 0;
+    for (const auto& [gap, k] : itl) sum += gap * k, count += k;
+    out.itl_s.mean = count > 0 ? sum / count : 0;
+    out.itl_s.p50 = WeightedPercentile(itl, 50), out.itl_s.p90 = WeightedPercentile(itl, 90);
+    out.itl_s.p99 = WeightedPercentile(itl, 99);
+  }
+  // Saturated: a queue that grew through the second half of the arrivals and was long when the
+  // last request came.
+  out.saturated = !closed && out.queue_at_last_arrival >= std::max(8, n / 20) &&
+                  out.queue_at_last_arrival > std::max(0, waiting_at_half);
+  // The series, cut to at most series_points: each point the largest batch and KV use of its span.
+  const size_t cap = static_cast<size_t>(std::max(2, setup.series_points));
+  if (points.size() <= cap) {
+    out.series = std::move(points);
+  } else {
+    const double span = static_cast<double>(points.size()) / static_cast<double>(cap);
+    for (size_t b = 0; b < cap; ++b) {
+      const double at = static_cast<double>(b);
+      const size_t lo = static_cast<size_t>(std::floor(at * span));
+      const size_t hi = std::min(points.size(), static_cast<size_t>(std::floor((at + 1) * span)));
+      ServePoint p = points[hi - 1];
+      for (size_t i = lo; i < hi; ++i)
+        p.running = std::max(p.running, points[i].running), p.waiting = std::max(p.waiting, points[i].waiting),
+        p.kv_used = std::max(p.kv_used, points[i].kv_used);
+      out.series.push_back(p);
+    }
+  }
+  return out;
+}
+
+Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, const WorkloadSpec& spec,
+                                      const ServeOptions& options) {
+  Result<std::vector<Request>> requests = GenerateRequests(spec);
+  if (!requests) return Error{requests.error()};
+  long long longest = 0;
+  double mean_prompt = 0;
+  for (const Request& q : *requests) {
+    longest = std::max<long long>(longest, static_cast<long long>(q.prompt) + q.output);
+    mean_prompt += static_cast<double>(q.prompt) / static_cast<double>(requests->size());
+  }
+  const Model& model = r.model;
+  if (model.max_context > 0 && longest > model.max_context)
+    return Error{"input: the longest request is " + FormatCount(longest) + " tokens (prompt + output), beyond " +
+                 model.name + "'s window of " + FormatCount(model.max_context) + " tokens"};
+  if (model.encoder_only) return Error{"model: " + model.name + " is encoder-only: it generates no tokens to serve"};
+  if (options.shared_prefix < 0) return Error{"prefix: a shared prefix of 0 or more tokens"};
+
+  ServeEstimate est;
+  est.max_model_len = longest;
+  // The memory estimate at the longest request (what the engine's max_model_len must allow):
+  // its KV pool is what the scheduler fills.
+  Scenario at = s;
+  at.context = longest;
+  at.prompt = std::clamp(static_cast<long long>(std::llround(mean_prompt)), 1LL, longest);
+  at.batch = 1;
+  Result<MemoryEstimate> memory = EstimateMemory(r, at, false, Detail::kExplained);
+  if (!memory) return Error{memory.error()};
+  est.memory = std::move(memory).value();
+  if (!est.memory.fits || est.memory.kv_pool_bytes <= 0)
+    return Error{"gpu: " + model.name + " does not fit on " + std::to_string(s.Gpus()) + " × " + r.gpu.name + " with " +
+                 r.engine.name + " at a context of " + FormatCount(longest) + " tokens (" +
+                 FormatBytes(est.memory.total_bytes, ByteUnit::GiB) + " needed per GPU, " +
+                 FormatBytes(est.memory.usable_bytes, ByteUnit::GiB) + " usable)"};
+  Result<SpeedEstimate> speed = EstimateSpeed(r, at, est.memory, {}, Detail::kNumbers);
+  if (!speed) return Error{speed.error()};
+
+  const EngineProfile& engine = r.engine;
+  const BatchDefaults defaults = EngineBatchDefaults(engine, r.gpu, est.memory.device.runtime_bytes);
+  ServeSetup setup;
+  setup.step = speed->step;
+  setup.kv_pool_bytes = est.memory.kv_pool_bytes;
+  setup.kv_token_bytes = est.memory.kv_token_bytes_gpu;
+  auto pick = [&](int given, int engines, int fallback, const std::string& what) {
+    if (given > 0) return given;
+    if (engines > 0) {
+      est.assumptions.push_back(what + " " + FormatCount(engines) + ": " + engine.name + "'s default");
+      return engines;
+    }
+    est.assumptions.push_back(what + " " + FormatCount(fallback) + ": " + engine.name + " states none (assumed)");
+    return fallback;
+  };
+  setup.max_num_seqs = pick(options.max_num_seqs, defaults.max_num_seqs, kNoSequenceCap, "sequences per step");
+  setup.max_batched_tokens = pick(options.max_batched_tokens, defaults.max_batched_tokens, 8192, "tokens per step");
+  setup.block_tokens = pick(options.block_tokens, engine.kv_block_tokens, 16, "KV block of");
+  setup.chunked_prefill = options.chunked_prefill != 0;
+  setup.prefix_caching = options.prefix_caching;
+  setup.shared_prefix = options.shared_prefix;
+  setup.ttft_sla_s = options.ttft_sla_s, setup.tpot_sla_s = options.tpot_sla_s;
+  setup.series_points = options.series_points;
+  if (speed->step.flops_gpu <= 0)
+    est.warnings.push_back(r.gpu.name +
+                           " has no dense throughput figure in the catalog: prompt computation is left "
+                           "out, so TTFT and throughput are optimistic");
+
+  Result<ServeResult> run = SimulateServing(setup, spec, *requests);
+  if (!run) return Error{run.error()};
+  est.result = std::move(run).value();
+  if (est.result.saturated) {
+    // The most this setup serves: the same requests, all there at once.
+    WorkloadSpec all = spec;
+    all.rate = 0, all.concurrency = spec.requests;
+    Result<ServeResult> cap = SimulateServing(setup, all, *requests);
+    if (cap) {
+      est.capacity = std::move(cap).value();
+      est.has_capacity = true;
+      est.warnings.push_back(
+          "saturated: " + FormatFixed(spec.rate, 2) + " requests/s arrive, the setup serves at most about " +
+          FormatFixed(est.capacity.request_throughput, 2) + " (all requests at once); the queue held " +
+          FormatCount(est.result.queue_at_last_arrival) +
+          " requests when the last arrived and latencies grow with the run's length");
+    }
+  }
+  est.assumptions.push_back(
+      "continuous batching as vLLM V1 schedules it: running requests first, then waiting ones in "
+      "arrival order; " +
+      std::string(setup.chunked_prefill ? "prompts chunked within the step's token budget"
+                                        : "each prompt in one step") +
+      "; preemption by recompute of the latest admitted request");
+  est.assumptions.push_back(
+      "each step costs the speed estimate's terms for its mix of decode tokens and prompt chunks "
+      "(weights read once per step, KV read at the decoding sequences' mean length)");
+  est.assumptions.push_back("KV pool " + FormatBytes(setup.kv_pool_bytes, ByteUnit::GiB) + " per GPU at " +
+                            FormatBytes(setup.kv_token_bytes, ByteUnit::KiB) + " per token (at the longest request, " +
+                            FormatCount(longest) + " tokens): " + FormatCount(est.result.kv_blocks) + " blocks");
+  if (options.prefix_caching)
+    est.assumptions.push_back("prefix cache: the first " + FormatCount(options.shared_prefix) +
+                              " prompt tokens are shared; their full blocks are computed once and kept");
+  est.assumptions.push_back(
+      "the scheduler's own time and sampling are not counted (they overlap the GPU in current engines)");
+  return est;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,263 @@
+// Serving at load (issue 19): the step model against the speed estimate it comes from, and the
+// continuous-batching simulator's mechanics (serving.h).
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gpuplan/inference.h"
+#include "gpuplan/resolve.h"
+#include "gpuplan/serving.h"
+#include "gpuplan/speed.h"
+#include "gpuplan/workload.h"
+#include "support.h"
+
+using namespace gpuplan;
+using gpuplan::test::Cat;
+
+namespace {
+
+struct Both {
+  MemoryEstimate memory;
+  SpeedEstimate speed;
+};
+
+Both Estimate(const Scenario& s) {
+  Result<MemoryEstimate> m = EstimateMemory(Cat(), s);
+  INFO((m.ok() ? std::string() : m.error()));
+  REQUIRE(m.ok());
+  Result<SpeedEstimate> e = EstimateSpeed(Cat(), s, m.value());
+  INFO((e.ok() ? std::string() : e.error()));
+  REQUIRE(e.ok());
+  return {m.value(), e.value()};
+}
+
+Scenario Make(const std::string& model, const std::string& gpu, const std::string& weights, int tp,
+              const std::string& engine = "vllm") {
+  Scenario s;
+  s.model = model, s.gpu = gpu, s.weights = weights, s.tp = tp, s.engine = engine;
+  s.context = 4096, s.prompt = 1024, s.batch = 16;
+  return s;
+}
+
+ServeEstimate Serve(const Scenario& s, const WorkloadSpec& w, ServeOptions o = {}) {
+  Result<Resolved> r = Resolve(Cat(), s);
+  REQUIRE(r.ok());
+  Result<ServeEstimate> e = EstimateServing(*r, s, w, o);
+  INFO((e.ok() ? std::string() : e.error()));
+  REQUIRE(e.ok());
+  return e.value();
+}
+
+WorkloadSpec Fixed(int requests, int prompt, int output, double rate, int concurrency = 0) {
+  WorkloadSpec w;
+  w.requests = requests, w.rate = rate, w.concurrency = concurrency;
+  w.input = {LengthDist::Kind::kFixed, static_cast<double>(prompt)};
+  w.output = {LengthDist::Kind::kFixed, static_cast<double>(output)};
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("a step of pure decode or one prompt costs what the speed estimate says", "[serving]") {
+  struct Case {
+    Scenario s;
+    bool prefill;  // compare prefill_one too (dense text models, one pass)
+  };
+  std::vector<Case> cases = {
+      {Make("llama-3.1-8b", "rtx-4090", "bf16", 1), true},
+      {Make("llama-3.1-8b", "h100-sxm", "fp8", 1), true},
+      {Make("llama-3.1-70b", "h100-sxm", "bf16", 4), true},
+      {Make("llama-3.1-70b", "rtx-4090", "q4_k_m", 2, "llama.cpp"), true},  // layer split
+      {Make("qwen2.5-7b", "a100-sxm-80gb", "awq-int4-g128", 1, "sglang"), true},
+      {Make("mixtral-8x7b", "h100-sxm", "bf16", 2), false},
+      {Make("qwen3-30b-a3b", "h100-sxm", "fp8", 2, "sglang"), false},
+  };
+  Scenario row = Make("llama-3.1-70b", "rtx-4090", "q4_k_m", 2, "llama.cpp");
+  row.split = "row";
+  cases.push_back({row, false});
+  Scenario pipeline = Make("llama-3.1-70b", "h100-sxm", "bf16", 2);
+  pipeline.pp = 2;
+  cases.push_back({pipeline, false});
+  Scenario ep = Make("qwen3-30b-a3b", "h100-sxm", "bf16", 4);
+  ep.ep = 1;
+  cases.push_back({ep, false});
+  Scenario offload = Make("llama-3.1-70b", "rtx-4090", "q4_k_m", 1, "llama.cpp");
+  offload.gpu_layers = 40, offload.batch = 1;
+  cases.push_back({offload, false});
+  for (const Case& c : cases) {
+    INFO(c.s.model << " on " << c.s.tp << " x " << c.s.gpu << " (" << c.s.engine << ", split " << c.s.split << ")");
+    const Both b = Estimate(c.s);
+    StepLoad decode;
+    decode.decode_seqs = static_cast<double>(c.s.batch);
+    decode.decode_context = static_cast<double>(c.s.batch) * b.speed.decode_context;
+    CHECK_THAT(StepSeconds(b.speed.step, decode), Catch::Matchers::WithinRel(b.speed.decode.seconds, 1e-9));
+    if (c.prefill) {
+      StepLoad one;
+      one.prefill_seqs = 1, one.prefill_tokens = static_cast<double>(c.s.prompt);
+      one.prefill_context = one.prefill_tokens * one.prefill_tokens / 2;
+      CHECK_THAT(StepSeconds(b.speed.step, one), Catch::Matchers::WithinRel(b.speed.prefill_one.seconds, 1e-9));
+    }
+    // A mixed step costs more than either part and less than both apart (the weights are read once;
+    // 272 tokens stay within one of llama.cpp's 512-token micro-batches).
+    StepLoad mixed = decode;
+    mixed.prefill_seqs = 1, mixed.prefill_tokens = 256, mixed.prefill_context = 256.0 * 128;
+    StepLoad chunk;
+    chunk.prefill_seqs = 1, chunk.prefill_tokens = 256, chunk.prefill_context = 256.0 * 128;
+    const double m = StepSeconds(b.speed.step, mixed), d = StepSeconds(b.speed.step, decode),
+                 p = StepSeconds(b.speed.step, chunk);
+    CHECK(m >= std::max(d, p) * (1 - 1e-12));
+    CHECK(m < d + p);
+  }
+}
+
+TEST_CASE("the p-th percentile interpolates between ranks as numpy does", "[serving]") {
+  std::vector<double> v = {4, 1, 3, 2};
+  CHECK(Percentile(v, 50) == Approx(2.5));
+  CHECK(Percentile(v, 90) == Approx(3.7));
+  CHECK(Percentile(v, 0) == 1);
+  CHECK(Percentile(v, 100) == 4);
+  std::vector<double> none;
+  CHECK(Percentile(none, 50) == 0);
+}
+
+TEST_CASE("one client at a time: TTFT is one prompt's step, TPOT the decode steps it waits for", "[serving]") {
+  const Scenario s = Make("llama-3.1-8b", "h100-sxm", "bf16", 1);
+  const ServeEstimate e = Serve(s, Fixed(5, 1000, 50, 0, 1));
+  const ServeResult& r = e.result;
+  // The step model the simulator ran on, rebuilt at the same context.
+  Scenario at = s;
+  at.context = 1050, at.prompt = 1000, at.batch = 1;
+  const Both b = Estimate(at);
+  StepLoad prompt;
+  prompt.prefill_seqs = 1, prompt.prefill_tokens = 1000, prompt.prefill_context = 1000.0 * 500;
+  const double ttft = StepSeconds(b.speed.step, prompt);
+  double decode = 0;
+  for (int k = 1; k < 50; ++k) {  // the k-th output token attends to the prompt and k-1 outputs... plus itself computed
+    StepLoad d;
+    d.decode_seqs = 1, d.decode_context = 1000 + k - 1;
+    decode += StepSeconds(b.speed.step, d);
+  }
+  CHECK_THAT(r.ttft_s.p50, Catch::Matchers::WithinRel(ttft, 1e-9));
+  CHECK_THAT(r.tpot_s.mean, Catch::Matchers::WithinRel(decode / 49, 1e-9));
+  CHECK_THAT(r.e2e_s.p99, Catch::Matchers::WithinRel(ttft + decode, 1e-9));
+  CHECK_THAT(r.duration_s, Catch::Matchers::WithinRel(5 * (ttft + decode), 1e-9));
+  CHECK(r.peak_running == 1);
+  CHECK(r.preemptions == 0);
+  CHECK(r.queue_s.p99 == 0);
+  CHECK(r.request_throughput == Approx(5 / r.duration_s));
+  CHECK(r.output_tokens_per_s == Approx(250 / r.duration_s));
+}
+
+TEST_CASE("more clients: throughput grows and flattens, latency grows", "[serving]") {
+  const Scenario s = Make("llama-3.1-8b", "h100-sxm", "bf16", 1);
+  double last_tput = 0, last_tpot = 0;
+  std::vector<double> tput;
+  for (int c : {1, 4, 16, 64, 256}) {
+    const ServeEstimate e = Serve(s, Fixed(512, 512, 128, 0, c));
+    INFO("concurrency " << c);
+    CHECK(e.result.output_tokens_per_s > last_tput);
+    CHECK(e.result.tpot_s.p50 >= last_tpot);
+    CHECK(e.result.peak_running <= c);
+    last_tput = e.result.output_tokens_per_s, last_tpot = e.result.tpot_s.p50;
+    tput.push_back(last_tput);
+  }
+  // Batching pays at first (memory-bound decode) and less as compute takes over.
+  CHECK(tput[1] / tput[0] > 3);
+  CHECK(tput[4] / tput[3] < tput[1] / tput[0]);
+}
+
+TEST_CASE("an arrival rate beyond the setup's capacity is reported saturated, with the capacity", "[serving]") {
+  const Scenario s = Make("llama-3.1-8b", "rtx-4090", "bf16", 1);
+  WorkloadSpec light = Fixed(300, 512, 128, 0.5);
+  const ServeEstimate calm = Serve(s, light);
+  CHECK_FALSE(calm.result.saturated);
+  CHECK_FALSE(calm.has_capacity);
+  CHECK(calm.result.request_throughput == Approx(0.5).epsilon(0.25));
+  WorkloadSpec flood = Fixed(600, 512, 128, 500);
+  const ServeEstimate over = Serve(s, flood);
+  CHECK(over.result.saturated);
+  REQUIRE(over.has_capacity);
+  CHECK(over.capacity.request_throughput < 500);
+  CHECK(over.result.queue_at_last_arrival > 100);
+  CHECK(over.result.ttft_s.p90 > 10 * calm.result.ttft_s.p90);
+  const bool says = std::any_of(over.warnings.begin(), over.warnings.end(),
+                                [](const std::string& w) { return w.rfind("saturated", 0) == 0; });
+  CHECK(says);
+}
+
+TEST_CASE("a KV pool too small for the batch preempts and still finishes every request", "[serving]") {
+  // A 70B in 4 bits on one 48 GB card leaves a few GB of cache: long requests crowd it.
+  Scenario s = Make("llama-3.1-70b", "rtx-a6000", "awq-int4-g128", 1);
+  ServeOptions o;
+  o.max_num_seqs = 256;
+  const ServeEstimate e = Serve(s, Fixed(64, 2000, 2000, 0, 64), o);
+  CHECK(e.result.preemptions > 0);
+  CHECK(e.result.peak_kv_used <= 1.0);
+  CHECK(e.result.peak_kv_used > 0.9);
+  CHECK(e.result.kv_limited_concurrency < 64);
+  CHECK(e.result.peak_running < 64);
+  CHECK(e.result.requests == 64);
+  CHECK(std::isfinite(e.result.e2e_s.p99));
+}
+
+TEST_CASE("the same seed gives the same run, another seed another", "[serving]") {
+  const Scenario s = Make("qwen3-30b-a3b", "h100-sxm", "fp8", 1);
+  WorkloadSpec w;
+  w.requests = 400, w.rate = 8;
+  w.input = {LengthDist::Kind::kLognormal, 600, 0.8, 8, 8000};
+  w.output = {LengthDist::Kind::kLognormal, 200, 0.7, 4, 2000};
+  const ServeEstimate a = Serve(s, w), b = Serve(s, w);
+  CHECK(a.result.ttft_s.p99 == b.result.ttft_s.p99);
+  CHECK(a.result.itl_s.p90 == b.result.itl_s.p90);
+  CHECK(a.result.steps == b.result.steps);
+  w.seed = 7;
+  const ServeEstimate c = Serve(s, w);
+  CHECK(c.result.ttft_s.p99 != a.result.ttft_s.p99);
+}
+
+TEST_CASE("a shared prefix with prefix caching is computed once", "[serving]") {
+  const Scenario s = Make("llama-3.1-8b", "l4", "bf16", 1);
+  ServeOptions on;
+  on.prefix_caching = true, on.shared_prefix = 1500;
+  ServeOptions off = on;
+  off.prefix_caching = false;
+  const WorkloadSpec w = Fixed(100, 2000, 100, 1);
+  const ServeEstimate cached = Serve(s, w, on), plain = Serve(s, w, off);
+  CHECK(cached.result.prefix_hits >= 99 * 1488);
+  CHECK(plain.result.prefix_hits == 0);
+  CHECK(cached.result.ttft_s.p50 < 0.5 * plain.result.ttft_s.p50);
+}
+
+TEST_CASE("goodput counts the requests within the SLA", "[serving]") {
+  const Scenario s = Make("llama-3.1-8b", "h100-sxm", "bf16", 1);
+  ServeOptions o;
+  const WorkloadSpec w = Fixed(300, 1024, 256, 20);
+  const ServeEstimate loose = Serve(s, w, o);
+  CHECK(loose.result.met_sla == 300);  // no limit set
+  o.tpot_sla_s = loose.result.tpot_s.p50;
+  const ServeEstimate tight = Serve(s, w, o);
+  CHECK(tight.result.met_sla > 0);
+  CHECK(tight.result.met_sla < 300);
+  CHECK(tight.result.goodput_rps < loose.result.goodput_rps);
+}
+
+TEST_CASE("serving refuses what cannot be served, naming the field", "[serving]") {
+  Result<Resolved> r = Resolve(Cat(), Make("llama-2-7b", "h100-sxm", "bf16", 1));
+  REQUIRE(r.ok());
+  // Llama 2's window is 4,096 tokens.
+  Result<ServeEstimate> e = EstimateServing(*r, Make("llama-2-7b", "h100-sxm", "bf16", 1), Fixed(10, 4000, 200, 1), {});
+  REQUIRE_FALSE(e.ok());
+  CHECK(e.error().rfind("input:", 0) == 0);
+  // A 70B in BF16 does not fit one 24 GB card.
+  Scenario big = Make("llama-3.1-70b", "rtx-4090", "bf16", 1);
+  Result<Resolved> r2 = Resolve(Cat(), big);
+  REQUIRE(r2.ok());
+  Result<ServeEstimate> e2 = EstimateServing(*r2, big, Fixed(10, 500, 100, 1), {});
+  REQUIRE_FALSE(e2.ok());
+  CHECK(e2.error().rfind("gpu:", 0) == 0);
+  // A bad workload is the workload's error.
+  Result<ServeEstimate> e3 = EstimateServing(*r, Make("llama-2-7b", "h100-sxm", "bf16", 1), Fixed(10, 100, 10, -1), {});
+  REQUIRE_FALSE(e3.ok());
+  CHECK(e3.error().rfind("rate:", 0) == 0);
+}
