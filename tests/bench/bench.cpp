@@ -10,11 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/session.h"
 #include "gpuplan/catalog.h"
 #include "gpuplan/compare.h"
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/resolve.h"
+#include "gpuplan/serving.h"
+#include "gpuplan/session.h"
 #include "gpuplan/speed.h"
 
 using namespace gpuplan;
@@ -67,11 +69,12 @@ int main() {
         Median(21, [&] { g_sink = g_sink + static_cast<double>(ReadCompactCatalog(compact).ok()); }));
   }
   Scenario s8;
-  row("fit + speed + cost, Llama 3.1 8B on one RTX 4090", Median(51, [&] {
-        Result<MemoryEstimate> m = EstimateMemory(cat, s8);
-        Result<SpeedEstimate> v = EstimateSpeed(cat, s8, *m);
-        g_sink = g_sink + EstimateCost(cat, s8, *v).cloud_hour;
-      }));
+  const double single = Median(51, [&] {
+    Result<MemoryEstimate> m = EstimateMemory(cat, s8);
+    Result<SpeedEstimate> v = EstimateSpeed(cat, s8, *m);
+    g_sink = g_sink + EstimateCost(cat, s8, *v).cloud_hour;
+  });
+  row("fit + speed + cost, Llama 3.1 8B on one RTX 4090", single);
   struct Case {
     const char* what;
     Scenario s;
@@ -102,5 +105,47 @@ int main() {
         g_sink = g_sink + session.Speed()->tokens_per_s_total + session.Cost()->cloud_hour +
                  static_cast<double>(session.Curves().batch.size());
       }));
+
+  // Serving at load (serving.h, issue 19: 1,000 requests in <= 20 ms natively, <= 80 ms in wasm):
+  // the whole question (memory and speed estimates, the workload drawn, the run), against the
+  // single-step estimate above.
+  struct ServeCase {
+    const char* what;
+    Scenario s;
+    WorkloadSpec w;
+  };
+  WorkloadSpec chat;  // ShareGPT-like: lognormal lengths with long tails
+  chat.requests = 1000, chat.rate = 10;
+  chat.input = {LengthDist::Kind::kLognormal, 250, 1.0, 4, 4096};
+  chat.output = {LengthDist::Kind::kLognormal, 200, 0.9, 4, 2048};
+  Scenario h100 = s8;
+  h100.gpu = "h100-sxm";
+  WorkloadSpec clients = chat;
+  clients.rate = 0, clients.concurrency = 64;
+  Scenario tp2 = s70;
+  tp2.gpu = "h100-sxm", tp2.tp = 2;
+  WorkloadSpec fixed;
+  fixed.requests = 1000, fixed.rate = 0, fixed.concurrency = 256;
+  fixed.input = {LengthDist::Kind::kFixed, 1000}, fixed.output = {LengthDist::Kind::kFixed, 1000};
+  Scenario r1x8 = r1;
+  r1x8.gpu = "h200-sxm", r1x8.tp = 8, r1x8.context = 8192;
+  for (const ServeCase& c :
+       {ServeCase{"serve 1,000 chat requests at 10/s: Llama 3.1 8B, one H100", h100, chat},
+        ServeCase{"serve 1,000 chat requests, 64 clients: Llama 3.1 70B FP8, 2 x H100", tp2, clients},
+        ServeCase{"serve 1,000 x (1000 in, 1000 out), 256 clients: DeepSeek-R1, 8 x H200", r1x8, fixed}}) {
+    const Result<Resolved> r = Resolve(cat, c.s);
+    long long steps = 0;
+    const double t = Median(5, [&] {
+      Result<ServeEstimate> e = EstimateServing(*r, c.s, c.w, {});
+      if (!e) {
+        std::fprintf(stderr, "bench: %s: %s\n", c.what, e.error().c_str());
+        return;
+      }
+      steps = e->result.steps;
+      g_sink = g_sink + e->result.ttft_s.p90;
+    });
+    row(c.what, t);
+    std::printf("%-60s %10lld steps, x%.1f of the single-step estimate\n", "", steps, t / single);
+  }
   return 0;
 }

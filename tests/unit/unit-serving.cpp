@@ -261,3 +261,31 @@ TEST_CASE("serving refuses what cannot be served, naming the field", "[serving]"
   REQUIRE_FALSE(e3.ok());
   CHECK(e3.error().rfind("rate:", 0) == 0);
 }
+
+TEST_CASE("each engine schedules as its own scheduler does", "[serving]") {
+  // A crowded pool: a 70B in 4 bits on one 48 GB card, long requests, many clients.
+  const WorkloadSpec w = Fixed(48, 2000, 2000, 0, 48);
+  ServeOptions o;
+  o.max_num_seqs = 256;
+  const ServeEstimate vllm = Serve(Make("llama-3.1-70b", "rtx-a6000", "awq-int4-g128", 1, "vllm"), w, o);
+  const ServeEstimate trt = Serve(Make("llama-3.1-70b", "rtx-a6000", "awq-int4-g128", 1, "tensorrt-llm"), w, o);
+  const ServeEstimate sgl = Serve(Make("llama-3.1-70b", "rtx-a6000", "awq-int4-g128", 1, "sglang"), w, o);
+  // vLLM admits on the blocks of the tokens scheduled now and preempts when they run out;
+  // TensorRT-LLM reserves each request's blocks to its end and never preempts, so fewer run at once.
+  CHECK(vllm.result.preemptions > 0);
+  CHECK(trt.result.preemptions == 0);
+  CHECK(trt.result.peak_running < vllm.result.peak_running);
+  CHECK_FALSE(trt.result.chunked_prefill);
+  CHECK(sgl.result.preemptions > 0);
+
+  // SGLang runs a step of prompts whenever one can be admitted: decodes wait for it, so the gaps
+  // between tokens spread more than under vLLM's mixed steps.
+  const WorkloadSpec load = Fixed(300, 2000, 200, 6);
+  const ServeEstimate mixed = Serve(Make("llama-3.1-8b", "h100-sxm", "bf16", 1, "vllm"), load);
+  const ServeEstimate first = Serve(Make("llama-3.1-8b", "h100-sxm", "bf16", 1, "sglang"), load);
+  CHECK(first.result.itl_s.p99 / first.result.itl_s.p50 > mixed.result.itl_s.p99 / mixed.result.itl_s.p50);
+  // SGLang's sequence cap follows the pool when unset.
+  const bool rule = std::any_of(first.assumptions.begin(), first.assumptions.end(),
+                                [](const std::string& a) { return a.find("rule from the pool") != std::string::npos; });
+  CHECK(rule);
+}

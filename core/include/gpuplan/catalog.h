@@ -415,6 +415,26 @@ struct EngineReserve {
 
 // An engine profile. What the estimators do differently per engine is read from these fields,
 // never from the id: a user file may add an engine that behaves per its fields.
+// How an engine's scheduler fills a step (engines.json "scheduler"; serving.h). The defaults are
+// vLLM V1's (vllm/v1/core/sched/scheduler.py).
+struct EngineScheduler {
+  // Decodes and prompt chunks share a step (vLLM V1, TensorRT-LLM in-flight batching, llama.cpp's
+  // server); false: a step of prompts whenever one can be admitted, else a step of decodes
+  // (SGLang without --enable-mixed-chunk).
+  bool mixed_steps = true;
+  bool chunked_prefill = true;  // a prompt split over steps within the token budget
+  // Admission reserves the blocks of prompt + output at once and nothing is ever preempted
+  // (TensorRT-LLM's GUARANTEED_NO_EVICT capacity policy); false: blocks as tokens are scheduled.
+  bool reserve_whole = false;
+  // The request preempted when blocks run out: the one with the fewest output tokens (SGLang's
+  // decode retraction) or the latest admitted (vLLM's recompute preemption).
+  bool preempt_fewest_outputs = false;
+  // The sequence cap follows from the pool (SGLang's max_running_requests when unset:
+  // min(max(min(pool tokens / context length × 512, 4096), 2048), pool tokens / 2)).
+  bool seqs_from_pool = false;
+  std::string why;
+};
+
 struct EngineProfile {
   std::string id, name, version;
   // Another release of the engine `base` names (engines.json "base"): every field it does not
@@ -440,6 +460,7 @@ struct EngineProfile {
   MultiGpuMode multi_gpu = MultiGpuMode::kTensorParallel;
   std::vector<MultiGpuMode> multi_gpu_modes;  // every mode the engine offers (engines.json; multi_gpu first)
   std::vector<std::pair<MultiGpuMode, std::string>> multi_gpu_notes;  // what a user choosing the mode should know
+  EngineScheduler scheduler;
   int kv_block_tokens = 0;
   int max_batched_tokens = 0;
   int max_num_seqs = 0;                  // sequences per step (vLLM max_num_seqs); 0: not stated
@@ -470,6 +491,9 @@ struct BatchDefaults {
   int max_batched_tokens = 0, max_num_seqs = 0;
 };
 BatchDefaults EngineBatchDefaults(const EngineProfile& engine, const Gpu& gpu, double device_bytes);
+// The tier of a reserve rule for a GPU of `device_bytes` (the first whose bound it is below; the
+// last, unbounded, otherwise); null for a rule without tiers.
+const EngineReserveTier* ReserveTier(const EngineReserve& rule, double device_bytes);
 
 // [SECTION] Catalog and loading ----------------------------------------------------------
 struct CatalogFile {

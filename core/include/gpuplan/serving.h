@@ -4,7 +4,9 @@
 // (vLLM benchmark_serving, genai-perf): request and token throughput, TTFT / TPOT / ITL /
 // end-to-end latency percentiles, goodput at an SLA, and the batch and KV use over time.
 //
-// The scheduler, per step (vllm/v1/core/sched/scheduler.py Scheduler.schedule, FCFS policy):
+// The scheduler, per step (vllm/v1/core/sched/scheduler.py Scheduler.schedule, FCFS policy; the
+// other engines' differences are the catalog's EngineScheduler: SGLang's prefill-first steps and
+// retraction of the request with the fewest outputs, TensorRT-LLM's whole-request reservation):
 //  1. running requests first, in admission order: each asks for its next token, or for the
 //     next chunk of its prompt within the step's token budget (max_num_batched_tokens);
 //     a request that needs a KV block when none is free preempts the most recently admitted
@@ -49,6 +51,7 @@ struct ServeSetup {
   double kv_token_bytes = 0;  // per GPU, one token of one sequence (MemoryEstimate::kv_token_bytes_gpu)
   int block_tokens = 16, max_num_seqs = 256, max_batched_tokens = 8192;
   bool chunked_prefill = true, prefix_caching = false;
+  bool mixed_steps = true, reserve_whole = false, preempt_fewest_outputs = false;  // EngineScheduler
   int shared_prefix = 0;
   double ttft_sla_s = 0, tpot_sla_s = 0;
   int series_points = 120;

@@ -750,6 +750,27 @@ EngineProfile ReadEngine(Reader& r) {
   }
   e.calibrate_like = r.String("calibrate_like", false);
   ReadEngineBehaviour(r, e);
+  if (const json* sched = r.Object("scheduler", false)) {
+    Reader sr(*sched, r.where() + ": scheduler");
+    EngineScheduler& k = e.scheduler;
+    auto choice = [&](const char* key, const char* yes, const char* no, bool& out) {
+      const std::string v = sr.String(key, false);
+      if (v.empty()) return;
+      if (v == yes)
+        out = true;
+      else if (v == no)
+        out = false;
+      else
+        sr.Fail(key, std::string("must be '") + yes + "' or '" + no + "'");
+    };
+    choice("step_mix", "mixed", "prefill-first", k.mixed_steps);
+    choice("admission", "reserve-whole", "per-step", k.reserve_whole);
+    choice("preempt", "fewest-outputs", "latest", k.preempt_fewest_outputs);
+    k.chunked_prefill = sr.Bool("chunked_prefill", true);
+    k.seqs_from_pool = sr.Bool("max_running_from_pool", false);
+    k.why = sr.String("why", false);
+    r.Adopt(sr);
+  }
   e.kv_block_tokens = static_cast<int>(r.Integer("kv_block_tokens", false));
   e.max_batched_tokens = static_cast<int>(
       r.Integer("default_max_num_batched_tokens", e.workspace_model == WorkspaceModel::kProfiledForward));
@@ -850,12 +871,13 @@ EngineProfile ReadEngine(Reader& r) {
       e.examples.push_back(ex);
     }
   }
-  RequireSourced(r, e.sources, {"gpu_memory_utilization_default", "mem_fraction_static_fallback",
-                                "kv_cache_free_gpu_mem_fraction_default", "kv_block_tokens",
-                                "default_max_num_batched_tokens", "cuda_context_mib", "activation_workspace_gib_examples",
-                                "default_n_ubatch", "reserved_mem_mib", "defaults_by_gpu_memory", "default_max_num_seqs",
-                                "small_gpu_defaults", "sampler_bytes_per_logit", "multi_gpu_buffers_gib",
-                                "cuda_graph_mib_per_layer", "cuda_graphs_in_budget", "eager_kernel_us"});
+  RequireSourced(
+      r, e.sources,
+      {"gpu_memory_utilization_default", "mem_fraction_static_fallback", "kv_cache_free_gpu_mem_fraction_default",
+       "kv_block_tokens", "default_max_num_batched_tokens", "cuda_context_mib", "activation_workspace_gib_examples",
+       "default_n_ubatch", "reserved_mem_mib", "defaults_by_gpu_memory", "default_max_num_seqs", "small_gpu_defaults",
+       "sampler_bytes_per_logit", "multi_gpu_buffers_gib", "cuda_graph_mib_per_layer", "cuda_graphs_in_budget",
+       "eager_kernel_us", "scheduler"});
   return e;
 }
 
@@ -1036,7 +1058,19 @@ BatchDefaults EngineBatchDefaults(const EngineProfile& engine, const Gpu& gpu, d
     const bool named = !small->name_contains.empty() && gpu.name.find(small->name_contains) != std::string::npos;
     if (device_bytes < small->below_gib * kGiB || named) b = {small->max_batched_tokens, small->max_num_seqs};
   }
+  // An engine that picks its prompt chunk by the GPU's memory (SGLang's chunked_prefill_size,
+  // engines.json defaults_by_gpu_memory): the tier's.
+  if (engine.reserve)
+    if (const EngineReserveTier* tier = ReserveTier(*engine.reserve, device_bytes); tier && tier->chunk_tokens > 0)
+      b.max_batched_tokens = static_cast<int>(tier->chunk_tokens);
   return b;
+}
+
+const EngineReserveTier* ReserveTier(const EngineReserve& rule, double device_bytes) {
+  if (rule.tiers.empty()) return nullptr;
+  for (const EngineReserveTier& t : rule.tiers)
+    if (t.below_gib == 0 || device_bytes < t.below_gib * kGiB) return &t;
+  return &rule.tiers.back();
 }
 
 const char* MultiGpuModeName(MultiGpuMode mode) {

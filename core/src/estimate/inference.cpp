@@ -34,12 +34,8 @@ double TokenFfnWidth(const Model& m) {
 // from the tier of the GPU's memory. SGLang counts TP × PP GPUs; the estimate counts tp.
 double ReserveBytes(const EngineReserve& rule, double capacity_bytes, int tp) {
   const double gib = capacity_bytes / kGiB;
-  const EngineReserveTier* tier = &rule.tiers.back();
-  for (const EngineReserveTier& t : rule.tiers)
-    if (t.below_gib == 0 || gib < t.below_gib) {
-      tier = &t;
-      break;
-    }
+  const EngineReserveTier* tier = ReserveTier(rule, capacity_bytes);
+  if (!tier) return 0;
   const double chunk = std::max(tier->chunk_tokens, rule.min_chunk_tokens);
   const double graphs = tp < 4 ? tier->graphs_tp_below_4 : tier->graphs_tp_4_up;
   double mib = rule.constant_mib + rule.per_chunk_token_mib * chunk + rule.per_graph_batch_mib * graphs +

@@ -154,62 +154,94 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
       ++out.preemptions;
       preempted = true;
     };
-    for (size_t i = 0; i < running.size() && budget > 0;) {
-      Live& r = q[running[i]];
+    auto chunk = [&](const Live& r) {  // the tokens a request may compute now
       const long long uncached = r.prompt + r.generated - r.cached;
-      const long long want = setup.chunked_prefill                        ? std::min(uncached, budget)
-                             : uncached <= budget || budget == max_tokens ? uncached
-                                                                          : 0;
-      if (want <= 0) {
+      return setup.chunked_prefill                        ? std::min(uncached, budget)
+             : uncached <= budget || budget == max_tokens ? uncached
+                                                          : 0;
+    };
+    auto decoding = [](const Live& r) { return r.generated > 0 && r.cached == r.prompt + r.generated - 1; };
+    // Running requests in admission order: decodes, prompt chunks, or both (`kinds`).
+    enum Kinds { kDecodes = 1, kPrompts = 2, kBoth = 3 };
+    auto schedule_running = [&](int kinds) {
+      for (size_t i = 0; i < running.size() && budget > 0;) {
+        const int me = running[i];
+        Live& r = q[me];
+        const long long want = (decoding(r) ? kinds & kDecodes : kinds & kPrompts) ? chunk(r) : 0;
+        if (want <= 0) {
+          ++i;
+          continue;
+        }
+        const long long need = blocks_for(r.cached + want) - r.shared - r.blocks;
+        bool self = false;
+        while (need > free_blocks) {
+          // The victim among the requests not yet scheduled this step (this one included): the
+          // latest admitted (vLLM's recompute preemption), or the one with the fewest output
+          // tokens, ties to the longest prompt (SGLang's retract_decode).
+          size_t v = running.size() - 1;
+          if (setup.preempt_fewest_outputs)
+            for (size_t j = i; j < running.size(); ++j) {
+              const Live& a = q[running[j]];
+              const Live& b = q[running[v]];
+              if (a.generated < b.generated || (a.generated == b.generated && a.prompt > b.prompt)) v = j;
+            }
+          const int victim = running[v];
+          running.erase(running.begin() + static_cast<std::ptrdiff_t>(v));
+          preempt(victim);
+          if (victim == me) {
+            self = true;
+            break;
+          }
+        }
+        if (self) break;
+        free_blocks -= std::max(0LL, need), r.blocks += std::max(0LL, need);
+        r.want = want, budget -= want;
+        scheduled.push_back(me);
         ++i;
-        continue;
       }
-      const long long need = blocks_for(r.cached + want) - r.shared - r.blocks;
-      const int me = running[i];
-      bool self = false;
-      while (need > free_blocks) {
-        // vLLM V1 recompute preemption: the most recently admitted request gives its blocks back.
-        const int victim = running.back();
-        running.pop_back();
-        preempt(victim);
-        if (victim == me) {
-          self = true;
+    };
+    // Waiting requests in arrival order, while the budget, the sequence cap and the blocks allow.
+    auto admit = [&] {
+      while (!preempted && !waiting.empty() && static_cast<int>(running.size()) < max_seqs && budget > 0) {
+        const int idx = waiting.front();
+        Live& r = q[idx];
+        long long hit = 0;
+        if (prefix_ready && r.shared == 0 && r.cached == 0) {
+          hit = std::min(prefix_blocks, (static_cast<long long>(r.prompt) - 1) / block) * block;
+          r.cached = hit, r.shared = hit / block;
+        }
+        const long long want = chunk(r);
+        // Reserving the whole request (TensorRT-LLM): its blocks to the last output token, now.
+        const long long upto = setup.reserve_whole ? static_cast<long long>(r.prompt) + r.output : r.cached + want;
+        const long long need = blocks_for(upto) - r.shared - r.blocks;
+        if (want <= 0 || need > free_blocks) {
+          if (hit > 0) r.cached = 0, r.shared = 0;
           break;
         }
+        out.prefix_hits += hit;
+        waiting.pop_front();
+        if (r.admitted < 0) r.admitted = now;
+        r.running = true;
+        running.push_back(idx);
+        free_blocks -= need, r.blocks += need;
+        r.want = want, budget -= want;
+        scheduled.push_back(idx);
       }
-      if (self) break;
-      free_blocks -= std::max(0LL, need), r.blocks += std::max(0LL, need);
-      r.want = want, budget -= want;
-      scheduled.push_back(running[i]);
-      ++i;
-    }
-    while (!preempted && !waiting.empty() && static_cast<int>(running.size()) < max_seqs && budget > 0) {
-      const int idx = waiting.front();
-      Live& r = q[idx];
-      long long hit = 0;
-      if (prefix_ready && r.shared == 0 && r.cached == 0) {
-        hit = std::min(prefix_blocks, (static_cast<long long>(r.prompt) - 1) / block) * block;
-        r.cached = hit, r.shared = hit / block;
-      }
-      const long long uncached = r.prompt + r.generated - r.cached;
-      const long long want = setup.chunked_prefill                        ? std::min(uncached, budget)
-                             : uncached <= budget || budget == max_tokens ? uncached
-                                                                          : 0;
-      const long long need = blocks_for(r.cached + want) - r.shared - r.blocks;
-      if (want <= 0 || need > free_blocks) {
-        if (hit > 0) r.cached = 0, r.shared = 0;
-        break;
-      }
-      out.prefix_hits += hit;
-      waiting.pop_front();
-      if (r.admitted < 0) r.admitted = now;
-      r.running = true;
-      running.push_back(idx);
-      free_blocks -= need, r.blocks += need;
-      r.want = want, budget -= want;
-      scheduled.push_back(idx);
+    };
+    if (setup.mixed_steps) {
+      schedule_running(kBoth);
+      admit();
+    } else {
+      // Prefill first (SGLang): a step of prompt chunks whenever there are any, else decodes.
+      schedule_running(kPrompts);
+      admit();
+      if (scheduled.empty() && !preempted) schedule_running(kDecodes);
     }
     if (scheduled.empty()) {
+      if (preempted) {  // a request gave its blocks back before anything was scheduled: again
+        --out.steps;
+        continue;
+      }
       if (!closed && next < n && running.empty()) {
         now = std::max(now, q[next].arrival);
         continue;
@@ -221,7 +253,7 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
     StepLoad load;
     for (int idx : scheduled) {
       const Live& r = q[idx];
-      const bool decode = r.want == 1 && r.generated > 0 && r.cached == r.prompt + r.generated - 1;
+      const bool decode = r.want == 1 && decoding(r);
       if (decode) {
         load.decode_seqs += 1;
         load.decode_context += static_cast<double>(r.cached);
@@ -385,10 +417,26 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
     est.assumptions.push_back(what + " " + FormatCount(fallback) + ": " + engine.name + " states none (assumed)");
     return fallback;
   };
-  setup.max_num_seqs = pick(options.max_num_seqs, defaults.max_num_seqs, kNoSequenceCap, "sequences per step");
+  if (options.max_num_seqs <= 0 && engine.scheduler.seqs_from_pool) {
+    // SGLang's max_running_requests when unset (engines.json scheduler): from the pool's tokens
+    // and the model's context length.
+    const double pool = std::floor(setup.kv_pool_bytes / setup.kv_token_bytes);
+    const double context = static_cast<double>(model.max_context > 0 ? model.max_context : longest);
+    setup.max_num_seqs = static_cast<int>(std::max(
+        1.0, std::min(std::max(std::min(std::floor(pool / context * 512), 4096.0), 2048.0), std::floor(pool / 2))));
+    est.assumptions.push_back("sequences per step " + FormatCount(setup.max_num_seqs) + ": " + engine.name +
+                              "'s rule from the pool (" + FormatCount(static_cast<long long>(pool)) +
+                              " tokens) and the " + FormatCount(static_cast<long long>(context)) + "-token context");
+  } else {
+    setup.max_num_seqs = pick(options.max_num_seqs, defaults.max_num_seqs, kNoSequenceCap, "sequences per step");
+  }
   setup.max_batched_tokens = pick(options.max_batched_tokens, defaults.max_batched_tokens, 8192, "tokens per step");
   setup.block_tokens = pick(options.block_tokens, engine.kv_block_tokens, 16, "KV block of");
-  setup.chunked_prefill = options.chunked_prefill != 0;
+  const EngineScheduler& policy = engine.scheduler;
+  setup.chunked_prefill = options.chunked_prefill < 0 ? policy.chunked_prefill : options.chunked_prefill != 0;
+  setup.mixed_steps = policy.mixed_steps;
+  setup.reserve_whole = policy.reserve_whole;
+  setup.preempt_fewest_outputs = policy.preempt_fewest_outputs;
   setup.prefix_caching = options.prefix_caching;
   setup.shared_prefix = options.shared_prefix;
   setup.ttft_sla_s = options.ttft_sla_s, setup.tpot_sla_s = options.tpot_sla_s;
