@@ -29,6 +29,7 @@
 #include "gpuplan/hf_config.h"
 #include "gpuplan/machine.h"
 #include "gpuplan/presets.h"
+#include "gpuplan/serving_check.h"
 #include "gpuplan/session.h"
 #include "gpuplan/units.h"
 #include "gpuplan/views.h"
@@ -236,6 +237,11 @@ int main(int argc, char** argv) {
   calibrate->add_flag("--loso", loso,
                       "errors per kind: stored calibration, refit in-sample, and leave-one-source-out (each source's "
                       "cases estimated by a fit made without it; a few seconds per source)");
+  bool serving = false;
+  calibrate->add_flag("--serving", serving,
+                      "the serving simulator (gpuplan serve) against published serving results: throughput and "
+                      "latency percentiles per case, errors per quantity (--reference defaults to "
+                      "tests/reference/serving_measurements.json)");
   calibrate->add_option("--format", format, "output format")->check(CLI::IsMember(formats))->capture_default_str();
 
   // catalog
@@ -311,6 +317,15 @@ int main(int argc, char** argv) {
       Fail("catalog " + what + ": unexpected argument '" + catalog_args[0] + "'");
     }
     Print(FormatRecords(CatalogRecords(cat, what), format));
+    return 0;
+  }
+  if (*calibrate && serving) {
+    if (refit || loso) Fail("calibrate --serving: nothing is fitted to serving results; --fit and --loso do not apply");
+    if (!calibrate->count("--reference")) reference_path = "tests/reference/serving_measurements.json";
+    Result<std::vector<ServingCase>> cases = ParseServingCases(ReadFileOrFail("--reference", reference_path));
+    if (!cases.ok()) Fail(cases.error());
+    const ServingCheck check = RunServingCases(cat, cases.value());
+    Print(format == "json" ? ServingCheckJson(check) + "\n" : FormatReport(ServingCheckReport(check), format));
     return 0;
   }
   if (*calibrate) {

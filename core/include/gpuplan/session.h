@@ -27,6 +27,7 @@
 #include "gpuplan/probe_result.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/scenario.h"
+#include "gpuplan/serving.h"
 #include "gpuplan/speed.h"
 #include "gpuplan/training.h"
 
@@ -41,6 +42,12 @@ struct ViewOptions {
   CompareFilter filter;                       // compare: which rows to show
   std::vector<std::string> overlay;           // roofline: more catalog GPUs' roofs (ids)
   std::string phase = "all";                  // roofline: all, or phases joined by ',' (prefill,decode,train)
+  // serve: the workload and the SLA (serving.h)
+  double rate = 0;                    // requests per second, Poisson; 0: a closed loop of `clients`
+  int clients = 16;                   // closed loop: clients at once
+  int requests = 500;                 // requests replayed
+  std::string lengths = "sharegpt";   // a workload preset id, or IN/OUT fixed tokens ("1024/128")
+  double ttft_sla = 0, tpot_sla = 0;  // seconds; 0: no limit
 
   bool ShowsPhase(std::string_view phase_name) const;
 };
@@ -55,6 +62,9 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
 std::string EncodeViewOptions(const ViewOptions& v);
 // "a,b,,c" -> {a, b, c}: the lists the options hold (overlay ids, phases).
 std::vector<std::string> SplitList(std::string_view text, char sep);
+// A serve view's `lengths`: a workload preset id (workload.h) or "IN/OUT" fixed tokens; nullopt
+// for anything else.
+std::optional<std::pair<LengthDist, LengthDist>> ParseLengths(std::string_view text);
 // " --sort gpu --fits": the same as CLI flags, for the options `keys` lists.
 std::string ViewCliFlags(const ViewOptions& v, const std::vector<std::string>& keys);
 
@@ -122,6 +132,9 @@ class Session {
   // errors say why there are none.
   const Result<MemoryEstimate>& Fit();
   const Result<SpeedEstimate>& Speed();
+  // Serving at load: the scenario's model, GPUs and engine replaying the view's workload
+  // (serving.h). Recomputed after any change of the scenario or the view options.
+  const Result<ServeEstimate>& Serve();
   const Result<CostEstimate>& Cost();
   const SpeedCurves& Curves();
   const Result<TrainEstimate>& Train();
@@ -170,6 +183,7 @@ class Session {
   std::optional<Result<SpeedEstimate>> speed_;
   std::optional<Result<CostEstimate>> cost_;
   std::optional<SpeedCurves> curves_;
+  std::optional<Result<ServeEstimate>> serve_;
   std::optional<Result<TrainEstimate>> train_;
   std::optional<std::vector<ScalingPoint>> scaling_;
   std::optional<Result<Roofline>> roofline_;

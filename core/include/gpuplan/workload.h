@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuplan/expected.h"
@@ -43,6 +44,17 @@ struct Request {
 
 inline constexpr int kMaxWorkloadRequests = 1000000;
 inline constexpr double kMaxRequestTokens = 16777216;  // the context cap of the estimators
+
+// Request lengths as published traces and benchmark samplers give them (issue 19), each with its
+// source: WorkloadPresets() lists them, a spec takes their input and output.
+struct WorkloadPreset {
+  const char* id;
+  const char* name;
+  LengthDist input, output;
+  const char* basis;  // where the figures come from, and what the fit leaves out
+};
+const std::vector<WorkloadPreset>& WorkloadPresets();
+const WorkloadPreset* FindWorkloadPreset(std::string_view id);  // null for another id
 
 // The requests in arrival order. An impossible spec is an Error naming the field
 // ("rate: must be >= 0 and finite", "input.hi: below input.lo").

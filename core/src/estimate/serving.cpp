@@ -431,7 +431,12 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
     setup.max_num_seqs = pick(options.max_num_seqs, defaults.max_num_seqs, kNoSequenceCap, "sequences per step");
   }
   setup.max_batched_tokens = pick(options.max_batched_tokens, defaults.max_batched_tokens, 8192, "tokens per step");
-  setup.block_tokens = pick(options.block_tokens, engine.kv_block_tokens, 16, "KV block of");
+  if (options.block_tokens > 0 || engine.kv_block_tokens > 0) {
+    setup.block_tokens = pick(options.block_tokens, engine.kv_block_tokens, 16, "KV block of");
+  } else {
+    setup.block_tokens = 1;
+    est.assumptions.push_back(engine.name + " states no KV block size: the cache is allocated token by token");
+  }
   const EngineScheduler& policy = engine.scheduler;
   setup.chunked_prefill = options.chunked_prefill < 0 ? policy.chunked_prefill : options.chunked_prefill != 0;
   setup.mixed_steps = policy.mixed_steps;

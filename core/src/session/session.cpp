@@ -105,11 +105,26 @@ const std::vector<FieldInfo>& ViewFields() {
               FieldKind::kGpuList, 6),
         field("phase", "Phases", "roofline: which operations: all, or prefill, decode, train joined by commas",
               FieldKind::kFlags),
+        field("rate", "Requests/s", "serve: Poisson arrivals per second; 0 = a closed loop of `clients`",
+              FieldKind::kNumber, 1e6),
+        field("clients", "Clients", "serve: clients at once in a closed loop (rate 0), 1 to 100000",
+              FieldKind::kInteger, 100000),
+        field("requests", "Requests", "serve: requests replayed, 1 to 1000000", FieldKind::kInteger,
+              kMaxWorkloadRequests),
+        field("lengths", "Lengths",
+              "serve: request lengths, a workload preset (sharegpt, azure-conversation, azure-code, "
+              "arxiv-summarization, random-1024-128) or IN/OUT tokens, e.g. 1024/128",
+              FieldKind::kText),
+        field("ttft-sla", "TTFT SLA s", "serve: goodput counts requests with TTFT at most this; 0 = no limit",
+              FieldKind::kNumber, 1e6),
+        field("tpot-sla", "TPOT SLA s", "serve: goodput counts requests with TPOT at most this; 0 = no limit",
+              FieldKind::kNumber, 1e6),
     };
     for (FieldInfo& f : t) {
       if (f.kind == FieldKind::kNumber) f.decimals = -1;
       if (std::string_view(f.key) == "sort") f.choices = SortKeys();
       if (std::string_view(f.key) == "phase") f.choices.assign(std::begin(kPhases), std::end(kPhases));
+      if (f.kind == FieldKind::kInteger) f.lo = 1, f.step = 1;
     }
     return t;
   }();
@@ -127,6 +142,12 @@ std::string GetViewField(const ViewOptions& v, std::string_view key) {
   if (key == "max-watts") return NumberText(v.filter.max_watts);
   if (key == "overlay") return Join(v.overlay, ",");
   if (key == "phase") return v.phase;
+  if (key == "rate") return NumberText(v.rate);
+  if (key == "clients") return std::to_string(v.clients);
+  if (key == "requests") return std::to_string(v.requests);
+  if (key == "lengths") return v.lengths;
+  if (key == "ttft-sla") return NumberText(v.ttft_sla);
+  if (key == "tpot-sla") return NumberText(v.tpot_sla);
   return {};
 }
 
@@ -187,7 +208,41 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
     v.phase = text;
     return std::nullopt;
   }
+  if (key == "rate" || key == "ttft-sla" || key == "tpot-sla") {
+    double d = 0;
+    if (!ReadNumber(value, 0, 1e6, d)) return fail("must be a number from 0 to 1e6");
+    (key == "rate" ? v.rate : key == "ttft-sla" ? v.ttft_sla : v.tpot_sla) = d;
+    return std::nullopt;
+  }
+  if (key == "clients" || key == "requests") {
+    const double top = key == "clients" ? 100000 : kMaxWorkloadRequests;
+    double d = 0;
+    if (!ReadNumber(value, 1, top, d) || d != std::floor(d))
+      return fail("must be a whole number from 1 to " + FormatCount(static_cast<long long>(top)));
+    (key == "clients" ? v.clients : v.requests) = static_cast<int>(d);
+    return std::nullopt;
+  }
+  if (key == "lengths") {
+    if (!ParseLengths(value)) {
+      std::vector<std::string> ids;
+      for (const WorkloadPreset& p : WorkloadPresets()) ids.push_back(p.id);
+      return fail("must be a workload preset (" + Join(ids, ", ") + ") or IN/OUT tokens, e.g. 1024/128");
+    }
+    v.lengths = text;
+    return std::nullopt;
+  }
   return Error{"unknown field '" + k.substr(0, 40) + "'"};
+}
+
+std::optional<std::pair<LengthDist, LengthDist>> ParseLengths(std::string_view text) {
+  if (const WorkloadPreset* p = FindWorkloadPreset(text)) return std::pair{p->input, p->output};
+  const size_t slash = text.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  double in = 0, out = 0;
+  if (!ReadNumber(text.substr(0, slash), 1, kMaxRequestTokens, in) || in != std::floor(in) ||
+      !ReadNumber(text.substr(slash + 1), 1, kMaxRequestTokens, out) || out != std::floor(out))
+    return std::nullopt;
+  return std::pair{LengthDist{LengthDist::Kind::kFixed, in}, LengthDist{LengthDist::Kind::kFixed, out}};
 }
 
 std::string EncodeViewOptions(const ViewOptions& v) {
@@ -220,6 +275,7 @@ Session::Session(Catalog base) : catalog_(std::move(base)) {}
 void Session::Changed(bool scenario_changed) {
   ++generation_;
   chart_.reset();
+  serve_.reset();  // reads the view options too
   if (!scenario_changed) return;
   fit_.reset();
   speed_.reset();
@@ -466,6 +522,21 @@ const Result<CostEstimate>& Session::Cost() {
   cost_ = v.ok() ? Result<CostEstimate>(EstimateCost(catalog_, scenario_, v.value()))
                  : Result<CostEstimate>(Error{v.error()});
   return *cost_;
+}
+
+const Result<ServeEstimate>& Session::Serve() {
+  if (serve_) return *serve_;
+  Result<Resolved> r = ResolveScenario();
+  if (!r) return *(serve_ = Result<ServeEstimate>(Error{r.error()}));
+  WorkloadSpec spec;
+  spec.requests = view_.requests;
+  spec.rate = view_.rate;
+  spec.concurrency = view_.clients;
+  if (const auto lengths = ParseLengths(view_.lengths)) spec.input = lengths->first, spec.output = lengths->second;
+  ServeOptions options;
+  options.ttft_sla_s = view_.ttft_sla, options.tpot_sla_s = view_.tpot_sla;
+  serve_ = EstimateServing(*r, scenario_, spec, options);
+  return *serve_;
 }
 
 const SpeedCurves& Session::Curves() {

@@ -193,6 +193,158 @@ std::string SpeedJson(Session& session, const ReportOptions&) {
                          session.Cost().value(), &session.Curves());
 }
 
+// [SECTION] serve -------------------------------------------------------------------------
+// The workload in words: "500 requests, Poisson at 4/s, ShareGPT-like chat lengths".
+std::string WorkloadLine(const ViewOptions& v) {
+  const WorkloadPreset* p = FindWorkloadPreset(v.lengths);
+  return FormatCount(v.requests) + " requests, " +
+         (v.rate > 0 ? "Poisson arrivals at " + FormatShort(v.rate) + "/s"
+                     : "a closed loop of " + FormatCountOf(v.clients, "client", "clients")) +
+         ", " + (p ? std::string(p->name) : v.lengths + " tokens in/out");
+}
+
+Records LatencyRecords(const ServeResult& r) {
+  Records t{{{"metric", "latency"},
+             {"mean_ms", "mean ms", true},
+             {"p50_ms", "p50 ms", true},
+             {"p90_ms", "p90 ms", true},
+             {"p99_ms", "p99 ms", true}},
+            {}};
+  auto row = [&](const char* name, const Percentiles& p) {
+    auto ms = [](double s) { return Number(s * 1000, FormatShort(s * 1000, 1)); };
+    t.rows.push_back({Text(name), ms(p.mean), ms(p.p50), ms(p.p90), ms(p.p99)});
+  };
+  row("TTFT (time to first token)", r.ttft_s);
+  row("TPOT (per output token)", r.tpot_s);
+  row("ITL (between tokens)", r.itl_s);
+  row("end to end", r.e2e_s);
+  row("queue (arrival to admission)", r.queue_s);
+  return t;
+}
+
+Report ServeReport(Session& session, const ReportOptions& o) {
+  const Catalog& cat = session.catalog();
+  const Scenario& s = session.scenario();
+  const Result<ServeEstimate>& serve = session.Serve();
+  if (!serve.ok()) return ErrorReport("gpuplan serve", serve.error());
+  const ServeEstimate& e = serve.value();
+  const ServeResult& r = e.result;
+  const ViewOptions& v = session.view();
+  const WeightFormat* wf = cat.FindWeightFormat(s.weights);
+  const EngineProfile* engine = cat.FindEngine(s.engine);
+  Report rep;
+  rep.title = "gpuplan serve: " + GpuLine(cat, s) + ", " + (wf ? wf->name : s.weights) + " weights, " +
+              (engine ? engine->name : s.engine);
+  rep.lines.push_back(WorkloadLine(v) + " (longest " + FormatCount(e.max_model_len) + " tokens)");
+  rep.lines.push_back("scheduler: up to " + FormatCount(r.max_num_seqs) + " sequences and " +
+                      FormatCount(r.max_batched_tokens) + " tokens per step, KV blocks of " +
+                      std::to_string(r.block_tokens) + " tokens, " +
+                      (r.chunked_prefill ? "prompts chunked" : "each prompt in one step"));
+  rep.lines.push_back("KV pool: " + FormatCount(r.kv_blocks) +
+                      " blocks = " + FormatCount(static_cast<long long>(r.kv_capacity_tokens)) +
+                      " tokens: " + FormatCount(r.kv_limited_concurrency) + " requests of the mean length at once");
+  Records t{{{"metric", "throughput"}, {"value", "value", true}, {"unit", "unit"}}, {}};
+  auto add = [&](const char* name, double value, const char* unit, int decimals) {
+    t.rows.push_back({Text(name), Number(value, FormatFixed(value, decimals)), Text(unit)});
+  };
+  add("requests", r.request_throughput, "requests/s", 2);
+  add("output tokens", r.output_tokens_per_s, "tokens/s", 0);
+  add("all tokens (prompt + output)", r.total_tokens_per_s, "tokens/s", 0);
+  if (v.ttft_sla > 0 || v.tpot_sla > 0) add("goodput (within the SLA)", r.goodput_rps, "requests/s", 2);
+  add("sequences per step, mean", r.mean_running, "sequences", 1);
+  add("sequences per step, peak", r.peak_running, "sequences", 0);
+  add("KV pool used, peak", r.peak_kv_used * 100, "%", 0);
+  add("preemptions", r.preemptions, "requests", 0);
+  add("run length", r.duration_s, "s", 1);
+  rep.sections.push_back({"Throughput", std::move(t)});
+  rep.sections.push_back({"Latency", LatencyRecords(r)});
+  rep.main = 1;
+  if (o.explain) {
+    Records series{{{"t_s", "time s", true},
+                    {"running", "running", true},
+                    {"waiting", "waiting", true},
+                    {"kv_used", "KV used %", true}},
+                   {}};
+    for (const ServePoint& p : r.series)
+      series.rows.push_back({Number(p.t_s, FormatShort(p.t_s, 2)), Number(p.running, FormatCount(p.running)),
+                             Number(p.waiting, FormatCount(p.waiting)),
+                             Number(p.kv_used * 100, FormatFixed(p.kv_used * 100, 0))});
+    rep.sections.push_back({"Batch and KV use over time", std::move(series)});
+  }
+  if (v.ttft_sla > 0 || v.tpot_sla > 0)
+    rep.after.push_back(FormatCount(r.met_sla) + " of " + FormatCount(r.requests) + " requests within the SLA (" +
+                        (v.ttft_sla > 0 ? "TTFT <= " + FormatSeconds(v.ttft_sla) : std::string()) +
+                        (v.ttft_sla > 0 && v.tpot_sla > 0 ? ", " : "") +
+                        (v.tpot_sla > 0 ? "TPOT <= " + FormatSeconds(v.tpot_sla) : std::string()) + ")");
+  if (r.saturated && e.has_capacity)
+    rep.after.push_back("SATURATED: " + FormatShort(v.rate) + " requests/s arrive; the setup serves about " +
+                        FormatFixed(e.capacity.request_throughput, 2) + " requests/s (" +
+                        FormatFixed(e.capacity.output_tokens_per_s, 0) + " output tokens/s) at most; " +
+                        FormatCount(r.queue_at_last_arrival) + " requests were waiting when the last one arrived");
+  rep.warnings = e.warnings;
+  rep.assumptions = e.assumptions;
+  rep.state = ReportState(session, "serve");
+  return rep;
+}
+
+std::string ServeJson(Session& session, const ReportOptions&) {
+  const Result<ServeEstimate>& serve = session.Serve();
+  if (!serve.ok()) return ErrorJson(serve.error());
+  const ServeEstimate& e = serve.value();
+  auto result = [](const ServeResult& r) {
+    auto pct = [](const Percentiles& p) {
+      return ordered_json{{"mean", p.mean}, {"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}};
+    };
+    ordered_json series = ordered_json::array();
+    for (const ServePoint& p : r.series)
+      series.push_back({{"t_s", p.t_s}, {"running", p.running}, {"waiting", p.waiting}, {"kv_used", p.kv_used}});
+    return ordered_json{{"requests", r.requests},
+                        {"duration_s", r.duration_s},
+                        {"request_throughput", r.request_throughput},
+                        {"output_tokens_per_s", r.output_tokens_per_s},
+                        {"total_tokens_per_s", r.total_tokens_per_s},
+                        {"ttft_s", pct(r.ttft_s)},
+                        {"tpot_s", pct(r.tpot_s)},
+                        {"itl_s", pct(r.itl_s)},
+                        {"e2e_s", pct(r.e2e_s)},
+                        {"queue_s", pct(r.queue_s)},
+                        {"met_sla", r.met_sla},
+                        {"goodput_rps", r.goodput_rps},
+                        {"kv_blocks", r.kv_blocks},
+                        {"block_tokens", r.block_tokens},
+                        {"kv_capacity_tokens", r.kv_capacity_tokens},
+                        {"kv_limited_concurrency", r.kv_limited_concurrency},
+                        {"max_num_seqs", r.max_num_seqs},
+                        {"max_batched_tokens", r.max_batched_tokens},
+                        {"chunked_prefill", r.chunked_prefill},
+                        {"mean_running", r.mean_running},
+                        {"peak_running", r.peak_running},
+                        {"peak_kv_used", r.peak_kv_used},
+                        {"preemptions", r.preemptions},
+                        {"steps", r.steps},
+                        {"prefix_hits", r.prefix_hits},
+                        {"saturated", r.saturated},
+                        {"queue_at_last_arrival", r.queue_at_last_arrival},
+                        {"series", series}};
+  };
+  ordered_json j;
+  j["schema"] = "gpuplan.serve/1";
+  j["state"] = ReportState(session, "serve");
+  const ViewOptions& v = session.view();
+  j["workload"] = {{"requests", v.requests}, {"rate", v.rate},           {"clients", v.clients},
+                   {"lengths", v.lengths},   {"ttft_sla_s", v.ttft_sla}, {"tpot_sla_s", v.tpot_sla}};
+  j["max_model_len"] = e.max_model_len;
+  j["result"] = result(e.result);
+  if (e.has_capacity) j["capacity"] = result(e.capacity);
+  j["warnings"] = e.warnings;
+  j["assumptions"] = e.assumptions;
+  return j.dump(2);
+}
+
+std::string ServeFailure(Session& s) {
+  return s.Serve().ok() ? std::string() : s.Serve().error();
+}
+
 // [SECTION] cost --------------------------------------------------------------------------
 Report CostReport(Session& session, const ReportOptions& o) {
   const Catalog& cat = session.catalog();
@@ -500,34 +652,101 @@ std::string RooflineFailure(Session& s) { return s.RooflineResult().ok() ? std::
 
 const std::vector<View>& Views() {
   static const std::vector<View> views = {
-      {"fit", "Fit",
-       "memory per GPU for serving a model: weights, KV cache, activations, overhead, the engine's cap; whether it fits",
-       true, true, {}, FitReport, FitJson, FitFailure},
-      {"speed", "Speed",
+      {"fit",
+       "Fit",
+       "memory per GPU for serving a model: weights, KV cache, activations, overhead, the engine's cap; whether it "
+       "fits",
+       true,
+       true,
+       {},
+       FitReport,
+       FitJson,
+       FitFailure},
+      {"speed",
+       "Speed",
        "prefill and decode speed (tokens/s, time to first token) with the error band, and $ per 1M tokens",
-       true, true, {}, SpeedReport, SpeedJson, SpeedFailure},
-      {"compare", "Compare",
+       true,
+       true,
+       {},
+       SpeedReport,
+       SpeedJson,
+       SpeedFailure},
+      {"serve",
+       "Serve",
+       "serving at load: continuous batching replayed request by request (arrival rate or clients, request lengths): "
+       "throughput, TTFT / TPOT / ITL / end-to-end percentiles, goodput at an SLA, KV use and saturation",
+       true,
+       true,
+       {"rate", "clients", "requests", "lengths", "ttft-sla", "tpot-sla"},
+       ServeReport,
+       ServeJson,
+       ServeFailure},
+      {"compare",
+       "Compare",
        "the whole catalog for one scenario: fewest GPUs that fit, tokens/s, $/1M tokens, upfront $, watts",
-       true, true, {"sort", "fits", "vendor", "min-tps", "max-ttft", "max-upfront", "max-watts"}, CompareReport, CompareJson, FitFailure},
-      {"train", "Train",
+       true,
+       true,
+       {"sort", "fits", "vendor", "min-tps", "max-ttft", "max-upfront", "max-watts"},
+       CompareReport,
+       CompareJson,
+       FitFailure},
+      {"train",
+       "Train",
        "training / fine-tuning: memory per GPU (ZeRO, LoRA, QLoRA, activations), time, GPU-hours and cost",
-       true, true, {}, TrainReport, TrainJson, TrainFailure},
-      {"cost", "Cost",
+       true,
+       true,
+       {},
+       TrainReport,
+       TrainJson,
+       TrainFailure},
+      {"cost",
+       "Cost",
        "cloud on demand and spot vs owning the GPUs: per hour, per month of busy hours, per 1M tokens, break-even "
        "months; the cumulative cost by month",
-       true, true, {}, CostReport, CostJson, SpeedFailure},
-      {"roofline", "Roofline",
+       true,
+       true,
+       {},
+       CostReport,
+       CostJson,
+       SpeedFailure},
+      {"roofline",
+       "Roofline",
        "the scenario's operations (prefill and decode GEMMs, attention naive vs flash, MoE experts, collectives, a "
        "training step) under the GPU's roofline; --svg writes the chart",
-       true, true, {"overlay", "phase"}, RooflineReport, RooflineJson, RooflineFailure},
-      {"capacity", "Capacity",
+       true,
+       true,
+       {"overlay", "phase"},
+       RooflineReport,
+       RooflineJson,
+       RooflineFailure},
+      {"capacity",
+       "Capacity",
        "what the GPU gives a workload, step by step: the driver's total, ECC, a MIG slice, the driver's reserve, a "
        "unified machine's OS rule, your limit and other processes",
-       true, true, {}, CapacityReport, CapacityJson, CapacityFailure},
-      {"machine", "This machine", "this computer's CPU measured (gpuplan probe cpu) and a GPU probe against the catalog",
-       false, false, {}, MachineReport, MachineJson, NoFailure},
-      {"catalog", "Catalog", "the accelerators and models with every figure's source (gpuplan catalog)", false, false,
-       {}, CatalogReport, CatalogJson, NoFailure},
+       true,
+       true,
+       {},
+       CapacityReport,
+       CapacityJson,
+       CapacityFailure},
+      {"machine",
+       "This machine",
+       "this computer's CPU measured (gpuplan probe cpu) and a GPU probe against the catalog",
+       false,
+       false,
+       {},
+       MachineReport,
+       MachineJson,
+       NoFailure},
+      {"catalog",
+       "Catalog",
+       "the accelerators and models with every figure's source (gpuplan catalog)",
+       false,
+       false,
+       {},
+       CatalogReport,
+       CatalogJson,
+       NoFailure},
   };
   return views;
 }
