@@ -10,7 +10,9 @@
 #include "gpuplan/resolve.h"
 #include "gpuplan/serving.h"
 #include "gpuplan/serving_check.h"
+#include "gpuplan/session.h"
 #include "gpuplan/speed.h"
+#include "gpuplan/views.h"
 #include "gpuplan/workload.h"
 #include "support.h"
 
@@ -365,4 +367,53 @@ TEST_CASE("a malformed serving reference names the case", "[serving]") {
                            "gpu": "h100-sxm", "workload": {"mode": "poisson"}}]})");
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().find("'x'") != std::string::npos);
+}
+
+TEST_CASE("the serve view: options through the session, in links and the CLI command, same numbers", "[serving]") {
+  Session session(Cat());
+  Scenario s = Make("llama-3.1-8b", "h100-sxm", "bf16", 1);
+  session.SetScenario(s);
+  REQUIRE_FALSE(session.Set("rate", "4").has_value());
+  REQUIRE_FALSE(session.Set("requests", "300").has_value());
+  REQUIRE_FALSE(session.Set("lengths", "1024/128").has_value());
+  REQUIRE_FALSE(session.Set("tpot-sla", "0.01").has_value());
+  // Bad values are refused with the field named, and the option keeps its value.
+  auto refused = [&](const char* key, const char* value) {
+    const std::optional<Error> e = session.Set(key, value);
+    return e && e->message.rfind(key, 0) == 0;
+  };
+  CHECK(refused("lengths", "sharegpt2"));
+  CHECK(refused("lengths", "1024/"));
+  CHECK(refused("lengths", "0/10"));
+  CHECK(refused("clients", "0"));
+  CHECK(refused("requests", "2.5"));
+  CHECK(refused("rate", "-1"));
+  CHECK(refused("rate", "nan"));
+  CHECK(session.view().lengths == "1024/128");
+  const View* view = FindView("serve");
+  REQUIRE(view);
+  REQUIRE(view->failure(session).empty());
+  // The view's numbers are the estimate's for the same workload.
+  WorkloadSpec w = Fixed(300, 1024, 128, 4);
+  ServeOptions o;
+  o.tpot_sla_s = 0.01;
+  const ServeEstimate direct = Serve(s, w, o);
+  REQUIRE(session.Serve().ok());
+  CHECK(session.Serve()->result.ttft_s.p90 == direct.result.ttft_s.p90);
+  CHECK(session.Serve()->result.met_sla == direct.result.met_sla);
+  const std::string json = PrintView(*view, session, "json");
+  CHECK(json.find("\"gpuplan.serve/1\"") != std::string::npos);
+  const std::string md = PrintView(*view, session, "md");
+  CHECK(md.find("TTFT") != std::string::npos);
+  // A link and the CLI command carry the workload.
+  const std::string cli = ViewCliCommand(*view, session);
+  CHECK(cli.find("gpuplan serve") == 0);
+  CHECK(cli.find("--rate 4") != std::string::npos);
+  CHECK(cli.find("--lengths 1024/128") != std::string::npos);
+  Session again(Cat());
+  const DecodedState d = again.LoadState(session.StateHash());
+  CHECK(d.dropped.empty());
+  CHECK(again.view().rate == 4);
+  CHECK(again.view().requests == 300);
+  CHECK(again.view().tpot_sla == 0.01);
 }

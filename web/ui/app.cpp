@@ -106,8 +106,9 @@ void App::ApplyTheme() {
 }
 
 void App::RankNow() {
-  ranking_wanted_ = false;
-  session_.CompareAll();
+  if (ranking_wanted_) session_.CompareAll();
+  if (serve_wanted_) (void)session_.Serve();
+  ranking_wanted_ = serve_wanted_ = false;
 }
 
 bool App::ConsumeStateChanged() {
@@ -315,6 +316,8 @@ void App::DrawViewBody(const View& v) {
   if (id == "fit") DrawResult();
   else if (id == "speed") DrawSpeed();
   else if (id == "compare") DrawCompare();
+  else if (id == "serve")
+    DrawServe(v);
   else if (id == "train") DrawTrain();
   else if (id == "cost") DrawCost();
   else if (id == "roofline") DrawRoofline();

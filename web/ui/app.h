@@ -65,7 +65,7 @@ class App {
   // (RankingWanted); the host runs RankNow between frames and draws again. Off (tests, dumps):
   // the panel ranks as it draws.
   void SetDeferRanking(bool on) { defer_ranking_ = on; }
-  bool RankingWanted() const { return ranking_wanted_; }
+  bool RankingWanted() const { return ranking_wanted_ || serve_wanted_; }
   void RankNow();
 
   void Frame();
@@ -159,6 +159,7 @@ class App {
   // The Speed and Compare panels (panel_speed.cpp).
   void DrawSpeed();
   void DrawCompare();
+  void DrawServe(const View& v);
   // The Train panel (panel_train.cpp).
   void DrawTrain();
   void DrawTrainInputs();
@@ -201,6 +202,7 @@ class App {
   std::map<std::string, CachedView> report_cache_;  // by view id (+ ":explain")
   bool state_changed_ = false;
   bool defer_ranking_ = false, ranking_wanted_ = false;
+  bool serve_wanted_ = false;       // the Serve panel's run is due between frames (RankNow runs it)
   bool focus_first_input_ = false;  // Tab pressed with nothing focused: the first typed field takes it
   std::vector<std::string> notices_;          // fields dropped from the hash
   std::map<std::string, std::string> field_errors_;  // edits refused, by field key

@@ -135,6 +135,7 @@ class Session {
   // Serving at load: the scenario's model, GPUs and engine replaying the view's workload
   // (serving.h). Recomputed after any change of the scenario or the view options.
   const Result<ServeEstimate>& Serve();
+  bool ServeReady() const { return serve_.has_value(); }
   const Result<CostEstimate>& Cost();
   const SpeedCurves& Curves();
   const Result<TrainEstimate>& Train();
