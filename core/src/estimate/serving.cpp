@@ -145,6 +145,22 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
     long long budget = max_tokens;
     bool preempted = false;
     scheduled.clear();
+    // What the step computes, summed as requests are scheduled: decodes (one token, attending
+    // to the cache) and prompt chunks.
+    StepLoad load;
+    auto take = [&](int idx) {
+      const Live& r = q[idx];
+      scheduled.push_back(idx);
+      if (r.want == 1 && r.generated > 0 && r.cached == r.prompt + r.generated - 1) {
+        load.decode_seqs += 1;
+        load.decode_context += static_cast<double>(r.cached);
+      } else {
+        load.prefill_seqs += 1;
+        load.prefill_tokens += static_cast<double>(r.want);
+        load.prefill_context +=
+            static_cast<double>(r.want) * (static_cast<double>(r.cached) + static_cast<double>(r.want) / 2);
+      }
+    };
     auto preempt = [&](int v) {
       Live& r = q[v];
       free_blocks += r.blocks;
@@ -172,7 +188,9 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
           ++i;
           continue;
         }
-        const long long need = blocks_for(r.cached + want) - r.shared - r.blocks;
+        // Blocks beyond those held (most decode steps need none: a block lasts block_tokens steps).
+        const long long need =
+            r.cached + want <= (r.shared + r.blocks) * block ? 0 : blocks_for(r.cached + want) - r.shared - r.blocks;
         bool self = false;
         while (need > free_blocks) {
           // The victim among the requests not yet scheduled this step (this one included): the
@@ -196,7 +214,7 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
         if (self) break;
         free_blocks -= std::max(0LL, need), r.blocks += std::max(0LL, need);
         r.want = want, budget -= want;
-        scheduled.push_back(me);
+        take(me);
         ++i;
       }
     };
@@ -225,7 +243,7 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
         running.push_back(idx);
         free_blocks -= need, r.blocks += need;
         r.want = want, budget -= want;
-        scheduled.push_back(idx);
+        take(idx);
       }
     };
     if (setup.mixed_steps) {
@@ -249,27 +267,14 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
       return Error{"serving: no request could be scheduled (KV pool of " + FormatCount(total_blocks) + " blocks)"};
     }
 
-    // --- Cost the step: decodes (one token, attending to the cache) and prompt chunks ------
-    StepLoad load;
-    for (int idx : scheduled) {
-      const Live& r = q[idx];
-      const bool decode = r.want == 1 && decoding(r);
-      if (decode) {
-        load.decode_seqs += 1;
-        load.decode_context += static_cast<double>(r.cached);
-      } else {
-        load.prefill_seqs += 1;
-        load.prefill_tokens += static_cast<double>(r.want);
-        load.prefill_context +=
-            static_cast<double>(r.want) * (static_cast<double>(r.cached) + static_cast<double>(r.want) / 2);
-      }
-    }
+    // --- Cost the step -----------------------------------------------------------------------
     const double dt = StepSeconds(setup.step, load);
     const double before = now;
     now += dt;
     running_time += dt * static_cast<double>(scheduled.size());
 
     // --- Apply it: caches grow, finished prompts and decodes sample a token -----------------
+    const int done_before = done;
     double same_gap = 0;  // tokens whose gap is this step's duration
     for (int idx : scheduled) {
       Live& r = q[idx];
@@ -301,7 +306,8 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
       }
     }
     if (same_gap > 0) itl.emplace_back(dt, same_gap);
-    running.erase(std::remove_if(running.begin(), running.end(), [&](int i) { return q[i].done; }), running.end());
+    if (done > done_before)
+      running.erase(std::remove_if(running.begin(), running.end(), [&](int i) { return q[i].done; }), running.end());
     const double used = 1 - static_cast<double>(free_blocks) / static_cast<double>(total_blocks);
     out.peak_running = std::max(out.peak_running, static_cast<int>(scheduled.size()));
     out.peak_kv_used = std::max(out.peak_kv_used, used);
