@@ -2,11 +2,17 @@
 // continuous-batching simulator's mechanics (serving.h).
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <regex>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "gpuplan/inference.h"
+#include "gpuplan/launch.h"
 #include "gpuplan/resolve.h"
 #include "gpuplan/serving.h"
 #include "gpuplan/serving_check.h"
@@ -416,4 +422,69 @@ TEST_CASE("the serve view: options through the session, in links and the CLI com
   CHECK(again.view().rate == 4);
   CHECK(again.view().requests == 300);
   CHECK(again.view().tpot_sla == 0.01);
+}
+
+TEST_CASE("launch commands use only the flags each engine documents", "[serving]") {
+  // Every flag name quoted for each engine (tests/reference/candidates/serving-engines.json: the
+  // engines' argument parsers and docs, with their sources).
+  const nlohmann::json doc = nlohmann::json::parse(test::ReadTestFile("reference/candidates/serving-engines.json"));
+  std::map<std::string, std::set<std::string>> documented;
+  const std::regex flag_re("(^|[^A-Za-z0-9_-])(-{1,2}[A-Za-z][A-Za-z0-9_-]*)");
+  for (const auto& e : doc["engines"]) {
+    std::set<std::string>& names = documented[e["id"].get<std::string>()];
+    for (const auto& [purpose, f] : e["flags"].items()) {
+      std::string text = f.value("flag", "");
+      for (const auto& a : f.value("aliases", nlohmann::json::array())) text += " " + a.get<std::string>();
+      for (std::sregex_iterator it(text.begin(), text.end(), flag_re), end; it != end; ++it) names.insert((*it)[2]);
+    }
+  }
+  std::vector<Scenario> scenarios;
+  for (const char* engine : {"vllm", "sglang", "tensorrt-llm"}) {
+    Scenario a = Make("llama-3.1-70b", "h100-sxm", "fp8", 4, engine);
+    a.kv = "fp8", a.pp = 2, a.mem_util = 0.85;
+    scenarios.push_back(a);
+    Scenario moe = Make("qwen3-30b-a3b", "h100-sxm", "bf16", 2, engine);
+    moe.ep = 1;
+    scenarios.push_back(moe);
+    Scenario dp = Make("deepseek-v3", "h200-sxm", "fp8", 8, engine);
+    dp.split = "dp-attention";
+    if (std::string(engine) != "tensorrt-llm") scenarios.push_back(dp);
+  }
+  Scenario cpp = Make("llama-3.1-70b", "rtx-4090", "q4_k_m", 2, "llama.cpp");
+  cpp.kv = "q8_0";
+  scenarios.push_back(cpp);
+  Scenario row = cpp;
+  row.split = "row", row.gpu_layers = 60;
+  scenarios.push_back(row);
+  for (const Scenario& s : scenarios) {
+    INFO(s.engine << ": " << s.model << " on " << s.tp << " x " << s.gpu << " split " << s.split);
+    Result<Resolved> r = Resolve(Cat(), s);
+    REQUIRE(r.ok());
+    const ServeEstimate e = Serve(s, Fixed(50, 1000, 200, 0, 8));
+    Result<LaunchPlan> plan = MakeLaunchPlan(*r, s, e);
+    INFO((plan.ok() ? plan->Command() : plan.error()));
+    REQUIRE(plan.ok());
+    const std::set<std::string>& names = documented[s.engine];
+    REQUIRE_FALSE(names.empty());
+    for (const LaunchFlag& f : plan->flags) {
+      INFO(f.flag);
+      CHECK(names.count(f.flag) == 1);
+    }
+    // The figures the run used are the ones the command sets.
+    const std::string cmd = plan->Command();
+    // (llama.cpp's -c is the slots' cells together: slots x the longest request, or the pool.)
+    const long long context = s.engine == "llama.cpp"
+                                  ? std::min<long long>(static_cast<long long>(e.result.kv_capacity_tokens),
+                                                        e.result.max_num_seqs * e.max_model_len)
+                                  : e.max_model_len;
+    CHECK(cmd.find(" " + std::to_string(context)) != std::string::npos);
+    CHECK(cmd.find(" " + std::to_string(e.result.max_num_seqs)) != std::string::npos);
+  }
+  // An engine that cannot load the weights says so, naming the field.
+  Scenario bad = Make("llama-3.1-8b", "h100-sxm", "awq-int4-g128", 1, "llama.cpp");
+  Result<Resolved> r = Resolve(Cat(), bad);
+  REQUIRE(r.ok());
+  const Result<LaunchPlan> none = MakeLaunchPlan(*r, bad, Serve(bad, Fixed(10, 100, 10, 0, 2)));
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.error().rfind("weights:", 0) == 0);
 }

@@ -544,6 +544,14 @@ void App::DrawExportBar(const View& v) {
       }
     }
   }
+  if (panel == "serve" && session_.ServeReady() && session_.Launch().ok()) {
+    // The engine command that realises the served setup (launch.h), as `gpuplan serve` prints it.
+    same_line_if_fits("Copy launch command");
+    if (ImGui::SmallButton("Copy launch command")) Copy("launch", session_.Launch()->Command());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("the %s command with the flags this run assumed", session_.Launch()->engine.c_str());
+    Track("serve-copy-launch");
+  }
   if (panel == "roofline") {
     same_line_if_fits("Download SVG");
     if (ImGui::SmallButton("Download SVG")) {

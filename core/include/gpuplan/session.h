@@ -24,6 +24,7 @@
 #include "gpuplan/curves.h"
 #include "gpuplan/expected.h"
 #include "gpuplan/inference.h"
+#include "gpuplan/launch.h"
 #include "gpuplan/probe_result.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/scenario.h"
@@ -136,6 +137,8 @@ class Session {
   // (serving.h). Recomputed after any change of the scenario or the view options.
   const Result<ServeEstimate>& Serve();
   bool ServeReady() const { return serve_.has_value(); }
+  // The engine command that realises the served setup (launch.h).
+  const Result<LaunchPlan>& Launch();
   const Result<CostEstimate>& Cost();
   const SpeedCurves& Curves();
   const Result<TrainEstimate>& Train();
@@ -185,6 +188,7 @@ class Session {
   std::optional<Result<CostEstimate>> cost_;
   std::optional<SpeedCurves> curves_;
   std::optional<Result<ServeEstimate>> serve_;
+  std::optional<Result<LaunchPlan>> launch_;
   std::optional<Result<TrainEstimate>> train_;
   std::optional<std::vector<ScalingPoint>> scaling_;
   std::optional<Result<Roofline>> roofline_;

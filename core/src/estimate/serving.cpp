@@ -468,19 +468,19 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
     if (cap) {
       est.capacity = std::move(cap).value();
       est.has_capacity = true;
-      est.warnings.push_back(
-          "saturated: " + FormatFixed(spec.rate, 2) + " requests/s arrive, the setup serves at most about " +
-          FormatFixed(est.capacity.request_throughput, 2) + " (all requests at once); the queue held " +
-          FormatCount(est.result.queue_at_last_arrival) +
-          " requests when the last arrived and latencies grow with the run's length");
     }
   }
   est.assumptions.push_back(
-      "continuous batching as vLLM V1 schedules it: running requests first, then waiting ones in "
-      "arrival order; " +
-      std::string(setup.chunked_prefill ? "prompts chunked within the step's token budget"
-                                        : "each prompt in one step") +
-      "; preemption by recompute of the latest admitted request");
+      engine.name + "'s scheduler (engines.json): " +
+      (setup.mixed_steps ? "decodes and prompt chunks share each step, running requests first"
+                         : "a step of prompts whenever one can be admitted, else a step of decodes") +
+      "; waiting requests in arrival order; " +
+      (setup.chunked_prefill ? "prompts chunked within the step's token budget" : "each prompt whole in one step") +
+      "; " +
+      (setup.reserve_whole ? "each request's blocks reserved to its last token at admission (no preemption)"
+       : setup.preempt_fewest_outputs
+           ? "when blocks run out, the request with the fewest outputs is retracted and recomputed"
+           : "when blocks run out, the latest admitted request is preempted and recomputed"));
   est.assumptions.push_back(
       "each step costs the speed estimate's terms for its mix of decode tokens and prompt chunks "
       "(weights read once per step, KV read at the decoding sequences' mean length)");

@@ -276,6 +276,7 @@ void Session::Changed(bool scenario_changed) {
   ++generation_;
   chart_.reset();
   serve_.reset();  // reads the view options too
+  launch_.reset();
   if (!scenario_changed) return;
   fit_.reset();
   speed_.reset();
@@ -537,6 +538,15 @@ const Result<ServeEstimate>& Session::Serve() {
   options.ttft_sla_s = view_.ttft_sla, options.tpot_sla_s = view_.tpot_sla;
   serve_ = EstimateServing(*r, scenario_, spec, options);
   return *serve_;
+}
+
+const Result<LaunchPlan>& Session::Launch() {
+  if (launch_) return *launch_;
+  const Result<ServeEstimate>& serve = Serve();
+  if (!serve) return *(launch_ = Result<LaunchPlan>(Error{serve.error()}));
+  Result<Resolved> r = ResolveScenario();
+  launch_ = r ? MakeLaunchPlan(*r, scenario_, *serve) : Result<LaunchPlan>(Error{r.error()});
+  return *launch_;
 }
 
 const SpeedCurves& Session::Curves() {

@@ -281,6 +281,16 @@ Report ServeReport(Session& session, const ReportOptions& o) {
                         FormatFixed(e.capacity.request_throughput, 2) + " requests/s (" +
                         FormatFixed(e.capacity.output_tokens_per_s, 0) + " output tokens/s) at most; " +
                         FormatCount(r.queue_at_last_arrival) + " requests were waiting when the last one arrived");
+  if (const Result<LaunchPlan>& launch = session.Launch(); launch.ok()) {
+    Records flags{{{"flag", "flag"}, {"value", "value"}, {"why", "why"}}, {}};
+    for (const LaunchFlag& f : launch->flags) flags.rows.push_back({Text(f.flag), Text(f.value), Text(f.why)});
+    rep.sections.push_back({"Launch (" + launch->releases + ")", std::move(flags)});
+    rep.after.push_back("launch: " + launch->Command());
+    if (!launch->config_text.empty()) rep.after.push_back(launch->config_file + ":\n" + launch->config_text);
+    rep.notes = launch->notes;
+  } else {
+    rep.notes.push_back("no launch command: " + launch.error());
+  }
   rep.warnings = e.warnings;
   rep.assumptions = e.assumptions;
   rep.state = ReportState(session, "serve");
@@ -336,6 +346,16 @@ std::string ServeJson(Session& session, const ReportOptions&) {
   j["max_model_len"] = e.max_model_len;
   j["result"] = result(e.result);
   if (e.has_capacity) j["capacity"] = result(e.capacity);
+  if (const Result<LaunchPlan>& launch = session.Launch(); launch.ok()) {
+    ordered_json flags = ordered_json::array();
+    for (const LaunchFlag& f : launch->flags) flags.push_back({{"flag", f.flag}, {"value", f.value}, {"why", f.why}});
+    j["launch"] = {
+        {"engine", launch->engine}, {"releases", launch->releases},       {"command", launch->Command()},
+        {"flags", flags},           {"config_file", launch->config_file}, {"config_text", launch->config_text},
+        {"notes", launch->notes}};
+  } else {
+    j["launch"] = {{"error", launch.error()}};
+  }
   j["warnings"] = e.warnings;
   j["assumptions"] = e.assumptions;
   return j.dump(2);
