@@ -245,6 +245,45 @@ test('the Speed and Compare panels show what gpuplan speed and gpuplan compare p
   await page.close();
 });
 
+test('the Serve panel runs the workload typed on it and shows what gpuplan serve prints', async () => {
+  const hash = 'v=1&model=llama-3.1-8b&gpu=h100-sxm&tab=serve&requests=200';
+  const { page, errors } = await openPage(hash);
+  await waitFrames(page, 3);
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects.rate && rects.lengths, 'the workload inputs are drawn from their fields');
+  await typeInto(page, rects.rate, '6');
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await typeInto(page, rects.lengths, '1024/128');
+  await waitFrames(page, 4);  // the run happens between frames
+  const state = await readBack(page, 'gpuplan_state_hash');
+  assert.match(state, /rate=6/);
+  assert.match(state, /lengths=1024%2F128|lengths=1024\/128/);
+  const fromPage = await result(page, 'serve');
+  assert.equal(fromPage.schema, 'gpuplan.serve/1');
+  assert.equal(fromPage.workload.rate, 6);
+  assert.ok(fromPage.result.ttft_s.p90 > 0 && fromPage.result.output_tokens_per_s > 0);
+  assert.match(fromPage.launch.command, /^vllm serve meta-llama\/Llama-3\.1-8B .*--max-model-len 1152/);
+  // The same numbers, to the last digit or two: the workload's draws go through libm's log, exp and
+  // cos, which differ by an ulp between glibc and the wasm build's musl.
+  const close = (a, b, path) => {
+    if (typeof a === 'number' && typeof b === 'number') {
+      assert.ok(a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)), `${path}: ${a} vs ${b}`);
+    } else if (a && typeof a === 'object') {
+      assert.deepEqual(Object.keys(a), Object.keys(b), path);
+      for (const k of Object.keys(a)) close(a[k], b[k], `${path}.${k}`);
+    } else {
+      assert.equal(a, b, path);
+    }
+  };
+  close(fromPage, cliJson('serve', state), 'serve');
+  const ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  assert.equal(ui.tab, 'serve');
+  const shot = await page.screenshot({ path: join(artifacts, 'page-serve.png') });
+  assert.ok(imageStats(shot).colors > 50);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the Train panel shows what gpuplan train prints', async () => {
   const hash = 'v=1&model=llama-3-8b&gpu=a100-sxm-80gb&dp=8&zero=3&context=4096&tokens=100000000000';
   const { page, errors } = await openPage(hash);

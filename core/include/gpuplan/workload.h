@@ -1,8 +1,9 @@
 // gpuplan/workload.h — the requests a serving simulation replays (issue 19): when each
-// arrives, and how long its prompt and its output are. Deterministic for a seed on every
-// platform the core builds for: the random bits come from std::mt19937_64, whose sequence the
-// C++ standard fixes, through this file's own transforms (the std:: distributions are left to
-// each standard library and differ between libstdc++ and libc++, so natively and in wasm).
+// arrives, and how long its prompt and its output are. The same for a seed on every platform the
+// core builds for, up to the last bit of libm's log, exp and cos (glibc and the wasm build's musl
+// may differ by an ulp): the random bits come from std::mt19937_64, whose sequence the C++
+// standard fixes, through this file's own transforms (the std:: distributions are left to each
+// standard library and differ between libstdc++ and libc++, so natively and in wasm).
 #pragma once
 
 #include <cstdint>
