@@ -13,6 +13,7 @@
 
 #include "gpuplan/inference.h"
 #include "gpuplan/launch.h"
+#include "gpuplan/plan.h"
 #include "gpuplan/resolve.h"
 #include "gpuplan/serving.h"
 #include "gpuplan/serving_check.h"
@@ -487,4 +488,72 @@ TEST_CASE("launch commands use only the flags each engine documents", "[serving]
   const Result<LaunchPlan> none = MakeLaunchPlan(*r, bad, Serve(bad, Fixed(10, 100, 10, 0, 2)));
   REQUIRE_FALSE(none.ok());
   CHECK(none.error().rfind("weights:", 0) == 0);
+}
+
+TEST_CASE("plan: the cheapest setup that meets the SLA, the Pareto set, and what binds when nothing does",
+          "[serving]") {
+  PlanQuery q;
+  q.base.model = "llama-3.1-8b";
+  q.workload = Fixed(300, 512, 128, 8);
+  q.tpot_p90_s = 0.05, q.ttft_p90_s = 1;
+  Result<PlanResult> p = PlanServing(Cat(), q);
+  INFO((p.ok() ? std::string() : p.error()));
+  REQUIRE(p.ok());
+  REQUIRE_FALSE(p->rows.empty());
+  CHECK(p->considered > 500);
+  const PlanRow& best = p->rows.front();
+  CHECK(best.meets);
+  CHECK(best.pareto);
+  CHECK(best.run.tpot_s.p90 <= 0.05);
+  CHECK(best.run.ttft_s.p90 <= 1);
+  CHECK_FALSE(best.run.saturated);
+  // Cheapest first among the rows that meet; none that meets is beaten on cost and TPOT by another.
+  for (size_t i = 1; i < p->rows.size(); ++i)
+    if (p->rows[i].meets && p->rows[i - 1].meets) CHECK(p->rows[i].usd_hour >= p->rows[i - 1].usd_hour);
+  for (const PlanRow& a : p->rows) {
+    if (!a.meets) continue;
+    for (const PlanRow& b : p->rows)
+      if (&a != &b && b.meets && a.pareto)
+        CHECK_FALSE((b.usd_hour < a.usd_hour && b.run.tpot_s.p90 < a.run.tpot_s.p90));
+  }
+  // Each row replays as gpuplan serve does for its share of the load.
+  Result<Resolved> r = Resolve(Cat(), best.s);
+  REQUIRE(r.ok());
+  WorkloadSpec share = q.workload;
+  share.rate /= best.replicas;
+  ServeOptions so;
+  so.tpot_sla_s = q.tpot_p90_s, so.ttft_sla_s = q.ttft_p90_s;
+  Result<ServeEstimate> again = EstimateServing(*r, best.s, share, so);
+  REQUIRE(again.ok());
+  CHECK(again->result.tpot_s.p90 == best.run.tpot_s.p90);
+
+  // A budget: every row within it.
+  PlanQuery budget = q;
+  budget.max_usd_hour = 1.0;
+  Result<PlanResult> b = PlanServing(Cat(), budget);
+  REQUIRE(b.ok());
+  for (const PlanRow& row : b->rows)
+    if (row.meets) CHECK(row.usd_hour <= 1.0);
+
+  // An SLA nothing meets: no row meets, and the notes and verdicts say what binds.
+  PlanQuery impossible = q;
+  impossible.tpot_p90_s = 0.0005;
+  Result<PlanResult> none = PlanServing(Cat(), impossible);
+  REQUIRE(none.ok());
+  for (const PlanRow& row : none->rows) CHECK_FALSE(row.meets);
+  const bool says = std::any_of(none->notes.begin(), none->notes.end(), [](const std::string& n) {
+    return n.find("TPOT above the target") != std::string::npos;
+  });
+  CHECK(says);
+  const Report rep = PlanReport(Cat(), impossible, *none);
+  REQUIRE_FALSE(rep.after.empty());
+  CHECK(rep.after[0].rfind("NOTHING", 0) == 0);
+
+  // Bad queries name the field.
+  PlanQuery bad = q;
+  bad.by = "cheap";
+  CHECK(PlanServing(Cat(), bad).error().rfind("by:", 0) == 0);
+  bad = q;
+  bad.base.model = "nope";
+  CHECK(PlanServing(Cat(), bad).error().rfind("model:", 0) == 0);
 }

@@ -1,0 +1,398 @@
+#include "gpuplan/plan.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/ceilings.h"
+#include "gpuplan/cost.h"
+#include "gpuplan/inference.h"
+#include "gpuplan/model.h"
+#include "gpuplan/records.h"
+#include "gpuplan/resolve.h"
+#include "gpuplan/speed.h"
+#include "gpuplan/units.h"
+
+namespace gpuplan {
+
+namespace {
+
+// Requests replayed per candidate at most (per replica): enough for stable p90s, few enough
+// that a dozen finalists replay in well under a second.
+constexpr int kReplayed = 600;
+// The screen aims below the SLA and the capacity it estimates, so that the replay (which sees
+// queueing the screen does not) mostly confirms it.
+constexpr double kScreenMargin = 0.9, kLoadMargin = 0.85;
+constexpr int kMoreReplicas = 3;
+
+struct Option {
+  const char* engine;
+  const char* weights;
+  const char* kv;
+};
+
+// The formats each engine serves on a GPU, as a user would pick them: 16-bit, FP8 where the
+// GPU has FP8 tensor cores, 4-bit AWQ; TensorRT-LLM's NVFP4 on FP4 parts; llama.cpp's GGUF.
+std::vector<Option> Options(const Gpu& g) {
+  const std::string vendor = VendorKey(g.vendor);
+  const bool fp8 = g.dense_flops.count("fp8") > 0, fp4 = g.dense_flops.count("fp4") > 0;
+  std::vector<Option> out;
+  if (vendor == "nvidia" || vendor == "amd")
+    for (const char* e : {"vllm", "sglang"}) {
+      out.push_back({e, "bf16", "fp16"});
+      if (fp8) out.push_back({e, "fp8", "fp8"});
+      out.push_back({e, "awq-int4-g128", "fp16"});
+    }
+  if (vendor == "nvidia") {
+    out.push_back({"tensorrt-llm", "bf16", "fp16"});
+    if (fp8) out.push_back({"tensorrt-llm", "fp8", "fp8"});
+    if (fp4) out.push_back({"tensorrt-llm", "nvfp4", "fp8"});
+  }
+  out.push_back({"llama.cpp", "q4_k_m", "fp16"});
+  out.push_back({"llama.cpp", "q8_0", "fp16"});
+  return out;
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct Screened {
+  Scenario s;
+  int replicas = 1;
+  double measure = 0;  // the query's cost, all replicas
+  double watts = 0;
+};
+
+}  // namespace
+
+Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
+  const auto start = std::chrono::steady_clock::now();
+  if (q.by != "cloud" && q.by != "spot" && q.by != "owned") return Error{"by: cloud, spot or owned"};
+  if (q.max_gpus < 1 || q.max_gpus > 64) return Error{"max-gpus: 1 to 64"};
+  const Model* model = catalog.FindModel(q.base.model);
+  if (!model) return Error{"model: unknown model '" + q.base.model + "'"};
+  Result<std::vector<Request>> requests = GenerateRequests(q.workload);
+  if (!requests) return Error{requests.error()};
+  double mean_prompt = 0, mean_output = 0;
+  long long longest = 0;
+  for (const Request& r : *requests) {
+    mean_prompt += r.prompt, mean_output += r.output;
+    longest = std::max<long long>(longest, static_cast<long long>(r.prompt) + r.output);
+  }
+  mean_prompt /= static_cast<double>(requests->size()), mean_output /= static_cast<double>(requests->size());
+  if (model->max_context > 0 && longest > model->max_context)
+    return Error{"input: the longest request is " + FormatCount(longest) + " tokens, beyond " + model->name +
+                 "'s window of " + FormatCount(model->max_context) + " tokens"};
+  const bool closed = q.workload.rate == 0;
+  const ModelFacts facts = CountFacts(*model);
+  const CeilingTable ceilings(catalog);
+  const std::string vendor = Lower(q.vendor);
+
+  PlanResult out;
+  std::vector<Screened> pass;
+  std::map<std::string, int> dropped;  // why candidates were screened out -> how many
+  for (const Gpu& g : catalog.gpus) {
+    if (!vendor.empty() && Lower(g.vendor).find(vendor) == std::string::npos &&
+        Lower(g.id).find(vendor) == std::string::npos)
+      continue;
+    if (g.bandwidth_bytes_per_s <= 0 || g.dense_flops.empty()) {
+      ++dropped["no speed figures in the catalog"];
+      continue;
+    }
+    for (const Option& o : Options(g)) {
+      bool fitted_once = false;
+      for (int tp = 1; tp <= q.max_gpus; tp *= 2) {
+        ++out.considered;
+        Scenario s = q.base;
+        s.gpu = g.id, s.engine = o.engine, s.weights = o.weights, s.kv = o.kv, s.tp = tp, s.pp = 1, s.ep = 0;
+        s.split = "auto", s.gpu_layers = -1, s.batch = 1, s.context = longest;
+        s.prompt = std::clamp(static_cast<long long>(std::llround(mean_prompt)), 1LL, longest);
+        Result<Resolved> r = Resolve(catalog, s);
+        if (!r) break;
+        r->facts = &facts, r->ceilings = &ceilings;
+        Result<MemoryEstimate> m = EstimateMemory(*r, s, false, Detail::kNumbers);
+        if (!m || !m->fits || m->kv_pool_bytes <= 0 || !(m->kv_token_bytes_gpu > 0) ||
+            m->kv_pool_bytes / m->kv_token_bytes_gpu < static_cast<double>(longest)) {
+          if (fitted_once) break;
+          continue;  // more GPUs may hold it
+        }
+        ++out.fitted;
+        Result<SpeedEstimate> v = EstimateSpeed(*r, s, *m, {}, Detail::kNumbers);
+        if (!v || v->step.flops_gpu <= 0) {
+          ++dropped["no speed estimate"];
+          break;
+        }
+        // The largest batch the pool and the engine hold, then the largest whose step (its decodes
+        // and the prompt tokens the batch's requests bring per step) meets the TPOT target.
+        const double pool_tokens = m->kv_pool_bytes / m->kv_token_bytes_gpu;
+        const BatchDefaults d = EngineBatchDefaults(r->engine, g, m->device.runtime_bytes);
+        const double cap = std::max(1.0, std::min(std::floor(pool_tokens / (mean_prompt + mean_output)),
+                                                  static_cast<double>(d.max_num_seqs > 0 ? d.max_num_seqs : 4096)));
+        auto step = [&](double b) {
+          StepLoad load;
+          load.decode_seqs = b, load.decode_context = b * (mean_prompt + mean_output / 2);
+          load.prefill_seqs = b / mean_output, load.prefill_tokens = b * mean_prompt / mean_output;
+          load.prefill_context = load.prefill_tokens * mean_prompt / 2;
+          return StepSeconds(v->step, load);
+        };
+        double batch = cap;
+        if (q.tpot_p90_s > 0) {
+          if (step(1) > q.tpot_p90_s * kScreenMargin) {
+            ++dropped["TPOT above the target at one sequence"];
+            fitted_once = true;
+            continue;  // more GPUs may be faster
+          }
+          double lo = 1, hi = cap;
+          while (hi - lo > 1) {
+            const double mid = std::floor((lo + hi) / 2);
+            (step(mid) <= q.tpot_p90_s * kScreenMargin ? lo : hi) = mid;
+          }
+          batch = step(hi) <= q.tpot_p90_s * kScreenMargin ? hi : lo;
+        }
+        if (q.ttft_p90_s > 0) {
+          StepLoad one;
+          one.prefill_seqs = 1, one.prefill_tokens = mean_prompt, one.prefill_context = mean_prompt * mean_prompt / 2;
+          if (StepSeconds(v->step, one) > q.ttft_p90_s * kScreenMargin) {
+            ++dropped["TTFT above the target for one prompt"];
+            fitted_once = true;
+            continue;
+          }
+        }
+        const double capacity = batch / (mean_output * step(batch));  // requests per second per replica
+        Screened c;
+        c.s = s;
+        c.replicas = closed ? static_cast<int>(std::ceil(q.workload.concurrency / batch))
+                            : static_cast<int>(std::ceil(q.workload.rate / (kLoadMargin * capacity)));
+        c.replicas = std::max(1, c.replicas);
+        const CostEstimate cost = EstimateCost(*r, s, *v, Detail::kNumbers);
+        const double one = q.by == "cloud" ? cost.cloud_hour : q.by == "spot" ? cost.spot_hour : cost.owned_month;
+        fitted_once = true;
+        if (!(one > 0)) {
+          ++dropped[q.by == "owned" ? "no purchase price in the catalog" : "no cloud offer in the catalog"];
+          continue;
+        }
+        c.measure = one * c.replicas;
+        c.watts = g.tdp_w * tp * c.replicas;
+        if (q.max_usd_hour > 0 && cost.cloud_hour * c.replicas > q.max_usd_hour) {
+          ++dropped["over the hourly budget"];
+          continue;
+        }
+        if (q.max_watts > 0 && c.watts > q.max_watts) {
+          ++dropped["over the power cap"];
+          continue;
+        }
+        pass.push_back(std::move(c));
+      }
+    }
+  }
+  for (const auto& [why, n] : dropped) {
+    out.screened_out += n;
+    out.notes.push_back(FormatCount(n) + " screened out: " + why);
+  }
+  std::stable_sort(pass.begin(), pass.end(),
+                   [](const Screened& a, const Screened& b) { return a.measure < b.measure; });
+  if (pass.size() > static_cast<size_t>(std::max(1, q.finalists)))
+    pass.resize(static_cast<size_t>(std::max(1, q.finalists)));
+
+  // The replay: each finalist at its share of the load, a replica added while the SLA is missed.
+  for (const Screened& c : pass) {
+    Result<Resolved> r = Resolve(catalog, c.s);
+    if (!r) continue;
+    r->facts = &facts, r->ceilings = &ceilings;
+    PlanRow row;
+    row.s = c.s;
+    row.s.context = q.base.context, row.s.prompt = q.base.prompt;  // the query's own, for links
+    for (int replicas = c.replicas; replicas <= c.replicas + kMoreReplicas; ++replicas) {
+      WorkloadSpec share = q.workload;
+      share.requests = std::min(q.workload.requests, kReplayed);
+      if (closed)
+        share.concurrency = std::max(1, (q.workload.concurrency + replicas - 1) / replicas);
+      else
+        share.rate = q.workload.rate / replicas;
+      ServeOptions so;
+      so.ttft_sla_s = q.ttft_p90_s, so.tpot_sla_s = q.tpot_p90_s;
+      Result<ServeEstimate> e = EstimateServing(*r, row.s, share, so);
+      ++out.replayed;
+      if (!e) {
+        row.binding = e.error();
+        break;
+      }
+      row.replicas = replicas;
+      row.run = e->result;
+      const ServeResult& x = row.run;
+      std::string why;
+      if (x.saturated)
+        why = "saturated: the queue grows";
+      else if (q.tpot_p90_s > 0 && x.tpot_s.p90 > q.tpot_p90_s)
+        why = "TPOT p90 " + FormatSeconds(x.tpot_s.p90) + " > " + FormatSeconds(q.tpot_p90_s);
+      else if (q.ttft_p90_s > 0 && x.ttft_s.p90 > q.ttft_p90_s)
+        why = "TTFT p90 " + FormatSeconds(x.ttft_s.p90) + " > " + FormatSeconds(q.ttft_p90_s);
+      row.binding = why;
+      row.meets = why.empty();
+      if (row.meets) break;
+    }
+    // Costs of all replicas, from one replica's estimate.
+    Scenario at = c.s;
+    Result<MemoryEstimate> m = EstimateMemory(*r, at, false, Detail::kNumbers);
+    if (m) {
+      Result<SpeedEstimate> v = EstimateSpeed(*r, at, *m, {}, Detail::kNumbers);
+      if (v) {
+        const CostEstimate cost = EstimateCost(*r, at, *v, Detail::kNumbers);
+        row.usd_hour = cost.cloud_hour * row.replicas;
+        row.spot_usd_hour = cost.spot_hour * row.replicas;
+        row.owned_usd_month = cost.owned_month * row.replicas;
+        const double tps = row.run.output_tokens_per_s * row.replicas;
+        const double per_hour = q.by == "cloud" ? row.usd_hour
+                                : q.by == "spot"
+                                    ? row.spot_usd_hour
+                                    : (cost.busy_hours_month > 0 ? row.owned_usd_month / cost.busy_hours_month : 0);
+        row.usd_per_m_output = tps > 0 && per_hour > 0 ? per_hour / (tps * 3600) * 1e6 : 0;
+      }
+    }
+    row.watts = c.watts / c.replicas * row.replicas;
+    // Replicas added in the replay may break the budget or the power cap.
+    if (row.meets && q.max_usd_hour > 0 && row.usd_hour > q.max_usd_hour)
+      row.meets = false, row.binding = "over the budget with " + std::to_string(row.replicas) +
+                                       " replicas: " + FormatUsd(row.usd_hour, 2) + "/h";
+    if (row.meets && q.max_watts > 0 && row.watts > q.max_watts)
+      row.meets = false, row.binding = "over the power cap with " + std::to_string(row.replicas) +
+                                       " replicas: " + FormatFixed(row.watts, 0) + " W";
+    out.rows.push_back(std::move(row));
+  }
+  auto measure = [&](const PlanRow& r) {
+    return q.by == "cloud" ? r.usd_hour : q.by == "spot" ? r.spot_usd_hour : r.owned_usd_month;
+  };
+  std::stable_sort(out.rows.begin(), out.rows.end(), [&](const PlanRow& a, const PlanRow& b) {
+    if (a.meets != b.meets) return a.meets;
+    if (measure(a) != measure(b)) return measure(a) < measure(b);
+    return a.run.tpot_s.p90 < b.run.tpot_s.p90;  // at one price, the faster first
+  });
+  for (PlanRow& a : out.rows) {
+    if (!a.meets) continue;
+    a.pareto = std::none_of(out.rows.begin(), out.rows.end(), [&](const PlanRow& b) {
+      return &a != &b && b.meets && measure(b) <= measure(a) && b.run.tpot_s.p90 <= a.run.tpot_s.p90 &&
+             (measure(b) < measure(a) || b.run.tpot_s.p90 < a.run.tpot_s.p90);
+    });
+  }
+  out.notes.push_back("considered " + FormatCount(out.considered) + " setups (GPU x engine x format x 1-" +
+                      std::to_string(q.max_gpus) + " GPUs), " + FormatCount(out.fitted) + " fit; the " +
+                      FormatCount(static_cast<long long>(pass.size())) + " cheapest by the screen replayed (" +
+                      FormatCount(out.replayed) + " runs of up to " + FormatCount(kReplayed) + " requests)");
+  out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& p) {
+  Report r;
+  const Model* m = catalog.FindModel(q.base.model);
+  r.title = "gpuplan plan: " + (m ? m->name : q.base.model) + ", the cheapest setups " +
+            (q.by == "cloud"  ? "to rent on demand"
+             : q.by == "spot" ? "to rent on spot"
+                              : "to own");
+  r.lines.push_back(FormatCount(q.workload.requests) + " requests, " +
+                    (q.workload.rate > 0 ? "Poisson arrivals at " + FormatShort(q.workload.rate) + "/s"
+                                         : FormatCountOf(q.workload.concurrency, "client", "clients") + " at once") +
+                    "; SLA: " + (q.ttft_p90_s > 0 ? "TTFT p90 <= " + FormatSeconds(q.ttft_p90_s) : "no TTFT limit") +
+                    ", " + (q.tpot_p90_s > 0 ? "TPOT p90 <= " + FormatSeconds(q.tpot_p90_s) : "no TPOT limit"));
+  Records t{{{"gpu", "GPU"},
+             {"gpus", "GPUs", true},
+             {"replicas", "replicas", true},
+             {"engine", "engine"},
+             {"weights", "weights"},
+             {"usd_hour", "$/h on demand", true},
+             {"spot_usd_hour", "$/h spot", true},
+             {"owned_usd_month", "$/month owned", true},
+             {"usd_per_m_output", "$/1M output", true},
+             {"ttft_p90_ms", "TTFT p90 ms", true},
+             {"tpot_p90_ms", "TPOT p90 ms", true},
+             {"output_tokens_per_s", "output tok/s", true},
+             {"verdict", "verdict"}},
+            {}};
+  auto usd = [](double v, int d) { return v > 0 ? Number(v, FormatUsd(v, d)) : Unknown(); };
+  for (const PlanRow& row : p.rows) {
+    const Gpu* g = catalog.FindGpu(row.s.gpu);
+    const EngineProfile* e = catalog.FindEngine(row.s.engine);
+    const WeightFormat* w = catalog.FindWeightFormat(row.s.weights);
+    const double tps = row.run.output_tokens_per_s * row.replicas;
+    t.rows.push_back({Text(g ? g->name : row.s.gpu), Number(row.s.tp, std::to_string(row.s.tp)),
+                      Number(row.replicas, std::to_string(row.replicas)), Text(e ? e->name : row.s.engine),
+                      Text(w ? w->name : row.s.weights), usd(row.usd_hour, 2), usd(row.spot_usd_hour, 2),
+                      usd(row.owned_usd_month, 0), usd(row.usd_per_m_output, 3),
+                      Number(row.run.ttft_s.p90 * 1000, FormatFixed(row.run.ttft_s.p90 * 1000, 0)),
+                      Number(row.run.tpot_s.p90 * 1000, FormatFixed(row.run.tpot_s.p90 * 1000, 1)),
+                      Number(tps, FormatFixed(tps, 0)),
+                      Text(row.meets ? (row.pareto ? "meets the SLA (Pareto)" : "meets the SLA") : row.binding)});
+  }
+  r.sections.push_back({"Setups replayed, cheapest first", std::move(t)});
+  const PlanRow* best = nullptr;
+  for (const PlanRow& row : p.rows)
+    if (row.meets) {
+      best = &row;
+      break;
+    }
+  if (best) {
+    const Gpu* g = catalog.FindGpu(best->s.gpu);
+    r.after.push_back("CHEAPEST: " + std::to_string(best->replicas) + " x " + std::to_string(best->s.tp) + " x " +
+                      (g ? g->name : best->s.gpu) + " with " + best->s.engine + ", " + best->s.weights + " weights");
+    r.after.push_back(
+        "gpuplan serve --state '" + EncodeState(best->s) + "'" +
+        (q.workload.rate > 0
+             ? " --rate " + FormatShort(q.workload.rate / best->replicas)
+             : " --clients " + std::to_string((q.workload.concurrency + best->replicas - 1) / best->replicas)) +
+        "   # one replica at its share of the load, with its launch command");
+  } else {
+    r.after.push_back("NOTHING REPLAYED MEETS THE SLA" +
+                      std::string(p.rows.empty() ? ": no setup passed the screen (see the notes)"
+                                                 : ": the closest are listed with what binds"));
+  }
+  r.notes = p.notes;
+  r.assumptions = {"replicas share the load evenly (a load balancer in front); each is replayed at its share",
+                   "the screen estimates each setup's largest batch within the TPOT target from the step model, "
+                   "then the simulator replays the cheapest; setups it screened out are not replayed",
+                   "formats searched: 16-bit, FP8 where the GPU has FP8, AWQ 4-bit, NVFP4 (TensorRT-LLM on FP4 parts), "
+                   "GGUF Q4_K_M and Q8_0 (llama.cpp); 1, 2, 4 ... GPUs per replica; no pipeline or expert parallelism"};
+  return r;
+}
+
+std::string PlanJson(const Catalog& catalog, const PlanQuery& q, const PlanResult& p) {
+  (void)catalog;
+  nlohmann::ordered_json j;
+  j["schema"] = "gpuplan.plan/1";
+  j["model"] = q.base.model;
+  j["workload"] = {{"requests", q.workload.requests}, {"rate", q.workload.rate}, {"clients", q.workload.concurrency}};
+  j["sla"] = {{"ttft_p90_s", q.ttft_p90_s}, {"tpot_p90_s", q.tpot_p90_s}};
+  j["by"] = q.by;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const PlanRow& row : p.rows)
+    rows.push_back({{"state", EncodeState(row.s)},
+                    {"gpu", row.s.gpu},
+                    {"gpus", row.s.tp},
+                    {"replicas", row.replicas},
+                    {"engine", row.s.engine},
+                    {"weights", row.s.weights},
+                    {"kv", row.s.kv},
+                    {"usd_hour", row.usd_hour},
+                    {"spot_usd_hour", row.spot_usd_hour},
+                    {"owned_usd_month", row.owned_usd_month},
+                    {"usd_per_m_output", row.usd_per_m_output},
+                    {"ttft_p90_s", row.run.ttft_s.p90},
+                    {"tpot_p90_s", row.run.tpot_s.p90},
+                    {"output_tokens_per_s", row.run.output_tokens_per_s * row.replicas},
+                    {"meets", row.meets},
+                    {"pareto", row.pareto},
+                    {"binding", row.binding}});
+  j["rows"] = rows;
+  j["considered"] = p.considered;
+  j["fitted"] = p.fitted;
+  j["replayed"] = p.replayed;
+  j["notes"] = p.notes;
+  return j.dump(2);
+}
+
+}  // namespace gpuplan
