@@ -278,6 +278,12 @@ test('the Serve panel runs the workload typed on it and shows what gpuplan serve
   close(fromPage, cliJson('serve', state), 'serve');
   const ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
   assert.equal(ui.tab, 'serve');
+  // Latency against load: one point per task between frames, then both charts.
+  for (let i = 0; i < 40 && !JSON.parse(await readBack(page, 'gpuplan_widget_rects'))['chart-serve-ttft']; ++i)
+    await waitFrames(page, 2);
+  rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects['chart-serve-tpot'] && rects['chart-serve-ttft'], 'the load charts are drawn');
+  assert.equal(fromPage.load_curve.points.length, 9);
   const shot = await page.screenshot({ path: join(artifacts, 'page-serve.png') });
   assert.ok(imageStats(shot).colors > 50);
   assert.deepEqual(errors, []);

@@ -557,3 +557,32 @@ TEST_CASE("plan: the cheapest setup that meets the SLA, the Pareto set, and what
   bad.base.model = "nope";
   CHECK(PlanServing(Cat(), bad).error().rfind("model:", 0) == 0);
 }
+
+TEST_CASE("latency against load: capacity first, then rising rates until the queue grows", "[serving]") {
+  const Scenario s = Make("llama-3.1-70b", "rtx-4090", "q4_k_m", 2, "llama.cpp");
+  WorkloadSpec w = Fixed(200, 512, 128, 1);
+  ServeOptions o;
+  o.ttft_sla_s = 2;
+  const ServeEstimate e = Serve(s, w, o);
+  LoadCurve c;
+  int steps = 0;
+  while (LoadCurveStep(e, w, c)) ++steps;
+  CHECK(steps == static_cast<int>(std::size(kLoadFractions)));  // the capacity, then every point but the last
+  CHECK(c.done);
+  CHECK(c.capacity_rps > 0);
+  REQUIRE(c.points.size() == std::size(kLoadFractions));
+  for (size_t i = 1; i < c.points.size(); ++i) {
+    CHECK(c.points[i].rate_rps > c.points[i - 1].rate_rps);
+    CHECK(c.points[i].ttft_s.p90 >= c.points[i - 1].ttft_s.p90 * 0.9);
+  }
+  // Four slots at 115 % of their capacity: the queue grows; at 10 % it does not.
+  CHECK(c.points.back().saturated);
+  CHECK_FALSE(c.points.front().saturated);
+  REQUIRE(c.knee >= 0);
+  CHECK(c.points[static_cast<size_t>(c.knee)].ttft_s.p90 <= 2);
+  if (static_cast<size_t>(c.knee) + 1 < c.points.size()) {
+    const LoadPoint& next = c.points[static_cast<size_t>(c.knee) + 1];
+    CHECK((next.ttft_s.p90 > 2 || next.saturated));
+  }
+  CHECK_FALSE(LoadCurveStep(e, w, c));  // complete stays complete
+}

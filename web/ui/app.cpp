@@ -107,7 +107,10 @@ void App::ApplyTheme() {
 
 void App::RankNow() {
   if (ranking_wanted_) session_.CompareAll();
-  if (serve_wanted_) (void)session_.Serve();
+  if (serve_wanted_ && !session_.ServeReady())
+    (void)session_.Serve();
+  else if (serve_wanted_)
+    (void)session_.ServeCurveStep();  // one point of the load curve per task
   ranking_wanted_ = serve_wanted_ = false;
 }
 

@@ -7,10 +7,11 @@
 #include <imgui.h>
 
 #include "app.h"
-#include "tables.h"
-#include "theme.h"
+#include "chart.h"
 #include "gpuplan/records.h"
 #include "gpuplan/units.h"
+#include "tables.h"
+#include "theme.h"
 
 namespace gpuplan::ui {
 
@@ -140,7 +141,52 @@ void App::DrawServe(const View& v) {
       DrawReport(v, it->second.report, false);  // the last run's, until this one is ready
     return;
   }
-  DrawReport(v);
+  const Report& r = CachedReport(v);
+  // The verdict and the head, then latency against load (one point per task between frames),
+  // then the tables.
+  for (const std::string& l : r.lines) Paragraph(l);
+  const LoadCurve& curve = session_.ServeCurve();
+  if (!curve.done) serve_wanted_ = defer_ranking_;
+  if (!defer_ranking_)
+    while (session_.ServeCurveStep()) {
+    }
+  if (!curve.points.empty()) {
+    const ImU32 blue = IM_COL32(90, 150, 240, 255), red = IM_COL32(220, 80, 80, 255);
+    const double top = curve.points.back().rate_rps;
+    auto series = [&](bool ttft) {
+      Series s{{}, {}, {}, {}, blue, ttft ? "TTFT p90" : "TPOT p90", {}};
+      for (const LoadPoint& p : curve.points) {
+        s.x.push_back(p.rate_rps);
+        s.y.push_back((ttft ? p.ttft_s.p90 : p.tpot_s.p90) * 1000);
+        s.out.push_back(p.saturated);
+      }
+      return s;
+    };
+    auto sla = [&](double seconds) {
+      return Series{{curve.points.front().rate_rps, top}, {seconds * 1000, seconds * 1000}, {}, {}, red, "SLA", {}};
+    };
+    const float h = ImGui::GetFontSize() * 11;
+    const ViewOptions& o = session_.view();
+    ImGui::TextUnformatted(curve.done
+                               ? "Latency against the arrival rate (Poisson; capacity: a full batch's throughput)"
+                               : "Latency against the arrival rate (computing...)");
+    std::vector<Series> tpot = {series(false)};
+    if (o.tpot_sla > 0) tpot.push_back(sla(o.tpot_sla));
+    Chart("serve-tpot", tpot, "requests/s", "TPOT p90 ms", h, XAxis::kLinear);
+    Track("chart-serve-tpot");
+    std::vector<Series> ttft = {series(true)};
+    if (o.ttft_sla > 0) ttft.push_back(sla(o.ttft_sla));
+    Chart("serve-ttft", ttft, "requests/s", "TTFT p90 ms", h, XAxis::kLinear);
+    Track("chart-serve-ttft");
+    if (curve.done && curve.knee >= 0)
+      Paragraph("knee: " + FormatShort(curve.points[static_cast<size_t>(curve.knee)].rate_rps, 2) +
+                " requests/s, the highest rate shown " +
+                (o.ttft_sla > 0 || o.tpot_sla > 0 ? "within the SLA" : "before the queue grows") + " (capacity " +
+                FormatShort(curve.capacity_rps, 2) + " requests/s)");
+  }
+  Report rest = r;  // the head is drawn above the charts
+  rest.lines.clear();
+  DrawReport(v, rest, false);
 }
 
 }  // namespace gpuplan::ui

@@ -104,6 +104,7 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
 // estimate runs at the longest request (max_model_len), its KV pool is the simulator's; the
 // speed estimate gives the step terms.
 struct ServeEstimate {
+  ServeSetup setup;  // what the run stepped on (for more runs: the load curve)
   ServeResult result;
   ServeResult capacity;  // when saturated: the same requests all at once (the most it serves)
   bool has_capacity = false;
@@ -114,6 +115,27 @@ struct ServeEstimate {
 };
 Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, const WorkloadSpec& spec,
                                       const ServeOptions& options);
+
+// Latency against load (the Serve panel's charts, `gpuplan serve --explain`): the same setup and
+// request lengths replayed at fractions of its capacity, the throughput of a closed loop of as
+// many clients as it holds at once (its sequence cap, or what its KV pool holds).
+struct LoadPoint {
+  double rate_rps = 0;
+  Percentiles ttft_s, tpot_s;
+  double output_tokens_per_s = 0;
+  bool saturated = false;
+};
+struct LoadCurve {
+  double capacity_rps = 0;        // a full batch's steady throughput (0: not run yet)
+  std::vector<LoadPoint> points;  // in rising rate
+  int knee = -1;                  // the last point within the SLA (or before the queue grows); -1: none
+  bool done = false;              // every point run (or none can be)
+};
+inline constexpr double kLoadFractions[] = {0.1, 0.25, 0.4, 0.55, 0.7, 0.8, 0.9, 1.0, 1.15};
+inline constexpr int kLoadCurveRequests = 400;  // requests per point at least (2 x what the batch holds, to 4,000)
+// One more step of the curve: the capacity first, then the next rate. False when it is complete.
+// `spec`: the workload (its lengths and seed; rate and clients are the curve's).
+bool LoadCurveStep(const ServeEstimate& e, const WorkloadSpec& spec, LoadCurve& curve);
 
 // The p-th percentile (0..100) of `values` (sorted in place), interpolated linearly between the
 // closest ranks as numpy's percentile does (what vLLM's benchmark_serving prints); 0 for none.

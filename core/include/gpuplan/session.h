@@ -137,6 +137,10 @@ class Session {
   // (serving.h). Recomputed after any change of the scenario or the view options.
   const Result<ServeEstimate>& Serve();
   bool ServeReady() const { return serve_.has_value(); }
+  // Latency against load for the Serve view (serving.h LoadCurve): what is computed so far, and
+  // one more step of it (the page runs one per task between frames; the CLI all at once).
+  const LoadCurve& ServeCurve() const { return curve_; }
+  bool ServeCurveStep();  // false when complete
   // The engine command that realises the served setup (launch.h).
   const Result<LaunchPlan>& Launch();
   const Result<CostEstimate>& Cost();
@@ -170,6 +174,7 @@ class Session {
   // The scenario's ids resolved, with the model's counts and the catalog's grouped ceilings,
   // each worked out once per model and per catalog.
   Result<Resolved> ResolveScenario();
+  WorkloadSpec ServeWorkload() const;  // the serve view's workload
   const ModelFacts* Facts(const std::string& model_id);
   const CeilingTable& Ceilings();  // grouped on first use, kept until the catalog changes
 
@@ -189,6 +194,7 @@ class Session {
   std::optional<SpeedCurves> curves_;
   std::optional<Result<ServeEstimate>> serve_;
   std::optional<Result<LaunchPlan>> launch_;
+  LoadCurve curve_;
   std::optional<Result<TrainEstimate>> train_;
   std::optional<std::vector<ScalingPoint>> scaling_;
   std::optional<Result<Roofline>> roofline_;

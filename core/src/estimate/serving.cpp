@@ -457,6 +457,7 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
                            " has no dense throughput figure in the catalog: prompt computation is left "
                            "out, so TTFT and throughput are optimistic");
 
+  est.setup = setup;
   Result<ServeResult> run = SimulateServing(setup, spec, *requests);
   if (!run) return Error{run.error()};
   est.result = std::move(run).value();
@@ -493,6 +494,47 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
   est.assumptions.push_back(
       "the scheduler's own time and sampling are not counted (they overlap the GPU in current engines)");
   return est;
+}
+
+bool LoadCurveStep(const ServeEstimate& e, const WorkloadSpec& spec, LoadCurve& curve) {
+  constexpr size_t kPoints = std::size(kLoadFractions);
+  if (curve.done || curve.points.size() >= kPoints) return !(curve.done = true);
+  // The most the setup holds at once: its sequence cap or what its pool holds of the mean request.
+  const int most = std::max(1, std::min(e.result.max_num_seqs, std::max(1, e.result.kv_limited_concurrency)));
+  // Enough requests that the queue can form past capacity (the batch alone holds `most`).
+  const int n = std::clamp(2 * most, kLoadCurveRequests, 4000);
+  WorkloadSpec w = spec;
+  w.requests = n;
+  if (curve.capacity_rps <= 0) {
+    // Capacity: a closed loop of `most` clients, the steady state of a full batch.
+    w.rate = 0, w.concurrency = most;
+    Result<std::vector<Request>> all = GenerateRequests(w);
+    Result<ServeResult> cap = all ? SimulateServing(e.setup, w, *all) : Result<ServeResult>(Error{all.error()});
+    if (!cap || cap->request_throughput <= 0) return !(curve.done = true);  // nothing to draw
+    curve.capacity_rps = cap->request_throughput;
+    return true;
+  }
+  w.rate = curve.capacity_rps * kLoadFractions[curve.points.size()];
+  LoadPoint p;
+  p.rate_rps = w.rate;
+  Result<std::vector<Request>> reqs = GenerateRequests(w);
+  if (reqs)
+    if (Result<ServeResult> r = SimulateServing(e.setup, w, *reqs)) {
+      p.ttft_s = r->ttft_s, p.tpot_s = r->tpot_s, p.output_tokens_per_s = r->output_tokens_per_s;
+      p.saturated = r->saturated;
+    }
+  curve.points.push_back(p);
+  // The knee: the last point within the SLA, or (without one) before the queue grows.
+  curve.knee = -1;
+  for (size_t i = 0; i < curve.points.size(); ++i) {
+    const LoadPoint& x = curve.points[i];
+    const bool within = !x.saturated && (e.setup.ttft_sla_s <= 0 || x.ttft_s.p90 <= e.setup.ttft_sla_s) &&
+                        (e.setup.tpot_sla_s <= 0 || x.tpot_s.p90 <= e.setup.tpot_sla_s);
+    if (!within) break;
+    curve.knee = static_cast<int>(i);
+  }
+  curve.done = curve.points.size() >= kPoints;
+  return !curve.done;
 }
 
 }  // namespace gpuplan

@@ -85,6 +85,9 @@ bool IsP90Latency(const std::string& q) {
 bool IsP50Latency(const std::string& q) {
   return q.find("_p50_") != std::string::npos;
 }
+bool IsP99Latency(const std::string& q) {
+  return q.find("_p99_") != std::string::npos;
+}
 
 }  // namespace
 
@@ -203,6 +206,7 @@ ServingCheck RunServingCases(const Catalog& catalog, const std::vector<ServingCa
   out.summary.push_back(SummariseServing("throughput", out.rows, IsThroughput));
   out.summary.push_back(SummariseServing("p50 latencies", out.rows, IsP50Latency));
   out.summary.push_back(SummariseServing("p90 latencies", out.rows, IsP90Latency));
+  out.summary.push_back(SummariseServing("p99 latencies", out.rows, IsP99Latency));
   std::map<std::string, int> seen;
   for (const ServingRow& row : out.rows) seen[row.quantity]++;
   for (const auto& [quantity, n] : seen) {

@@ -277,6 +277,7 @@ void Session::Changed(bool scenario_changed) {
   chart_.reset();
   serve_.reset();  // reads the view options too
   launch_.reset();
+  curve_ = LoadCurve{};
   if (!scenario_changed) return;
   fit_.reset();
   speed_.reset();
@@ -529,15 +530,26 @@ const Result<ServeEstimate>& Session::Serve() {
   if (serve_) return *serve_;
   Result<Resolved> r = ResolveScenario();
   if (!r) return *(serve_ = Result<ServeEstimate>(Error{r.error()}));
+  const WorkloadSpec spec = ServeWorkload();
+  ServeOptions options;
+  options.ttft_sla_s = view_.ttft_sla, options.tpot_sla_s = view_.tpot_sla;
+  serve_ = EstimateServing(*r, scenario_, spec, options);
+  return *serve_;
+}
+
+WorkloadSpec Session::ServeWorkload() const {
   WorkloadSpec spec;
   spec.requests = view_.requests;
   spec.rate = view_.rate;
   spec.concurrency = view_.clients;
   if (const auto lengths = ParseLengths(view_.lengths)) spec.input = lengths->first, spec.output = lengths->second;
-  ServeOptions options;
-  options.ttft_sla_s = view_.ttft_sla, options.tpot_sla_s = view_.tpot_sla;
-  serve_ = EstimateServing(*r, scenario_, spec, options);
-  return *serve_;
+  return spec;
+}
+
+bool Session::ServeCurveStep() {
+  const Result<ServeEstimate>& serve = Serve();
+  if (!serve) return !(curve_.done = true);
+  return LoadCurveStep(*serve, ServeWorkload(), curve_);
 }
 
 const Result<LaunchPlan>& Session::Launch() {

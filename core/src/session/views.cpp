@@ -222,6 +222,29 @@ Records LatencyRecords(const ServeResult& r) {
   return t;
 }
 
+Records LoadCurveRecords(const LoadCurve& c) {
+  Records t{{{"rate", "requests/s", true},
+             {"load", "of capacity", true},
+             {"ttft_p90_ms", "TTFT p90 ms", true},
+             {"tpot_p50_ms", "TPOT p50 ms", true},
+             {"tpot_p90_ms", "TPOT p90 ms", true},
+             {"output_tokens_per_s", "output tok/s", true},
+             {"note", "note"}},
+            {}};
+  for (size_t i = 0; i < c.points.size(); ++i) {
+    const LoadPoint& p = c.points[i];
+    auto ms = [](double s) { return Number(s * 1000, FormatShort(s * 1000, 1)); };
+    t.rows.push_back({Number(p.rate_rps, FormatShort(p.rate_rps, 2)),
+                      Number(kLoadFractions[i], FormatFixed(kLoadFractions[i] * 100, 0) + " %"), ms(p.ttft_s.p90),
+                      ms(p.tpot_s.p50), ms(p.tpot_s.p90),
+                      Number(p.output_tokens_per_s, FormatFixed(p.output_tokens_per_s, 0)),
+                      Text(p.saturated                     ? "saturated"
+                           : static_cast<int>(i) == c.knee ? "knee"
+                                                           : "")});
+  }
+  return t;
+}
+
 Report ServeReport(Session& session, const ReportOptions& o) {
   const Catalog& cat = session.catalog();
   const Scenario& s = session.scenario();
@@ -260,6 +283,9 @@ Report ServeReport(Session& session, const ReportOptions& o) {
   rep.sections.push_back({"Latency", LatencyRecords(r)});
   rep.main = 1;
   if (o.explain) {
+    while (session.ServeCurveStep()) {
+    }
+    rep.sections.push_back({"Latency against load", LoadCurveRecords(session.ServeCurve())});
     Records series{{{"t_s", "time s", true},
                     {"running", "running", true},
                     {"waiting", "waiting", true},
@@ -346,6 +372,18 @@ std::string ServeJson(Session& session, const ReportOptions&) {
   j["max_model_len"] = e.max_model_len;
   j["result"] = result(e.result);
   if (e.has_capacity) j["capacity"] = result(e.capacity);
+  while (session.ServeCurveStep()) {
+  }
+  const LoadCurve& curve = session.ServeCurve();
+  ordered_json points = ordered_json::array();
+  for (const LoadPoint& p : curve.points)
+    points.push_back({{"rate", p.rate_rps},
+                      {"ttft_p90_s", p.ttft_s.p90},
+                      {"tpot_p50_s", p.tpot_s.p50},
+                      {"tpot_p90_s", p.tpot_s.p90},
+                      {"output_tokens_per_s", p.output_tokens_per_s},
+                      {"saturated", p.saturated}});
+  j["load_curve"] = {{"capacity_rps", curve.capacity_rps}, {"knee", curve.knee}, {"points", points}};
   if (const Result<LaunchPlan>& launch = session.Launch(); launch.ok()) {
     ordered_json flags = ordered_json::array();
     for (const LaunchFlag& f : launch->flags) flags.push_back({{"flag", f.flag}, {"value", f.value}, {"why", f.why}});
