@@ -339,7 +339,7 @@ Report& App::CachedReport(const View& v, const ReportOptions& options) {
 
 void App::DrawReport(const View& v, bool verdict) { DrawReport(v, CachedReport(v), verdict); }
 
-void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_only, size_t from_section) {
+void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_only, size_t from_section, bool head) {
   size_t first = 0;
   if (verdict && !r.after.empty()) {
     const bool fits = r.after[0].rfind("FITS", 0) == 0;
@@ -349,7 +349,7 @@ void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_o
     Track((std::string(v.id) + "-verdict").c_str());
     first = 1;
   }
-  if (!tables_only && from_section == 0)  // from_section > 0: the panel drew the head itself
+  if (!tables_only && from_section == 0 && head)  // from_section > 0 or !head: the panel drew the head itself
     for (const std::string& l : r.lines) Paragraph(l);
   for (size_t i = from_section; i < r.sections.size(); ++i) {
     const Section& sec = r.sections[i];

@@ -124,7 +124,9 @@ class App {
   // as "<view>-verdict".
   void DrawReport(const View& v, bool verdict = false);
   // `tables_only`: no summary or figure lines (the panel drew them itself).
-  void DrawReport(const View& v, const Report& r, bool verdict, bool tables_only = false, size_t from_section = 0);
+  // head = false: the panel drew the report's lines itself (above its charts).
+  void DrawReport(const View& v, const Report& r, bool verdict, bool tables_only = false, size_t from_section = 0,
+                  bool head = true);
   // The view's report, built once per change of the session (not per frame); the panel may
   // trim its copy once (it stays trimmed until the next change).
   Report& CachedReport(const View& v, const ReportOptions& options = {});

@@ -184,9 +184,7 @@ void App::DrawServe(const View& v) {
                 (o.ttft_sla > 0 || o.tpot_sla > 0 ? "within the SLA" : "before the queue grows") + " (capacity " +
                 FormatShort(curve.capacity_rps, 2) + " requests/s)");
   }
-  Report rest = r;  // the head is drawn above the charts
-  rest.lines.clear();
-  DrawReport(v, rest, false);
+  DrawReport(v, r, false, false, 0, /*head=*/false);  // the head is drawn above the charts
 }
 
 }  // namespace gpuplan::ui
