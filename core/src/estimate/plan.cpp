@@ -67,6 +67,8 @@ struct Screened {
   int replicas = 1;
   double measure = 0;  // the query's cost, all replicas
   double watts = 0;
+  // One replica's costs from the screen's estimate (EstimateCost): the replay scales them.
+  double cloud_hour = 0, spot_hour = 0, owned_month = 0, busy_hours_month = 0;
 };
 
 }  // namespace
@@ -178,6 +180,8 @@ Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
           continue;
         }
         c.measure = one * c.replicas;
+        c.cloud_hour = cost.cloud_hour, c.spot_hour = cost.spot_hour, c.owned_month = cost.owned_month;
+        c.busy_hours_month = cost.busy_hours_month;
         c.watts = g.tdp_w * tp * c.replicas;
         if (q.max_usd_hour > 0 && cost.cloud_hour * c.replicas > q.max_usd_hour) {
           ++dropped["over the hourly budget"];
@@ -237,24 +241,15 @@ Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
       row.meets = why.empty();
       if (row.meets) break;
     }
-    // Costs of all replicas, from one replica's estimate.
-    Scenario at = c.s;
-    Result<MemoryEstimate> m = EstimateMemory(*r, at, false, Detail::kNumbers);
-    if (m) {
-      Result<SpeedEstimate> v = EstimateSpeed(*r, at, *m, {}, Detail::kNumbers);
-      if (v) {
-        const CostEstimate cost = EstimateCost(*r, at, *v, Detail::kNumbers);
-        row.usd_hour = cost.cloud_hour * row.replicas;
-        row.spot_usd_hour = cost.spot_hour * row.replicas;
-        row.owned_usd_month = cost.owned_month * row.replicas;
-        const double tps = row.run.output_tokens_per_s * row.replicas;
-        const double per_hour = q.by == "cloud" ? row.usd_hour
-                                : q.by == "spot"
-                                    ? row.spot_usd_hour
-                                    : (cost.busy_hours_month > 0 ? row.owned_usd_month / cost.busy_hours_month : 0);
-        row.usd_per_m_output = tps > 0 && per_hour > 0 ? per_hour / (tps * 3600) * 1e6 : 0;
-      }
-    }
+    // Costs of all replicas, from one replica's (the screen's).
+    row.usd_hour = c.cloud_hour * row.replicas;
+    row.spot_usd_hour = c.spot_hour * row.replicas;
+    row.owned_usd_month = c.owned_month * row.replicas;
+    const double tps = row.run.output_tokens_per_s * row.replicas;
+    const double per_hour = q.by == "cloud"  ? row.usd_hour
+                            : q.by == "spot" ? row.spot_usd_hour
+                                             : (c.busy_hours_month > 0 ? row.owned_usd_month / c.busy_hours_month : 0);
+    row.usd_per_m_output = tps > 0 && per_hour > 0 ? per_hour / (tps * 3600) * 1e6 : 0;
     row.watts = c.watts / c.replicas * row.replicas;
     // Replicas added in the replay may break the budget or the power cap.
     if (row.meets && q.max_usd_hour > 0 && row.usd_hour > q.max_usd_hour)

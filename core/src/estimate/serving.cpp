@@ -148,10 +148,11 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
     // What the step computes, summed as requests are scheduled: decodes (one token, attending
     // to the cache) and prompt chunks.
     StepLoad load;
+    auto decoding = [](const Live& r) { return r.generated > 0 && r.cached == r.prompt + r.generated - 1; };
     auto take = [&](int idx) {
       const Live& r = q[idx];
       scheduled.push_back(idx);
-      if (r.want == 1 && r.generated > 0 && r.cached == r.prompt + r.generated - 1) {
+      if (r.want == 1 && decoding(r)) {
         load.decode_seqs += 1;
         load.decode_context += static_cast<double>(r.cached);
       } else {
@@ -176,7 +177,6 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
              : uncached <= budget || budget == max_tokens ? uncached
                                                           : 0;
     };
-    auto decoding = [](const Live& r) { return r.generated > 0 && r.cached == r.prompt + r.generated - 1; };
     // Running requests in admission order: decodes, prompt chunks, or both (`kinds`).
     enum Kinds { kDecodes = 1, kPrompts = 2, kBoth = 3 };
     auto schedule_running = [&](int kinds) {
