@@ -28,7 +28,6 @@
 #include "gpuplan/describe.h"
 #include "gpuplan/hf_config.h"
 #include "gpuplan/machine.h"
-#include "gpuplan/plan.h"
 #include "gpuplan/presets.h"
 #include "gpuplan/serving_check.h"
 #include "gpuplan/session.h"
@@ -211,38 +210,6 @@ int main(int argc, char** argv) {
   roofline->add_option("--cpu", cpu_path, "a CPU probe result (gpuplan probe cpu --out FILE): this machine's roof next to the GPUs")
       ->type_name("FILE");
 
-  // plan: the inverse search over the catalog (plan.h); the model and cost fields as the views
-  // take them, the workload and SLA as serve takes them.
-  CLI::App* plan_cmd = app.add_subcommand(
-      "plan",
-      "the cheapest GPU, count, engine and format that serve a workload within an SLA (TTFT/TPOT p90), "
-      "rented or owned: the setups replayed, the Pareto set and the launch of the cheapest");
-  PlanQuery plan_query;
-  for (const FieldInfo& f : ScenarioFields())
-    plan_cmd->add_option(std::string("--") + f.key, values[f.key], f.help)->default_str(GetField(defaults, f.key));
-  for (const FieldInfo& f : ViewFields()) {
-    const std::vector<std::string>& serve_options = FindView("serve")->options;
-    if (std::find(serve_options.begin(), serve_options.end(), f.key) == serve_options.end()) continue;
-    plan_cmd->add_option(std::string("--") + f.key, values[f.key], f.help)
-        ->default_str(GetViewField(view_defaults, f.key));
-  }
-  plan_cmd
-      ->add_option("--by", plan_query.by,
-                   "cheapest by: cloud (on demand $/h), spot ($/h with its overhead), owned ($/month)")
-      ->check(CLI::IsMember({"cloud", "spot", "owned"}))
-      ->capture_default_str();
-  plan_cmd->add_option("--vendor", plan_query.vendor, "only GPUs of this vendor (or whose id contains it), e.g. AMD");
-  plan_cmd
-      ->add_option("--max-usd-hour", plan_query.max_usd_hour,
-                   "budget: $ per hour on demand for all replicas (0 = none)")
-      ->check(CLI::Range(0.0, 1e9));
-  plan_cmd->add_option("--max-watts", plan_query.max_watts, "power cap: TDP of all GPUs in W (0 = none)")
-      ->check(CLI::Range(0.0, 1e9));
-  plan_cmd->add_option("--max-gpus", plan_query.max_gpus, "GPUs per replica at most")
-      ->check(CLI::Range(1, 64))
-      ->capture_default_str();
-  plan_cmd->add_option("--format", format, "output format")->check(CLI::IsMember(formats))->capture_default_str();
-
   // probe
   CLI::App* probe = app.add_subcommand("probe", "measure the GPU (gpuplan probe gpu [--out FILE]); set a result against the catalog (gpuplan probe compare FILE)");
   std::string probe_what, probe_gpu, probe_out;
@@ -392,26 +359,6 @@ int main(int argc, char** argv) {
       }
     }
     Print(PrintView(*FindView("machine"), session, format));
-    return 0;
-  }
-
-  if (*plan_cmd) {
-    for (const auto& [key, value] : values) {
-      const CLI::Option* given = plan_cmd->get_option_no_throw("--" + key);
-      if (!given || given->count() == 0) continue;
-      if (auto err = session.Set(key, value)) Fail("--" + err->message);
-    }
-    const ViewOptions& v = session.view();
-    plan_query.base = session.scenario();
-    plan_query.workload.requests = v.requests, plan_query.workload.rate = v.rate,
-    plan_query.workload.concurrency = v.clients;
-    if (const auto lengths = ParseLengths(v.lengths))
-      plan_query.workload.input = lengths->first, plan_query.workload.output = lengths->second;
-    plan_query.ttft_p90_s = v.ttft_sla, plan_query.tpot_p90_s = v.tpot_sla;
-    Result<PlanResult> planned = PlanServing(cat, plan_query);
-    if (!planned) Fail(planned.error());
-    Print(format == "json" ? PlanJson(cat, plan_query, *planned) + "\n"
-                           : FormatReport(PlanReport(cat, plan_query, *planned), format));
     return 0;
   }
 

@@ -245,6 +245,19 @@ test('the Speed and Compare panels show what gpuplan speed and gpuplan compare p
   await page.close();
 });
 
+// The same numbers, to the last digit or two: a workload's draws go through libm's log, exp and
+// cos, which differ by an ulp between glibc and the wasm build's musl.
+function close(a, b, path) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    assert.ok(a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)), `${path}: ${a} vs ${b}`);
+  } else if (a && typeof a === 'object') {
+    assert.deepEqual(Object.keys(a), Object.keys(b), path);
+    for (const k of Object.keys(a)) close(a[k], b[k], `${path}.${k}`);
+  } else {
+    assert.equal(a, b, path);
+  }
+}
+
 test('the Serve panel runs the workload typed on it and shows what gpuplan serve prints', async () => {
   const hash = 'v=1&model=llama-3.1-8b&gpu=h100-sxm&tab=serve&requests=200';
   const { page, errors } = await openPage(hash);
@@ -263,18 +276,6 @@ test('the Serve panel runs the workload typed on it and shows what gpuplan serve
   assert.equal(fromPage.workload.rate, 6);
   assert.ok(fromPage.result.ttft_s.p90 > 0 && fromPage.result.output_tokens_per_s > 0);
   assert.match(fromPage.launch.command, /^vllm serve meta-llama\/Llama-3\.1-8B .*--max-model-len 1152/);
-  // The same numbers, to the last digit or two: the workload's draws go through libm's log, exp and
-  // cos, which differ by an ulp between glibc and the wasm build's musl.
-  const close = (a, b, path) => {
-    if (typeof a === 'number' && typeof b === 'number') {
-      assert.ok(a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)), `${path}: ${a} vs ${b}`);
-    } else if (a && typeof a === 'object') {
-      assert.deepEqual(Object.keys(a), Object.keys(b), path);
-      for (const k of Object.keys(a)) close(a[k], b[k], `${path}.${k}`);
-    } else {
-      assert.equal(a, b, path);
-    }
-  };
   close(fromPage, cliJson('serve', state), 'serve');
   const ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
   assert.equal(ui.tab, 'serve');
@@ -286,6 +287,63 @@ test('the Serve panel runs the workload typed on it and shows what gpuplan serve
   assert.equal(fromPage.load_curve.points.length, 9);
   const shot = await page.screenshot({ path: join(artifacts, 'page-serve.png') });
   assert.ok(imageStats(shot).colors > 50);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Plan panel searches between frames with its progress, then plots and opens a setup in Serve', async () => {
+  const hash = 'v=1&model=llama-3.1-70b&tab=plan&rate=4&requests=300&tpot-sla=0.05&ttft-sla=2';
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // The longest the main thread went without an animation frame, from before the page's script.
+  await page.addInitScript(() => {
+    window.__gaps = [];
+    let last = performance.now();
+    const tick = (t) => { window.__gaps.push(t - last); last = t; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  await page.goto(url + '#' + hash);
+  await waitFrames(page, 1);
+  let sawProgress = false, done = false;
+  for (let i = 0; i < 400 && !done; ++i) {
+    const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+    // From the first progress bar on (before it, the deferred module loads: a link that opens on
+    // this panel calls its code in the first frame).
+    if (!sawProgress && rects['plan-progress']) await page.evaluate(() => { window.__gaps = []; });
+    sawProgress = sawProgress || Boolean(rects['plan-progress']);
+    done = Boolean(rects['plan-use-0']);
+    if (!done) await page.waitForTimeout(20);
+  }
+  assert.ok(sawProgress, 'a progress bar while the search runs');
+  assert.ok(done, 'the search completes and offers its cheapest setups');
+  // The search ran in slices between frames: no frame was held up by it for long (the slice is
+  // ~12 ms; one replay of 600 requests is the largest unit).
+  const gaps = await page.evaluate(() => window.__gaps.slice(1));
+  const worst = Math.max(...gaps);
+  console.log(`plan on the page: ${gaps.length} animation frames, the longest gap ${worst.toFixed(0)} ms: ${gaps.map((g) => g.toFixed(0)).join(" ")}`);
+  assert.ok(gaps.length >= 3, 'frames were drawn while the search ran');
+  assert.ok(worst < 250, `a frame waited ${worst} ms`);
+  const state = await readBack(page, 'gpuplan_state_hash');
+  const fromPage = await result(page, 'plan');
+  assert.equal(fromPage.schema, 'gpuplan.plan/1');
+  assert.ok(fromPage.rows.length > 0 && fromPage.rows[0].meets);
+  const fromCli = cliJson('plan', state);
+  delete fromPage.ms; delete fromCli.ms;
+  close(fromPage, fromCli, 'plan');
+  let rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects['chart-plan'], 'the Pareto plot is drawn');
+  const shot = await page.screenshot({ path: join(artifacts, 'page-plan.png') });
+  assert.ok(imageStats(shot).colors > 50);
+  // Serve on the cheapest: the scenario takes its setup, the rate its share of the load.
+  const best = fromPage.rows[0];
+  await clickWidget(page, 'plan-use-0', 4);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).tab, 'serve');
+  const served = await readBack(page, 'gpuplan_state_hash');
+  const params = new URLSearchParams(served);
+  assert.equal(params.get('gpu') ?? 'h100-sxm', best.gpu);
+  assert.equal(params.get('engine') ?? 'vllm', best.engine);
+  assert.equal(Number(params.get('rate')), 4 / best.replicas);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -425,6 +425,65 @@ TEST_CASE("the serve view: options through the session, in links and the CLI com
   CHECK(again.view().tpot_sla == 0.01);
 }
 
+TEST_CASE("the plan view: its options through the session, restarted only when the query changes", "[serving]") {
+  Session session(Cat());
+  session.SetScenario(Make("llama-3.1-8b", "h100-sxm", "bf16", 1));
+  REQUIRE_FALSE(session.Set("rate", "3").has_value());
+  REQUIRE_FALSE(session.Set("requests", "200").has_value());
+  REQUIRE_FALSE(session.Set("tpot-sla", "0.05").has_value());
+  REQUIRE_FALSE(session.Set("by", "spot").has_value());
+  REQUIRE_FALSE(session.Set("max-usd-hour", "40").has_value());
+  REQUIRE_FALSE(session.Set("max-gpus", "4").has_value());
+  REQUIRE_FALSE(session.Set("vendor", "nvidia").has_value());
+  auto refused = [&](const char* key, const char* value) {
+    const std::optional<Error> e = session.Set(key, value);
+    return e && e->message.rfind(key, 0) == 0;
+  };
+  CHECK(refused("by", "cheapest"));
+  CHECK(refused("max-gpus", "0"));
+  CHECK(refused("max-gpus", "65"));
+  CHECK(refused("max-usd-hour", "-2"));
+  CHECK(refused("max-usd-hour", "inf"));
+  const PlanQuery q = session.PlanQueryNow();
+  CHECK(q.by == "spot");
+  CHECK(q.max_usd_hour == 40);
+  CHECK(q.max_gpus == 4);
+  CHECK(q.vendor == "nvidia");
+  CHECK(q.workload.rate == 3);
+  // Stepped: one slice at a time until done; then the same as the search run at once.
+  int slices = 0;
+  while (session.PlanStep(0)) ++slices;
+  CHECK(slices > 10);
+  REQUIRE(session.Plan().result().ok());
+  const Result<PlanResult> direct = PlanServing(Cat(), q);
+  REQUIRE(direct.ok());
+  CHECK(PlanJson(Cat(), q, *session.Plan().result()) == PlanJson(Cat(), q, *direct));
+  // Another GPU, engine or panel leaves the search done; another workload starts it again.
+  REQUIRE_FALSE(session.Set("gpu", "rtx-4090").has_value());
+  REQUIRE_FALSE(session.Set("engine", "sglang").has_value());
+  REQUIRE_FALSE(session.Set("tab", "compare").has_value());
+  CHECK(session.PlanShown().done());
+  REQUIRE_FALSE(session.Set("rate", "6").has_value());
+  CHECK_FALSE(session.PlanShown().done());
+  // The view's exports: JSON with the link's state, the CLI command with the plan's flags.
+  const View* view = FindView("plan");
+  REQUIRE(view);
+  CHECK(view->failure(session).empty());
+  const std::string json = PrintView(*view, session, "json");
+  CHECK(json.find("\"gpuplan.plan/1\"") != std::string::npos);
+  CHECK(json.find("by=spot") != std::string::npos);
+  const std::string cli = ViewCliCommand(*view, session);
+  CHECK(cli.rfind("gpuplan plan", 0) == 0);
+  CHECK(cli.find("--by spot") != std::string::npos);
+  CHECK(cli.find("--max-gpus 4") != std::string::npos);
+  Session again(Cat());
+  const DecodedState d = again.LoadState(session.StateHash());
+  CHECK(d.dropped.empty());
+  CHECK(again.view().by == "spot");
+  CHECK(again.view().max_usd_hour == 40);
+  CHECK(again.view().max_gpus == 4);
+}
+
 TEST_CASE("launch commands use only the flags each engine documents", "[serving]") {
   // Every flag name quoted for each engine (tests/reference/candidates/serving-engines.json: the
   // engines' argument parsers and docs, with their sources).
@@ -556,6 +615,58 @@ TEST_CASE("plan: the cheapest setup that meets the SLA, the Pareto set, and what
   bad = q;
   bad.base.model = "nope";
   CHECK(PlanServing(Cat(), bad).error().rfind("model:", 0) == 0);
+}
+
+TEST_CASE("plan in steps: the same result however the steps are cut, progress that only grows", "[serving]") {
+  PlanQuery q;
+  q.base.model = "qwen3-30b-a3b";  // a mixture of experts: expert-parallel layouts are searched too
+  q.workload = Fixed(200, 512, 128, 6);
+  q.tpot_p90_s = 0.04;
+  const Result<PlanResult> whole = PlanServing(Cat(), q);
+  REQUIRE(whole.ok());
+  PlanSearch search(Cat(), q);
+  CHECK(search.stage().rfind("screening: 0 of ", 0) == 0);
+  double last = search.progress();
+  int steps = 0;
+  bool replaying = false;
+  while (search.Step(0)) {  // one unit per step: a GPU screened or a replay run
+    ++steps;
+    CHECK(search.progress() >= last);
+    last = search.progress();
+    replaying = replaying || search.stage().rfind("replaying", 0) == 0;
+    REQUIRE(search.result().ok());
+  }
+  CHECK(replaying);
+  CHECK(search.done());
+  CHECK(search.progress() == 1);
+  CHECK(steps > static_cast<int>(Cat().gpus.size()) / 2);
+  REQUIRE(search.result().ok());
+  CHECK(PlanJson(Cat(), q, *search.result()) == PlanJson(Cat(), q, *whole));
+  CHECK_FALSE(search.Step(0));  // done stays done
+
+  // The layouts searched: pipeline stages, and tensor with expert parallelism for a MoE; each
+  // row's GPUs are tp x pp and at most max-gpus.
+  CHECK(whole->considered > 1500);
+  q.finalists = 200;
+  q.max_gpus = 4;
+  const Result<PlanResult> wide = PlanServing(Cat(), q);
+  REQUIRE(wide.ok());
+  bool pp = false, ep = false;
+  for (const PlanRow& row : wide->rows) {
+    pp = pp || row.s.pp > 1;
+    ep = ep || row.s.ep == 1;
+    CHECK(row.s.Gpus() <= 4);
+    CHECK((row.s.tp == 1 || row.s.pp == 1));
+  }
+  CHECK(pp);
+  CHECK(ep);
+
+  // A query the search refuses is done at once, with the error.
+  q.base.model = "nope";
+  PlanSearch bad(Cat(), q);
+  CHECK(bad.done());
+  CHECK(bad.result().error().rfind("model:", 0) == 0);
+  CHECK_FALSE(bad.Step(0));
 }
 
 TEST_CASE("latency against load: capacity first, then rising rates until the queue grows", "[serving]") {

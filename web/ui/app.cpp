@@ -107,11 +107,14 @@ void App::ApplyTheme() {
 
 void App::RankNow() {
   if (ranking_wanted_) session_.CompareAll();
+  // A result that completes here is announced (the live region, LiveText) after the next frame.
   if (serve_wanted_ && !session_.ServeReady())
-    (void)session_.Serve();
+    (void)session_.Serve(), state_changed_ = true;
   else if (serve_wanted_)
     (void)session_.ServeCurveStep();  // one point of the load curve per task
-  ranking_wanted_ = serve_wanted_ = false;
+  // The plan: a slice of about 12 ms per task, so a frame is never held up for long.
+  if (plan_wanted_ && !session_.PlanStep(12)) state_changed_ = true;
+  ranking_wanted_ = serve_wanted_ = plan_wanted_ = false;
 }
 
 bool App::ConsumeStateChanged() {
@@ -321,6 +324,8 @@ void App::DrawViewBody(const View& v) {
   else if (id == "compare") DrawCompare();
   else if (id == "serve")
     DrawServe(v);
+  else if (id == "plan")
+    DrawPlan(v);
   else if (id == "train") DrawTrain();
   else if (id == "cost") DrawCost();
   else if (id == "roofline") DrawRoofline();
@@ -403,6 +408,11 @@ std::string App::LiveText() {
   const View* v = FindView(embed_.empty() ? tab_ : embed_);
   if (!v || !v->scenario) return PageTitle();
   std::string text = std::string(v->title) + ": " + ScenarioLine(*v, session_) + ". ";
+  // Results computed between frames are not computed here: said as under way until they are.
+  if (defer_ranking_ && v->id == std::string_view("serve") && !session_.ServeReady())
+    return text + "Simulating the requests.";
+  if (defer_ranking_ && v->id == std::string_view("plan") && !session_.PlanShown().done())
+    return text + "Searching the catalog (" + session_.PlanShown().stage() + ").";
   const Report& r = CachedReport(*v);
   if (!r.after.empty() && (std::string_view(v->id) == "fit" || std::string_view(v->id) == "train")) return text + r.after[0];
   int rows = 0;

@@ -65,7 +65,7 @@ class App {
   // (RankingWanted); the host runs RankNow between frames and draws again. Off (tests, dumps):
   // the panel ranks as it draws.
   void SetDeferRanking(bool on) { defer_ranking_ = on; }
-  bool RankingWanted() const { return ranking_wanted_ || serve_wanted_; }
+  bool RankingWanted() const { return ranking_wanted_ || serve_wanted_ || plan_wanted_; }
   void RankNow();
 
   void Frame();
@@ -162,6 +162,10 @@ class App {
   void DrawSpeed();
   void DrawCompare();
   void DrawServe(const View& v);
+  // The Plan panel (panel_plan.cpp): the search with its progress, the Pareto plot, the rows.
+  void DrawPlan(const View& v);
+  // A view's options from the field table, as many on a line as fit; tracked as prefix + key.
+  void OptionFields(const char* const* keys, size_t count, const char* track_prefix);
   // The Train panel (panel_train.cpp).
   void DrawTrain();
   void DrawTrainInputs();
@@ -205,6 +209,7 @@ class App {
   bool state_changed_ = false;
   bool defer_ranking_ = false, ranking_wanted_ = false;
   bool serve_wanted_ = false;       // the Serve panel's run is due between frames (RankNow runs it)
+  bool plan_wanted_ = false;        // the Plan panel's search has more to do (RankNow runs a slice)
   bool focus_first_input_ = false;  // Tab pressed with nothing focused: the first typed field takes it
   std::vector<std::string> notices_;          // fields dropped from the hash
   std::map<std::string, std::string> field_errors_;  // edits refused, by field key

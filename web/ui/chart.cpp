@@ -9,6 +9,15 @@
 
 namespace gpuplan::ui {
 
+namespace {
+
+// 1, 2 or 5 times a power of ten, at least `raw`: gridlines at round numbers.
+double NiceStep(double raw) {
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  return raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
+}
+
+}  // namespace
 
 void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height,
            XAxis x_axis) {
@@ -39,8 +48,7 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
     return;
   }
   // y: a "nice" step so there are 4-6 gridlines.
-  const double raw = ymax / 5, mag = std::pow(10.0, std::floor(std::log10(raw)));
-  const double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
+  const double step = NiceStep(ymax / 5);
   ymax = std::ceil(ymax / step) * step;
   auto X = [&](double x) {
     const double f = log_x ? std::log2(x / xmin) / std::log2(xmax / xmin) : (x - xmin) / (xmax - xmin);
@@ -62,8 +70,7 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
   if (log_x) {
     for (double x = xmin; x <= xmax * 1.0001; x *= 2) x_tick(x);
   } else {
-    const double xraw = (xmax - xmin) / 6, xmag = std::pow(10.0, std::floor(std::log10(xraw)));
-    const double xstep = xraw / xmag < 2 ? 2 * xmag : xraw / xmag < 5 ? 5 * xmag : 10 * xmag;
+    const double xstep = NiceStep((xmax - xmin) / 6);
     for (double x = std::ceil(xmin / xstep) * xstep; x <= xmax * 1.0001; x += xstep) x_tick(x);
   }
   dl->AddText(ImVec2((p0.x + p1.x - ImGui::CalcTextSize(x_label).x) / 2, p1.y + ImGui::GetFontSize() * 1.2f), text, x_label);
@@ -133,5 +140,78 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
   ImGui::PopID();
 }
 
+void Scatter(const char* id, const std::vector<ScatterPoint>& points, const char* x_label, const char* y_label,
+             float height, double x_limit, std::string* hovered_label) {
+  ImGui::PushID(id);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
+  double xmax = x_limit, ymax = 0;
+  for (const ScatterPoint& p : points) xmax = std::max(xmax, p.x), ymax = std::max(ymax, p.y);
+  const float pad_l = ImGui::CalcTextSize(FormatReading(ymax * 1.5).c_str()).x + 10,
+              pad_b = ImGui::GetFontSize() * 2.4f, pad_t = 6, pad_r = 12;
+  ImGui::InvisibleButton("chart", ImVec2(width, height));
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0(origin.x + pad_l, origin.y + pad_t), p1(origin.x + width - pad_r, origin.y + height - pad_b);
+  dl->AddRectFilled(p0, p1, Colors().chart_bg);
+  if (points.empty() || !(xmax > 0) || !(ymax > 0)) {
+    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), Colors().text, "no data");
+    ImGui::PopID();
+    return;
+  }
+  // Both axes from 0, at round steps.
+  const double ystep = NiceStep(ymax / 5), xstep = NiceStep(xmax * 1.05 / 6);
+  ymax = std::ceil(ymax * 1.05 / ystep) * ystep, xmax = std::ceil(xmax * 1.05 / xstep) * xstep;
+  auto X = [&](double x) { return p0.x + static_cast<float>(x / xmax) * (p1.x - p0.x); };
+  auto Y = [&](double y) { return p1.y - static_cast<float>(y / ymax) * (p1.y - p0.y); };
+  const ImU32 grid = Colors().grid, text = Colors().text;
+  for (double y = 0; y <= ymax * 1.0001; y += ystep) {
+    dl->AddLine(ImVec2(p0.x, Y(y)), ImVec2(p1.x, Y(y)), grid);
+    const std::string t = FormatReading(y);
+    dl->AddText(ImVec2(p0.x - ImGui::CalcTextSize(t.c_str()).x - 4, Y(y) - ImGui::GetFontSize() / 2), text, t.c_str());
+  }
+  for (double x = xstep; x <= xmax * 1.0001; x += xstep) {  // 0 is the y axis's
+    dl->AddLine(ImVec2(X(x), p0.y), ImVec2(X(x), p1.y), grid);
+    const std::string t = FormatReading(x);
+    const float w = ImGui::CalcTextSize(t.c_str()).x;
+    dl->AddText(ImVec2(std::min(X(x) - w / 2, p1.x + pad_r - w), p1.y + 2), text, t.c_str());
+  }
+  dl->AddText(ImVec2((p0.x + p1.x - ImGui::CalcTextSize(x_label).x) / 2, p1.y + ImGui::GetFontSize() * 1.2f), text,
+              x_label);
+  dl->AddText(ImVec2(p0.x + 4, p0.y + 2), text, y_label);
+  if (x_limit > 0) {  // the limit: a vertical line, the region past it shaded
+    dl->AddRectFilled(ImVec2(X(x_limit), p0.y), p1, Colors().grid);
+    dl->AddLine(ImVec2(X(x_limit), p0.y), ImVec2(X(x_limit), p1.y), IM_COL32(220, 80, 80, 255), 2.0f);
+  }
+  // The linked points (the Pareto front) joined in x order, then every point.
+  std::vector<const ScatterPoint*> front;
+  for (const ScatterPoint& p : points)
+    if (p.linked) front.push_back(&p);
+  std::sort(front.begin(), front.end(), [](const ScatterPoint* a, const ScatterPoint* b) { return a->x < b->x; });
+  for (size_t i = 1; i < front.size(); ++i)
+    dl->AddLine(ImVec2(X(front[i - 1]->x), Y(front[i - 1]->y)), ImVec2(X(front[i]->x), Y(front[i]->y)), front[i]->color,
+                2.0f);
+  const float r = ImGui::GetFontSize() * 0.3f;
+  for (const ScatterPoint& p : points) {
+    if (p.hollow)
+      dl->AddCircle(ImVec2(X(p.x), Y(p.y)), r, p.color, 0, 1.5f);
+    else
+      dl->AddCircleFilled(ImVec2(X(p.x), Y(p.y)), r, p.color);
+  }
+  if (hovered) {  // the nearest point's label
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const ScatterPoint* best = nullptr;
+    float d2 = 1e30f;
+    for (const ScatterPoint& p : points) {
+      const float dx = X(p.x) - m.x, dy = Y(p.y) - m.y;
+      if (dx * dx + dy * dy < d2) d2 = dx * dx + dy * dy, best = &p;
+    }
+    if (best) {
+      ImGui::SetTooltip("%s", best->label.c_str());
+      if (hovered_label) *hovered_label = best->label;
+    }
+  }
+  ImGui::PopID();
+}
 
 }  // namespace gpuplan::ui

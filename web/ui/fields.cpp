@@ -371,6 +371,19 @@ void App::MigField(const FieldInfo& f) {
                            : std::string(f.help) + "\nThe estimate gets that slice's memory, SMs and bandwidth.");
 }
 
+void App::OptionFields(const char* const* keys, size_t count, const char* track_prefix) {
+  const float em = ImGui::GetFontSize();
+  ImGui::PushItemWidth(em * 7);
+  for (size_t i = 0; i < count; ++i) {
+    // As many on a line as fit (a phone: one or two): the input, its +/- buttons and its label.
+    const FieldInfo* f = Session::Field(keys[i]);
+    if (i) SameLineIfFits(em * 11 + (f ? ImGui::CalcTextSize(f->label).x : em * 6));
+    Field(keys[i]);
+    Track((std::string(track_prefix) + keys[i]).c_str());
+  }
+  ImGui::PopItemWidth();
+}
+
 void App::DrawInputs(std::string_view view) {
   // The inputs take 18 em, or on a narrow screen what the longest label leaves of the line.
   static constexpr const char* kKeys[] = {"gpu", "tp", "pp", "ep", "split", "weights", "kv", "engine", "graphs",
@@ -394,12 +407,16 @@ void App::DrawInputs(std::string_view view) {
   // What only serving reads (an engine's memory and its parallel layouts) is not shown for training.
   static constexpr std::string_view kServingOnly[] = {"ep", "split", "kv", "engine", "graphs", "prompt", "batch"};
   const bool training = view == "train";
-  for (const char* key : kKeys)
-    if (!training || std::find(std::begin(kServingOnly), std::end(kServingOnly), key) == std::end(kServingOnly)) Field(key);
-  // What stands between the GPU's total and what the workload may allocate (capacity.h), in the
-  // order the Fit panel's rows take it: ECC, a MIG slice, the user's own limit, other processes.
-  ImGui::TextColored(Muted(), "GPU memory");
-  for (const char* key : kMemoryKeys) Field(key);
+  // The plan searches the GPU, the layout, the engine and the formats: only the model is its input.
+  if (view != "plan") {
+    for (const char* key : kKeys)
+      if (!training || std::find(std::begin(kServingOnly), std::end(kServingOnly), key) == std::end(kServingOnly))
+        Field(key);
+    // What stands between the GPU's total and what the workload may allocate (capacity.h), in the
+    // order the Fit panel's rows take it: ECC, a MIG slice, the user's own limit, other processes.
+    ImGui::TextColored(Muted(), "GPU memory");
+    for (const char* key : kMemoryKeys) Field(key);
+  }
   ImGui::PopItemWidth();
   if (!TouchUsed()) {
     ImGui::PushStyleColor(ImGuiCol_Text, Muted());

@@ -119,18 +119,7 @@ void App::DrawCompare() {
 // it runs between frames (RankNow) and the last run's figures stay up meanwhile.
 void App::DrawServe(const View& v) {
   static const char* const kOptions[] = {"rate", "clients", "requests", "lengths", "ttft-sla", "tpot-sla"};
-  const float em = ImGui::GetFontSize();
-  ImGui::PushItemWidth(em * 7);
-  for (size_t i = 0; i < std::size(kOptions); ++i) {
-    // As many on a line as fit (a phone: one or two): the input, its +/- buttons and its label.
-    const FieldInfo* f = nullptr;
-    for (const FieldInfo& x : ViewFields())
-      if (std::string_view(x.key) == kOptions[i]) f = &x;
-    if (i) SameLineIfFits(em * 11 + (f ? ImGui::CalcTextSize(f->label).x : em * 6));
-    Field(kOptions[i]);
-    Track((std::string("serve-") + kOptions[i]).c_str());
-  }
-  ImGui::PopItemWidth();
+  OptionFields(kOptions, std::size(kOptions), "serve-");
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
   Paragraph("(rate 0 = a closed loop of the clients; SLA 0 = no limit)");
   ImGui::PopStyleColor();

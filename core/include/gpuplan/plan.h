@@ -7,6 +7,7 @@
 // Pareto set of cost against p90 TPOT.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,12 +28,12 @@ struct PlanQuery {
   std::string vendor;                     // only GPUs whose vendor or id contains this (any case)
   double max_usd_hour = 0;                // a budget for all replicas, on demand per hour (0: none)
   double max_watts = 0;                   // a power cap for all GPUs, TDP (0: none)
-  int max_gpus = 8;                       // GPUs per replica at most (one node)
+  int max_gpus = 8;                       // GPUs per replica at most (tp x pp; 8: one node)
   int finalists = 12;                     // candidates replayed by the simulator
 };
 
 struct PlanRow {
-  Scenario s;  // gpu, tp, weights, kv, engine
+  Scenario s;  // gpu, tp, pp, ep, weights, kv, engine
   int replicas = 1;
   double usd_hour = 0, spot_usd_hour = 0, owned_usd_month = 0;  // all replicas; 0: no price known
   double usd_per_m_output = 0;                                  // by the query's measure of cost
@@ -50,12 +51,46 @@ struct PlanResult {
   std::vector<std::string> notes;
 };
 
-// An impossible query (an unknown model, a bad workload) is an Error naming the field.
+// The search in steps, so that a page can run it between frames and show its progress: the
+// screen one GPU at a time, then one replay at a time. The same units in the same order as one
+// call, so the result does not depend on how the steps were cut.
+class PlanSearch {
+ public:
+  PlanSearch();  // nothing to search: done, with an empty result
+  // `catalog` must outlive the search. An impossible query (an unknown model, a bad workload)
+  // makes a search that is done at once with an Error naming the field.
+  PlanSearch(const Catalog& catalog, PlanQuery q);
+  PlanSearch(PlanSearch&&) noexcept;
+  PlanSearch& operator=(PlanSearch&&) noexcept;
+  ~PlanSearch();
+
+  // Works for about `budget_ms` (at least one unit: a GPU screened or a setup replayed); false
+  // once the search is complete.
+  bool Step(double budget_ms = 0);
+  bool done() const;
+  double progress() const;    // 0 to 1
+  std::string stage() const;  // "screening: 31 of 84 GPUs", "replaying: 3 of 12 setups", "done"
+  // Complete once done(); before, the rows replayed so far (in the screen's order, no Pareto).
+  const Result<PlanResult>& result() const;
+  const PlanQuery& query() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> st_;
+};
+
+// The whole search at once (the CLI, tests).
 Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q);
+
+// One replica's share of the load: the rate divided, or the clients (rounded up).
+WorkloadSpec PlanShare(const WorkloadSpec& w, int replicas);
+// A row's setup in words: "2 replicas of 4 x NVIDIA H100 SXM5 80GB (TP 4), vLLM, FP8 ...".
+std::string PlanRowText(const Catalog& catalog, const PlanRow& row);
 
 // What `gpuplan plan` prints: the replayed setups with their costs, latencies and verdicts, the
 // cheapest that meets the SLA and the command that shows it; and the same as JSON.
 Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& p);
-std::string PlanJson(const Catalog& catalog, const PlanQuery& q, const PlanResult& p);
+// `state`: the page link's hash the plan was asked with (views.cpp), or empty.
+std::string PlanJson(const Catalog& catalog, const PlanQuery& q, const PlanResult& p, const std::string& state = "");
 
 }  // namespace gpuplan

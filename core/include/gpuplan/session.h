@@ -25,6 +25,7 @@
 #include "gpuplan/expected.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/launch.h"
+#include "gpuplan/plan.h"
 #include "gpuplan/probe_result.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/scenario.h"
@@ -49,6 +50,11 @@ struct ViewOptions {
   int requests = 500;                 // requests replayed
   std::string lengths = "sharegpt";   // a workload preset id, or IN/OUT fixed tokens ("1024/128")
   double ttft_sla = 0, tpot_sla = 0;  // seconds; 0: no limit
+  // plan: what "cheapest" means, a budget, GPUs per replica (plan.h PlanQuery); its vendor and
+  // power cap are compare's filter.vendor and filter.max_watts.
+  std::string by = "cloud";
+  double max_usd_hour = 0;
+  int max_gpus = 8;
 
   bool ShowsPhase(std::string_view phase_name) const;
 };
@@ -141,6 +147,13 @@ class Session {
   // one more step of it (the page runs one per task between frames; the CLI all at once).
   const LoadCurve& ServeCurve() const { return curve_; }
   bool ServeCurveStep();  // false when complete
+  // The inverse search (plan.h) for the scenario's model and cost fields and the view's workload,
+  // SLA and plan options: complete (Plan), or as far as it has got (PlanShown) and one slice of
+  // it (PlanStep, about `budget_ms`; false once complete: the page runs one per task).
+  const PlanSearch& Plan();
+  const PlanSearch& PlanShown();
+  bool PlanStep(double budget_ms);
+  PlanQuery PlanQueryNow() const;
   // The engine command that realises the served setup (launch.h).
   const Result<LaunchPlan>& Launch();
   const Result<CostEstimate>& Cost();
@@ -195,6 +208,8 @@ class Session {
   std::optional<Result<ServeEstimate>> serve_;
   std::optional<Result<LaunchPlan>> launch_;
   LoadCurve curve_;
+  std::optional<PlanSearch> plan_;
+  std::string plan_key_;  // the query plan_ searches (PlanShown starts another when it changes)
   std::optional<Result<TrainEstimate>> train_;
   std::optional<std::vector<ScalingPoint>> scaling_;
   std::optional<Result<Roofline>> roofline_;

@@ -71,60 +71,91 @@ struct Screened {
   double cloud_hour = 0, spot_hour = 0, owned_month = 0, busy_hours_month = 0;
 };
 
+// The parallel layouts tried for n GPUs: tensor parallel over all n; for n > 1 pipeline stages
+// (vLLM --pipeline-parallel-size, SGLang --pp-size, TensorRT-LLM pp_size: what GPUs without a
+// fast link are usually given) and, for a mixture of experts, tensor parallel with the experts
+// placed whole (expert parallel). llama.cpp splits by its own split mode (layers, the default).
+struct Layout {
+  int tp, pp, ep;
+};
+enum LayoutKind { kTensor, kPipeline, kExpert, kLayoutKinds };
+Layout MakeLayout(LayoutKind k, int n) {
+  return k == kTensor ? Layout{n, 1, 0} : k == kPipeline ? Layout{1, n, 0} : Layout{n, 1, 1};
+}
+bool LayoutApplies(LayoutKind k, const Option& o, const Model& m) {
+  if (k == kTensor) return true;
+  if (std::string_view(o.engine) == "llama.cpp") return false;
+  return k == kPipeline || m.moe.has_value();
+}
+
+std::string LayoutText(const Scenario& s) {
+  const int pp = std::max(1, s.pp);
+  if (s.tp <= 1 && pp <= 1) return "1 GPU";
+  std::string t = s.tp > 1 ? "TP " + std::to_string(s.tp) : "";
+  if (pp > 1) t += (t.empty() ? "" : " x ") + std::string("PP ") + std::to_string(pp);
+  if (s.ep == 1) t += " + EP";
+  return t;
+}
+
 }  // namespace
 
-Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
-  const auto start = std::chrono::steady_clock::now();
-  if (q.by != "cloud" && q.by != "spot" && q.by != "owned") return Error{"by: cloud, spot or owned"};
-  if (q.max_gpus < 1 || q.max_gpus > 64) return Error{"max-gpus: 1 to 64"};
-  const Model* model = catalog.FindModel(q.base.model);
-  if (!model) return Error{"model: unknown model '" + q.base.model + "'"};
-  Result<std::vector<Request>> requests = GenerateRequests(q.workload);
-  if (!requests) return Error{requests.error()};
+struct PlanSearch::State {
+  const Catalog* catalog = nullptr;
+  PlanQuery q;
+  Result<PlanResult> out = PlanResult{};
+  enum Phase { kScreen, kReplay, kDone } phase = kDone;
+  // The workload's shape, from its generated requests.
   double mean_prompt = 0, mean_output = 0;
   long long longest = 0;
-  for (const Request& r : *requests) {
-    mean_prompt += r.prompt, mean_output += r.output;
-    longest = std::max<long long>(longest, static_cast<long long>(r.prompt) + r.output);
-  }
-  mean_prompt /= static_cast<double>(requests->size()), mean_output /= static_cast<double>(requests->size());
-  if (model->max_context > 0 && longest > model->max_context)
-    return Error{"input: the longest request is " + FormatCount(longest) + " tokens, beyond " + model->name +
-                 "'s window of " + FormatCount(model->max_context) + " tokens"};
-  const bool closed = q.workload.rate == 0;
-  const ModelFacts facts = CountFacts(*model);
-  const CeilingTable ceilings(catalog);
-  const std::string vendor = Lower(q.vendor);
-
-  PlanResult out;
+  bool closed = false;
+  const Model* model = nullptr;
+  std::unique_ptr<ModelFacts> facts;
+  std::unique_ptr<CeilingTable> ceilings;
+  std::string vendor;            // lower case
+  std::vector<const Gpu*> gpus;  // those the vendor filter lets through
+  size_t next_gpu = 0;
   std::vector<Screened> pass;
   std::map<std::string, int> dropped;  // why candidates were screened out -> how many
-  for (const Gpu& g : catalog.gpus) {
-    if (!vendor.empty() && Lower(g.vendor).find(vendor) == std::string::npos &&
-        Lower(g.id).find(vendor) == std::string::npos)
-      continue;
-    if (g.bandwidth_bytes_per_s <= 0 || g.dense_flops.empty()) {
-      ++dropped["no speed figures in the catalog"];
-      continue;
-    }
-    for (const Option& o : Options(g)) {
+  // The replay: the finalist, its row so far and the replica count to run next.
+  size_t next_final = 0;
+  int next_replicas = 0;
+  PlanRow row;
+  double ms = 0;
+
+  void ScreenGpu(const Gpu& g);
+  void ReplayOne();
+  void Finish();
+};
+
+void PlanSearch::State::ScreenGpu(const Gpu& g) {
+  PlanResult& o = *out;
+  if (g.bandwidth_bytes_per_s <= 0 || g.dense_flops.empty()) {
+    ++dropped["no speed figures in the catalog"];
+    return;
+  }
+  for (const Option& opt : Options(g))
+    for (int k = 0; k < kLayoutKinds; ++k) {
+      const LayoutKind kind = static_cast<LayoutKind>(k);
+      if (!LayoutApplies(kind, opt, *model)) continue;
       bool fitted_once = false;
-      for (int tp = 1; tp <= q.max_gpus; tp *= 2) {
-        ++out.considered;
+      for (int n = kind == kTensor ? 1 : 2; n <= q.max_gpus; n *= 2) {
+        ++o.considered;
+        const Layout l = MakeLayout(kind, n);
         Scenario s = q.base;
-        s.gpu = g.id, s.engine = o.engine, s.weights = o.weights, s.kv = o.kv, s.tp = tp, s.pp = 1, s.ep = 0;
+        s.gpu = g.id, s.engine = opt.engine, s.weights = opt.weights, s.kv = opt.kv;
+        s.tp = l.tp, s.pp = l.pp, s.ep = l.ep;
         s.split = "auto", s.gpu_layers = -1, s.batch = 1, s.context = longest;
         s.prompt = std::clamp(static_cast<long long>(std::llround(mean_prompt)), 1LL, longest);
-        Result<Resolved> r = Resolve(catalog, s);
+        Result<Resolved> r = Resolve(*catalog, s);
         if (!r) break;
-        r->facts = &facts, r->ceilings = &ceilings;
+        r->facts = facts.get(), r->ceilings = ceilings.get();
         Result<MemoryEstimate> m = EstimateMemory(*r, s, false, Detail::kNumbers);
         if (!m || !m->fits || m->kv_pool_bytes <= 0 || !(m->kv_token_bytes_gpu > 0) ||
             m->kv_pool_bytes / m->kv_token_bytes_gpu < static_cast<double>(longest)) {
           if (fitted_once) break;
           continue;  // more GPUs may hold it
         }
-        ++out.fitted;
+        ++o.fitted;
         Result<SpeedEstimate> v = EstimateSpeed(*r, s, *m, {}, Detail::kNumbers);
         if (!v || v->step.flops_gpu <= 0) {
           ++dropped["no speed estimate"];
@@ -144,10 +175,10 @@ Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
           return StepSeconds(v->step, load);
         };
         double batch = cap;
+        fitted_once = true;
         if (q.tpot_p90_s > 0) {
           if (step(1) > q.tpot_p90_s * kScreenMargin) {
             ++dropped["TPOT above the target at one sequence"];
-            fitted_once = true;
             continue;  // more GPUs may be faster
           }
           double lo = 1, hi = cap;
@@ -162,7 +193,6 @@ Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
           one.prefill_seqs = 1, one.prefill_tokens = mean_prompt, one.prefill_context = mean_prompt * mean_prompt / 2;
           if (StepSeconds(v->step, one) > q.ttft_p90_s * kScreenMargin) {
             ++dropped["TTFT above the target for one prompt"];
-            fitted_once = true;
             continue;
           }
         }
@@ -174,7 +204,6 @@ Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
         c.replicas = std::max(1, c.replicas);
         const CostEstimate cost = EstimateCost(*r, s, *v, Detail::kNumbers);
         const double one = q.by == "cloud" ? cost.cloud_hour : q.by == "spot" ? cost.spot_hour : cost.owned_month;
-        fitted_once = true;
         if (!(one > 0)) {
           ++dropped[q.by == "owned" ? "no purchase price in the catalog" : "no cloud offer in the catalog"];
           continue;
@@ -182,7 +211,7 @@ Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
         c.measure = one * c.replicas;
         c.cloud_hour = cost.cloud_hour, c.spot_hour = cost.spot_hour, c.owned_month = cost.owned_month;
         c.busy_hours_month = cost.busy_hours_month;
-        c.watts = g.tdp_w * tp * c.replicas;
+        c.watts = g.tdp_w * static_cast<double>(s.Gpus()) * c.replicas;
         if (q.max_usd_hour > 0 && cost.cloud_hour * c.replicas > q.max_usd_hour) {
           ++dropped["over the hourly budget"];
           continue;
@@ -194,39 +223,32 @@ Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
         pass.push_back(std::move(c));
       }
     }
-  }
-  for (const auto& [why, n] : dropped) {
-    out.screened_out += n;
-    out.notes.push_back(FormatCount(n) + " screened out: " + why);
-  }
-  std::stable_sort(pass.begin(), pass.end(),
-                   [](const Screened& a, const Screened& b) { return a.measure < b.measure; });
-  if (pass.size() > static_cast<size_t>(std::max(1, q.finalists)))
-    pass.resize(static_cast<size_t>(std::max(1, q.finalists)));
+}
 
-  // The replay: each finalist at its share of the load, a replica added while the SLA is missed.
-  for (const Screened& c : pass) {
-    Result<Resolved> r = Resolve(catalog, c.s);
-    if (!r) continue;
-    r->facts = &facts, r->ceilings = &ceilings;
-    PlanRow row;
+// One run of the replay: the current finalist at `next_replicas`, its share of the load. The
+// row is kept once the SLA holds or the replicas to try run out.
+void PlanSearch::State::ReplayOne() {
+  PlanResult& o = *out;
+  const Screened& c = pass[next_final];
+  if (next_replicas == 0) {  // a new finalist
+    row = PlanRow{};
     row.s = c.s;
     row.s.context = q.base.context, row.s.prompt = q.base.prompt;  // the query's own, for links
-    for (int replicas = c.replicas; replicas <= c.replicas + kMoreReplicas; ++replicas) {
-      WorkloadSpec share = q.workload;
-      share.requests = std::min(q.workload.requests, kReplayed);
-      if (closed)
-        share.concurrency = std::max(1, (q.workload.concurrency + replicas - 1) / replicas);
-      else
-        share.rate = q.workload.rate / replicas;
-      ServeOptions so;
-      so.ttft_sla_s = q.ttft_p90_s, so.tpot_sla_s = q.tpot_p90_s;
-      Result<ServeEstimate> e = EstimateServing(*r, row.s, share, so);
-      ++out.replayed;
-      if (!e) {
-        row.binding = e.error();
-        break;
-      }
+    next_replicas = c.replicas;
+  }
+  bool finished = true;
+  if (Result<Resolved> r = Resolve(*catalog, c.s)) {
+    r->facts = facts.get(), r->ceilings = ceilings.get();
+    const int replicas = next_replicas;
+    WorkloadSpec share = PlanShare(q.workload, replicas);
+    share.requests = std::min(q.workload.requests, kReplayed);
+    ServeOptions so;
+    so.ttft_sla_s = q.ttft_p90_s, so.tpot_sla_s = q.tpot_p90_s;
+    Result<ServeEstimate> e = EstimateServing(*r, row.s, share, so);
+    ++o.replayed;
+    if (!e) {
+      row.binding = e.error();
+    } else {
       row.replicas = replicas;
       row.run = e->result;
       const ServeResult& x = row.run;
@@ -239,48 +261,197 @@ Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
         why = "TTFT p90 " + FormatSeconds(x.ttft_s.p90) + " > " + FormatSeconds(q.ttft_p90_s);
       row.binding = why;
       row.meets = why.empty();
-      if (row.meets) break;
+      finished = row.meets || replicas >= c.replicas + kMoreReplicas;
     }
-    // Costs of all replicas, from one replica's (the screen's).
-    row.usd_hour = c.cloud_hour * row.replicas;
-    row.spot_usd_hour = c.spot_hour * row.replicas;
-    row.owned_usd_month = c.owned_month * row.replicas;
-    const double tps = row.run.output_tokens_per_s * row.replicas;
-    const double per_hour = q.by == "cloud"  ? row.usd_hour
-                            : q.by == "spot" ? row.spot_usd_hour
-                                             : (c.busy_hours_month > 0 ? row.owned_usd_month / c.busy_hours_month : 0);
-    row.usd_per_m_output = tps > 0 && per_hour > 0 ? per_hour / (tps * 3600) * 1e6 : 0;
-    row.watts = c.watts / c.replicas * row.replicas;
-    // Replicas added in the replay may break the budget or the power cap.
-    if (row.meets && q.max_usd_hour > 0 && row.usd_hour > q.max_usd_hour)
-      row.meets = false, row.binding = "over the budget with " + std::to_string(row.replicas) +
-                                       " replicas: " + FormatUsd(row.usd_hour, 2) + "/h";
-    if (row.meets && q.max_watts > 0 && row.watts > q.max_watts)
-      row.meets = false, row.binding = "over the power cap with " + std::to_string(row.replicas) +
-                                       " replicas: " + FormatFixed(row.watts, 0) + " W";
-    out.rows.push_back(std::move(row));
   }
+  if (!finished) {
+    ++next_replicas;
+    return;
+  }
+  // Costs of all replicas, from one replica's (the screen's).
+  row.usd_hour = c.cloud_hour * row.replicas;
+  row.spot_usd_hour = c.spot_hour * row.replicas;
+  row.owned_usd_month = c.owned_month * row.replicas;
+  const double tps = row.run.output_tokens_per_s * row.replicas;
+  const double per_hour = q.by == "cloud"  ? row.usd_hour
+                          : q.by == "spot" ? row.spot_usd_hour
+                                           : (c.busy_hours_month > 0 ? row.owned_usd_month / c.busy_hours_month : 0);
+  row.usd_per_m_output = tps > 0 && per_hour > 0 ? per_hour / (tps * 3600) * 1e6 : 0;
+  row.watts = c.watts / c.replicas * row.replicas;
+  // Replicas added in the replay may break the budget or the power cap.
+  if (row.meets && q.max_usd_hour > 0 && row.usd_hour > q.max_usd_hour)
+    row.meets = false, row.binding = "over the budget with " + std::to_string(row.replicas) +
+                                     " replicas: " + FormatUsd(row.usd_hour, 2) + "/h";
+  if (row.meets && q.max_watts > 0 && row.watts > q.max_watts)
+    row.meets = false, row.binding = "over the power cap with " + std::to_string(row.replicas) +
+                                     " replicas: " + FormatFixed(row.watts, 0) + " W";
+  o.rows.push_back(std::move(row));
+  ++next_final, next_replicas = 0;
+}
+
+void PlanSearch::State::Finish() {
+  PlanResult& o = *out;
   auto measure = [&](const PlanRow& r) {
     return q.by == "cloud" ? r.usd_hour : q.by == "spot" ? r.spot_usd_hour : r.owned_usd_month;
   };
-  std::stable_sort(out.rows.begin(), out.rows.end(), [&](const PlanRow& a, const PlanRow& b) {
+  std::stable_sort(o.rows.begin(), o.rows.end(), [&](const PlanRow& a, const PlanRow& b) {
     if (a.meets != b.meets) return a.meets;
     if (measure(a) != measure(b)) return measure(a) < measure(b);
     return a.run.tpot_s.p90 < b.run.tpot_s.p90;  // at one price, the faster first
   });
-  for (PlanRow& a : out.rows) {
+  for (PlanRow& a : o.rows) {
     if (!a.meets) continue;
-    a.pareto = std::none_of(out.rows.begin(), out.rows.end(), [&](const PlanRow& b) {
+    a.pareto = std::none_of(o.rows.begin(), o.rows.end(), [&](const PlanRow& b) {
       return &a != &b && b.meets && measure(b) <= measure(a) && b.run.tpot_s.p90 <= a.run.tpot_s.p90 &&
              (measure(b) < measure(a) || b.run.tpot_s.p90 < a.run.tpot_s.p90);
     });
   }
-  out.notes.push_back("considered " + FormatCount(out.considered) + " setups (GPU x engine x format x 1-" +
-                      std::to_string(q.max_gpus) + " GPUs), " + FormatCount(out.fitted) + " fit; the " +
-                      FormatCount(static_cast<long long>(pass.size())) + " cheapest by the screen replayed (" +
-                      FormatCount(out.replayed) + " runs of up to " + FormatCount(kReplayed) + " requests)");
-  out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return out;
+  o.notes.push_back("considered " + FormatCount(o.considered) + " setups (GPU x engine x format x layout, 1-" +
+                    std::to_string(q.max_gpus) + " GPUs), " + FormatCount(o.fitted) + " fit; the " +
+                    FormatCount(static_cast<long long>(pass.size())) + " cheapest by the screen replayed (" +
+                    FormatCount(o.replayed) + " runs of up to " + FormatCount(kReplayed) + " requests)");
+  phase = kDone;
+}
+
+WorkloadSpec PlanShare(const WorkloadSpec& w, int replicas) {
+  WorkloadSpec share = w;
+  replicas = std::max(1, replicas);
+  if (w.rate > 0)
+    share.rate = w.rate / replicas;
+  else
+    share.concurrency = std::max(1, (w.concurrency + replicas - 1) / replicas);
+  return share;
+}
+
+std::string PlanRowText(const Catalog& catalog, const PlanRow& row) {
+  const Gpu* g = catalog.FindGpu(row.s.gpu);
+  const EngineProfile* e = catalog.FindEngine(row.s.engine);
+  const WeightFormat* w = catalog.FindWeightFormat(row.s.weights);
+  return (row.replicas > 1 ? std::to_string(row.replicas) + " replicas of " : std::string()) +
+         std::to_string(row.s.Gpus()) + " x " + (g ? g->name : row.s.gpu) + " (" + LayoutText(row.s) + "), " +
+         (e ? e->name : row.s.engine) + ", " + (w ? w->name : row.s.weights);
+}
+
+PlanSearch::PlanSearch() : st_(std::make_unique<State>()) {}
+PlanSearch::PlanSearch(PlanSearch&&) noexcept = default;
+PlanSearch& PlanSearch::operator=(PlanSearch&&) noexcept = default;
+PlanSearch::~PlanSearch() = default;
+
+PlanSearch::PlanSearch(const Catalog& catalog, PlanQuery q) : st_(std::make_unique<State>()) {
+  State& st = *st_;
+  st.catalog = &catalog;
+  st.q = std::move(q);
+  const PlanQuery& pq = st.q;
+  auto fail = [&](std::string why) { st.out = Error{std::move(why)}; };
+  if (pq.by != "cloud" && pq.by != "spot" && pq.by != "owned") {
+    fail("by: cloud, spot or owned");
+    return;
+  }
+  if (pq.max_gpus < 1 || pq.max_gpus > 64) {
+    fail("max-gpus: 1 to 64");
+    return;
+  }
+  st.model = catalog.FindModel(pq.base.model);
+  if (!st.model) {
+    fail("model: unknown model '" + pq.base.model + "'");
+    return;
+  }
+  Result<std::vector<Request>> requests = GenerateRequests(pq.workload);
+  if (!requests) {
+    fail(requests.error());
+    return;
+  }
+  for (const Request& r : *requests) {
+    st.mean_prompt += r.prompt, st.mean_output += r.output;
+    st.longest = std::max<long long>(st.longest, static_cast<long long>(r.prompt) + r.output);
+  }
+  st.mean_prompt /= static_cast<double>(requests->size());
+  st.mean_output /= static_cast<double>(requests->size());
+  if (st.model->max_context > 0 && st.longest > st.model->max_context) {
+    fail("input: the longest request is " + FormatCount(st.longest) + " tokens, beyond " + st.model->name +
+         "'s window of " + FormatCount(st.model->max_context) + " tokens");
+    return;
+  }
+  st.closed = pq.workload.rate == 0;
+  st.facts = std::make_unique<ModelFacts>(CountFacts(*st.model));
+  st.ceilings = std::make_unique<CeilingTable>(catalog);
+  st.vendor = Lower(pq.vendor);
+  for (const Gpu& g : catalog.gpus)
+    if (st.vendor.empty() || Lower(g.vendor).find(st.vendor) != std::string::npos ||
+        Lower(g.id).find(st.vendor) != std::string::npos)
+      st.gpus.push_back(&g);
+  st.phase = State::kScreen;
+}
+
+bool PlanSearch::Step(double budget_ms) {
+  State& st = *st_;
+  if (st.phase == State::kDone) return false;
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  };
+  do {
+    if (st.phase == State::kScreen) {
+      if (st.next_gpu < st.gpus.size()) {
+        st.ScreenGpu(*st.gpus[st.next_gpu++]);
+        continue;
+      }
+      // The screen is complete: its tallies, then the cheapest go on to the replay.
+      for (const auto& [why, n] : st.dropped) {
+        st.out->screened_out += n;
+        st.out->notes.push_back(FormatCount(n) + " screened out: " + why);
+      }
+      std::stable_sort(st.pass.begin(), st.pass.end(),
+                       [](const Screened& a, const Screened& b) { return a.measure < b.measure; });
+      if (st.pass.size() > static_cast<size_t>(std::max(1, st.q.finalists)))
+        st.pass.resize(static_cast<size_t>(std::max(1, st.q.finalists)));
+      st.phase = State::kReplay;
+    } else if (st.phase == State::kReplay) {
+      if (st.next_final < st.pass.size())
+        st.ReplayOne();
+      else
+        st.Finish();
+    }
+  } while (st.phase != State::kDone && elapsed() < budget_ms);
+  st.ms += elapsed();
+  if (st.phase == State::kDone && st.out) st.out->ms = st.ms;
+  return st.phase != State::kDone;
+}
+
+bool PlanSearch::done() const {
+  return st_->phase == State::kDone;
+}
+
+double PlanSearch::progress() const {
+  const State& st = *st_;
+  if (st.phase == State::kDone) return 1;
+  // The screen is about a third of the work natively; each finalist is one to four replays.
+  const double screen = st.gpus.empty() ? 1 : static_cast<double>(st.next_gpu) / static_cast<double>(st.gpus.size());
+  if (st.phase == State::kScreen) return 0.3 * screen;
+  const double replay = st.pass.empty() ? 1 : static_cast<double>(st.next_final) / static_cast<double>(st.pass.size());
+  return 0.3 + 0.7 * replay;
+}
+
+std::string PlanSearch::stage() const {
+  const State& st = *st_;
+  if (st.phase == State::kDone) return "done";
+  if (st.phase == State::kScreen)
+    return "screening: " + std::to_string(st.next_gpu) + " of " + std::to_string(st.gpus.size()) + " GPUs";
+  return "replaying: " + std::to_string(st.next_final) + " of " + std::to_string(st.pass.size()) + " setups";
+}
+
+const Result<PlanResult>& PlanSearch::result() const {
+  return st_->out;
+}
+const PlanQuery& PlanSearch::query() const {
+  return st_->q;
+}
+
+Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
+  PlanSearch search(catalog, q);
+  while (search.Step(1e9)) {
+  }
+  return search.result();
 }
 
 Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& p) {
@@ -297,6 +468,7 @@ Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& 
                     ", " + (q.tpot_p90_s > 0 ? "TPOT p90 <= " + FormatSeconds(q.tpot_p90_s) : "no TPOT limit"));
   Records t{{{"gpu", "GPU"},
              {"gpus", "GPUs", true},
+             {"layout", "layout"},
              {"replicas", "replicas", true},
              {"engine", "engine"},
              {"weights", "weights"},
@@ -315,14 +487,14 @@ Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& 
     const EngineProfile* e = catalog.FindEngine(row.s.engine);
     const WeightFormat* w = catalog.FindWeightFormat(row.s.weights);
     const double tps = row.run.output_tokens_per_s * row.replicas;
-    t.rows.push_back({Text(g ? g->name : row.s.gpu), Number(row.s.tp, std::to_string(row.s.tp)),
-                      Number(row.replicas, std::to_string(row.replicas)), Text(e ? e->name : row.s.engine),
-                      Text(w ? w->name : row.s.weights), usd(row.usd_hour, 2), usd(row.spot_usd_hour, 2),
-                      usd(row.owned_usd_month, 0), usd(row.usd_per_m_output, 3),
-                      Number(row.run.ttft_s.p90 * 1000, FormatFixed(row.run.ttft_s.p90 * 1000, 0)),
-                      Number(row.run.tpot_s.p90 * 1000, FormatFixed(row.run.tpot_s.p90 * 1000, 1)),
-                      Number(tps, FormatFixed(tps, 0)),
-                      Text(row.meets ? (row.pareto ? "meets the SLA (Pareto)" : "meets the SLA") : row.binding)});
+    t.rows.push_back(
+        {Text(g ? g->name : row.s.gpu), Number(static_cast<double>(row.s.Gpus()), std::to_string(row.s.Gpus())),
+         Text(LayoutText(row.s)), Number(row.replicas, std::to_string(row.replicas)), Text(e ? e->name : row.s.engine),
+         Text(w ? w->name : row.s.weights), usd(row.usd_hour, 2), usd(row.spot_usd_hour, 2),
+         usd(row.owned_usd_month, 0), usd(row.usd_per_m_output, 3),
+         Number(row.run.ttft_s.p90 * 1000, FormatFixed(row.run.ttft_s.p90 * 1000, 0)),
+         Number(row.run.tpot_s.p90 * 1000, FormatFixed(row.run.tpot_s.p90 * 1000, 1)), Number(tps, FormatFixed(tps, 0)),
+         Text(row.meets ? (row.pareto ? "meets the SLA (Pareto)" : "meets the SLA") : row.binding)});
   }
   r.sections.push_back({"Setups replayed, cheapest first", std::move(t)});
   const PlanRow* best = nullptr;
@@ -332,33 +504,33 @@ Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& 
       break;
     }
   if (best) {
-    const Gpu* g = catalog.FindGpu(best->s.gpu);
-    r.after.push_back("CHEAPEST: " + std::to_string(best->replicas) + " x " + std::to_string(best->s.tp) + " x " +
-                      (g ? g->name : best->s.gpu) + " with " + best->s.engine + ", " + best->s.weights + " weights");
-    r.after.push_back(
-        "gpuplan serve --state '" + EncodeState(best->s) + "'" +
-        (q.workload.rate > 0
-             ? " --rate " + FormatShort(q.workload.rate / best->replicas)
-             : " --clients " + std::to_string((q.workload.concurrency + best->replicas - 1) / best->replicas)) +
-        "   # one replica at its share of the load, with its launch command");
+    r.after.push_back("CHEAPEST: " + PlanRowText(catalog, *best));
+    const WorkloadSpec share = PlanShare(q.workload, best->replicas);
+    r.after.push_back("gpuplan serve --state '" + EncodeState(best->s) + "'" +
+                      (q.workload.rate > 0 ? " --rate " + FormatShort(share.rate, 4)
+                                           : " --clients " + std::to_string(share.concurrency)) +
+                      "   # one replica at its share of the load, with its launch command");
   } else {
     r.after.push_back("NOTHING REPLAYED MEETS THE SLA" +
                       std::string(p.rows.empty() ? ": no setup passed the screen (see the notes)"
                                                  : ": the closest are listed with what binds"));
   }
   r.notes = p.notes;
-  r.assumptions = {"replicas share the load evenly (a load balancer in front); each is replayed at its share",
-                   "the screen estimates each setup's largest batch within the TPOT target from the step model, "
-                   "then the simulator replays the cheapest; setups it screened out are not replayed",
-                   "formats searched: 16-bit, FP8 where the GPU has FP8, AWQ 4-bit, NVFP4 (TensorRT-LLM on FP4 parts), "
-                   "GGUF Q4_K_M and Q8_0 (llama.cpp); 1, 2, 4 ... GPUs per replica; no pipeline or expert parallelism"};
+  r.assumptions = {
+      "replicas share the load evenly (a load balancer in front); each is replayed at its share",
+      "the screen estimates each setup's largest batch within the TPOT target from the step model, "
+      "then the simulator replays the cheapest; setups it screened out are not replayed",
+      "formats searched: 16-bit, FP8 where the GPU has FP8, AWQ 4-bit, NVFP4 (TensorRT-LLM on FP4 parts), "
+      "GGUF Q4_K_M and Q8_0 (llama.cpp); 1, 2, 4 ... GPUs per replica, as tensor parallel, pipeline stages, or "
+      "(a mixture of experts) tensor parallel with expert parallelism; one node per replica"};
   return r;
 }
 
-std::string PlanJson(const Catalog& catalog, const PlanQuery& q, const PlanResult& p) {
+std::string PlanJson(const Catalog& catalog, const PlanQuery& q, const PlanResult& p, const std::string& state) {
   (void)catalog;
   nlohmann::ordered_json j;
   j["schema"] = "gpuplan.plan/1";
+  if (!state.empty()) j["state"] = state;
   j["model"] = q.base.model;
   j["workload"] = {{"requests", q.workload.requests}, {"rate", q.workload.rate}, {"clients", q.workload.concurrency}};
   j["sla"] = {{"ttft_p90_s", q.ttft_p90_s}, {"tpot_p90_s", q.tpot_p90_s}};
@@ -367,7 +539,10 @@ std::string PlanJson(const Catalog& catalog, const PlanQuery& q, const PlanResul
   for (const PlanRow& row : p.rows)
     rows.push_back({{"state", EncodeState(row.s)},
                     {"gpu", row.s.gpu},
-                    {"gpus", row.s.tp},
+                    {"gpus", row.s.Gpus()},
+                    {"tp", row.s.tp},
+                    {"pp", std::max(1, row.s.pp)},
+                    {"ep", row.s.ep == 1},
                     {"replicas", row.replicas},
                     {"engine", row.s.engine},
                     {"weights", row.s.weights},

@@ -26,7 +26,7 @@ namespace gpuplan {
 namespace {
 
 constexpr const char* kPhases[] = {"prefill", "decode", "train"};
-
+constexpr const char* kPlanBy[] = {"cloud", "spot", "owned"};
 
 std::string Join(const std::vector<std::string>& parts, const char* sep) {
   std::string out;
@@ -87,20 +87,22 @@ const std::vector<FieldInfo>& ViewFields() {
       return f;
     };
     std::vector<FieldInfo> t = {
-        field("tab", "Panel", "the panel a link opens: fit, speed, compare, train, cost, roofline, machine, catalog",
+        field("tab", "Panel",
+              "the panel a link opens: fit, speed, serve, plan, compare, train, cost, roofline, capacity, machine, "
+              "catalog",
               FieldKind::kText),
         field("sort", "Sort by", "compare: the column to sort by (descending for speeds, ascending for costs)",
               FieldKind::kChoice),
         field("fits", "Fits only", "compare: 1 = only the GPUs that fit (at up to 64 GPUs)", FieldKind::kSwitch, 1),
-        field("vendor", "Vendor", "compare: only this vendor (or GPU id substring), e.g. AMD", FieldKind::kText),
+        field("vendor", "Vendor", "compare, plan: only this vendor (or GPU id substring), e.g. AMD", FieldKind::kText),
         field("min-tps", "Min tok/s", "compare: at least this many tokens/s in all (decode); 0 = no limit",
               FieldKind::kNumber, 1e12),
         field("max-ttft", "Max TTFT s", "compare: time to first token at most this many seconds; 0 = no limit",
               FieldKind::kNumber, 1e12),
         field("max-upfront", "Max upfront $", "compare: purchase budget in $ for all the GPUs; 0 = no limit",
               FieldKind::kNumber, 1e12),
-        field("max-watts", "Max W", "compare: power budget, TDP of all the GPUs in W; 0 = no limit", FieldKind::kNumber,
-              1e12),
+        field("max-watts", "Max W", "compare, plan: power budget, TDP of all the GPUs in W; 0 = no limit",
+              FieldKind::kNumber, 1e12),
         field("overlay", "Overlay", "roofline: more catalog GPUs whose roofs to draw (ids, comma-separated, up to 6)",
               FieldKind::kGpuList, 6),
         field("phase", "Phases", "roofline: which operations: all, or prefill, decode, train joined by commas",
@@ -119,11 +121,18 @@ const std::vector<FieldInfo>& ViewFields() {
               FieldKind::kNumber, 1e6),
         field("tpot-sla", "TPOT SLA s", "serve: goodput counts requests with TPOT at most this; 0 = no limit",
               FieldKind::kNumber, 1e6),
+        field("by", "Cheapest by", "plan: cloud (on demand $/h), spot ($/h with its overhead) or owned ($/month)",
+              FieldKind::kChoice),
+        field("max-usd-hour", "Max $/h", "plan: budget in $ per hour on demand for all replicas; 0 = no limit",
+              FieldKind::kNumber, 1e9),
+        field("max-gpus", "Max GPUs", "plan: GPUs per replica at most (tensor x pipeline), 1 to 64",
+              FieldKind::kInteger, 64),
     };
     for (FieldInfo& f : t) {
       if (f.kind == FieldKind::kNumber) f.decimals = -1;
       if (std::string_view(f.key) == "sort") f.choices = SortKeys();
       if (std::string_view(f.key) == "phase") f.choices.assign(std::begin(kPhases), std::end(kPhases));
+      if (std::string_view(f.key) == "by") f.choices.assign(std::begin(kPlanBy), std::end(kPlanBy));
       if (f.kind == FieldKind::kInteger) f.lo = 1, f.step = 1;
     }
     return t;
@@ -148,6 +157,9 @@ std::string GetViewField(const ViewOptions& v, std::string_view key) {
   if (key == "lengths") return v.lengths;
   if (key == "ttft-sla") return NumberText(v.ttft_sla);
   if (key == "tpot-sla") return NumberText(v.tpot_sla);
+  if (key == "by") return v.by;
+  if (key == "max-usd-hour") return NumberText(v.max_usd_hour);
+  if (key == "max-gpus") return std::to_string(v.max_gpus);
   return {};
 }
 
@@ -214,12 +226,24 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
     (key == "rate" ? v.rate : key == "ttft-sla" ? v.ttft_sla : v.tpot_sla) = d;
     return std::nullopt;
   }
-  if (key == "clients" || key == "requests") {
-    const double top = key == "clients" ? 100000 : kMaxWorkloadRequests;
+  if (key == "clients" || key == "requests" || key == "max-gpus") {
+    const double top = key == "clients" ? 100000 : key == "max-gpus" ? 64 : kMaxWorkloadRequests;
     double d = 0;
     if (!ReadNumber(value, 1, top, d) || d != std::floor(d))
       return fail("must be a whole number from 1 to " + FormatCount(static_cast<long long>(top)));
-    (key == "clients" ? v.clients : v.requests) = static_cast<int>(d);
+    (key == "clients" ? v.clients : key == "max-gpus" ? v.max_gpus : v.requests) = static_cast<int>(d);
+    return std::nullopt;
+  }
+  if (key == "by") {
+    if (std::find(std::begin(kPlanBy), std::end(kPlanBy), value) == std::end(kPlanBy))
+      return fail("must be cloud, spot or owned");
+    v.by = text;
+    return std::nullopt;
+  }
+  if (key == "max-usd-hour") {
+    double d = 0;
+    if (!ReadNumber(value, 0, 1e9, d)) return fail("must be a number from 0 to 1e9");
+    v.max_usd_hour = d;
     return std::nullopt;
   }
   if (key == "lengths") {
@@ -294,6 +318,8 @@ void Session::ReplaceCatalog(Catalog c) {
   catalog_ = std::move(c);
   facts_.clear();
   ceilings_.reset();
+  plan_.reset();  // it points into the catalog
+  plan_key_.clear();
   Changed(true);  // the same ids may carry other figures now
 }
 
@@ -550,6 +576,49 @@ bool Session::ServeCurveStep() {
   const Result<ServeEstimate>& serve = Serve();
   if (!serve) return !(curve_.done = true);
   return LoadCurveStep(*serve, ServeWorkload(), curve_);
+}
+
+PlanQuery Session::PlanQueryNow() const {
+  PlanQuery q;
+  // The scenario's model and cost fields; what the search sets itself is left at its defaults,
+  // so that another GPU or engine picked on a panel does not start the search again.
+  q.base = scenario_;
+  const Scenario d;
+  q.base.gpu = d.gpu, q.base.engine = d.engine, q.base.weights = d.weights, q.base.kv = d.kv;
+  q.base.tp = d.tp, q.base.pp = d.pp, q.base.ep = d.ep, q.base.split = d.split;
+  q.base.gpu_layers = d.gpu_layers, q.base.batch = d.batch;
+  q.workload = ServeWorkload();
+  q.ttft_p90_s = view_.ttft_sla, q.tpot_p90_s = view_.tpot_sla;
+  q.by = view_.by, q.vendor = view_.filter.vendor;
+  q.max_usd_hour = view_.max_usd_hour, q.max_watts = view_.filter.max_watts, q.max_gpus = view_.max_gpus;
+  return q;
+}
+
+const PlanSearch& Session::PlanShown() {
+  const PlanQuery q = PlanQueryNow();
+  // The view options besides the plan's own (the tab, compare's sort) do not restart it.
+  ViewOptions only;
+  only.rate = view_.rate, only.clients = view_.clients, only.requests = view_.requests, only.lengths = view_.lengths;
+  only.ttft_sla = view_.ttft_sla, only.tpot_sla = view_.tpot_sla, only.by = view_.by;
+  only.filter.vendor = view_.filter.vendor, only.filter.max_watts = view_.filter.max_watts;
+  only.max_usd_hour = view_.max_usd_hour, only.max_gpus = view_.max_gpus;
+  std::string key = EncodeState(q.base) + "|" + EncodeViewOptions(only);
+  if (!plan_ || key != plan_key_) {
+    plan_.emplace(catalog_, q);
+    plan_key_ = std::move(key);
+  }
+  return *plan_;
+}
+
+const PlanSearch& Session::Plan() {
+  while (PlanStep(1e9)) {
+  }
+  return *plan_;
+}
+
+bool Session::PlanStep(double budget_ms) {
+  (void)PlanShown();
+  return plan_->Step(budget_ms);
 }
 
 const Result<LaunchPlan>& Session::Launch() {

@@ -14,6 +14,7 @@
 
 #include "gpuplan/capacity.h"
 #include "gpuplan/machine.h"
+#include "gpuplan/plan.h"
 #include "gpuplan/report.h"
 #include "gpuplan/units.h"
 
@@ -403,6 +404,27 @@ std::string ServeFailure(Session& s) {
   return s.Serve().ok() ? std::string() : s.Serve().error();
 }
 
+// [SECTION] plan --------------------------------------------------------------------------
+// The inverse search (plan.h) for the scenario's model and the view's workload and SLA: the GPU,
+// engine, format and layout are what it searches, so the scenario's own are not read.
+Report PlanViewReport(Session& session, const ReportOptions&) {
+  const PlanSearch& p = session.Plan();
+  if (!p.result()) return ErrorReport("gpuplan plan", p.result().error());
+  Report r = PlanReport(session.catalog(), p.query(), *p.result());
+  r.state = ReportState(session, "plan");
+  return r;
+}
+
+std::string PlanViewJson(Session& session, const ReportOptions&) {
+  const PlanSearch& p = session.Plan();
+  if (!p.result()) return ErrorJson(p.result().error());
+  return PlanJson(session.catalog(), p.query(), *p.result(), ReportState(session, "plan"));
+}
+
+std::string PlanFailure(Session& s) {
+  return s.Plan().result().ok() ? std::string() : s.Plan().result().error();
+}
+
 // [SECTION] cost --------------------------------------------------------------------------
 Report CostReport(Session& session, const ReportOptions& o) {
   const Catalog& cat = session.catalog();
@@ -739,6 +761,17 @@ const std::vector<View>& Views() {
        ServeReport,
        ServeJson,
        ServeFailure},
+      {"plan",
+       "Plan",
+       "the cheapest GPU, count, layout, engine and format that serve the workload within the SLA (TTFT/TPOT p90), "
+       "rented or owned: every setup that fits screened, the cheapest replayed, the Pareto set of cost and latency",
+       true,
+       true,
+       {"rate", "clients", "requests", "lengths", "ttft-sla", "tpot-sla", "by", "vendor", "max-usd-hour", "max-watts",
+        "max-gpus"},
+       PlanViewReport,
+       PlanViewJson,
+       PlanFailure},
       {"compare",
        "Compare",
        "the whole catalog for one scenario: fewest GPUs that fit, tokens/s, $/1M tokens, upfront $, watts",
@@ -828,6 +861,10 @@ std::string PrintView(const View& view, Session& session, std::string_view forma
 
 std::string ScenarioLine(const View& view, const Session& session) {
   const Scenario& s = session.scenario();
+  if (std::string_view(view.id) == "plan") {  // the GPUs are what it searches
+    const Model* m = session.catalog().FindModel(s.model);
+    return (m ? m->name : s.model) + ": the cheapest setup for the workload";
+  }
   return ModelOnGpus(session.catalog(), s, std::string_view(view.id) == "train" ? s.TrainingGpus() : s.Gpus());
 }
 
