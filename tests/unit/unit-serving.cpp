@@ -160,6 +160,30 @@ TEST_CASE("one client at a time: TTFT is one prompt's step, TPOT the decode step
   CHECK(r.output_tokens_per_s == Approx(250 / r.duration_s));
 }
 
+TEST_CASE("decode bursts (--num-scheduler-steps): tokens stream a burst at a time, arrivals wait for its end",
+          "[serving]") {
+  const Scenario s = Make("llama-3.1-8b", "h100-sxm", "bf16", 1);
+  // One client: each burst is 10 decode steps; the client sees one chunk per burst, so the gaps
+  // between chunks are 10 steps long while TPOT (over all tokens) is unchanged.
+  ServeOptions burst;
+  burst.decode_burst = 10;
+  const ServeResult one = Serve(s, Fixed(3, 500, 101, 0, 1)).result;
+  const ServeResult ten = Serve(s, Fixed(3, 500, 101, 0, 1), burst).result;
+  CHECK_THAT(ten.tpot_s.mean, Catch::Matchers::WithinRel(one.tpot_s.mean, 1e-9));
+  CHECK_THAT(ten.ttft_s.p50, Catch::Matchers::WithinRel(one.ttft_s.p50, 1e-9));
+  CHECK_THAT(ten.itl_s.p50, Catch::Matchers::WithinRel(10 * one.itl_s.p50, 0.01));
+  CHECK(ten.duration_s == Approx(one.duration_s));
+  // Poisson arrivals: a request that arrives during a burst waits for it to end, so TTFT grows
+  // by about half a burst; the steps themselves cost the same.
+  const WorkloadSpec w = Fixed(300, 300, 120, 6);
+  const ServeResult a = Serve(s, w).result;
+  const ServeResult b = Serve(s, w, burst).result;
+  CHECK(b.ttft_s.p50 > a.ttft_s.p50 + 2 * a.itl_s.p50);
+  CHECK(b.itl_s.p50 > 5 * a.itl_s.p50);
+  CHECK(b.request_throughput == Approx(a.request_throughput).epsilon(0.05));
+  CHECK(b.requests == 300);
+}
+
 TEST_CASE("more clients: throughput grows and flattens, latency grows", "[serving]") {
   const Scenario s = Make("llama-3.1-8b", "h100-sxm", "bf16", 1);
   double last_tput = 0, last_tpot = 0;
@@ -360,11 +384,15 @@ TEST_CASE("the simulator against published serving results: errors held as regre
   const ServingSummary tput = find("throughput"), p50 = find("p50 latencies"), tpot = find("tpot_p50_ms");
   INFO("throughput median " << tput.median << " p90 " << tput.p90 << "; p50 latencies median " << p50.median
                             << "; tpot p50 median " << tpot.median);
+  // 2026-12-03: each case replayed with the profile of the release that ran it (vLLM 0.6's V0
+  // scheduler and --num-scheduler-steps bursts; 0.8-0.20's memory default) took p50 latencies
+  // from 45 % to 36 % and throughput from 30 % to 33 % (the 32k-prompt case: a 0.9 memory
+  // fraction instead of 0.92 holds fewer prompts at once).
   CHECK(tput.n >= 60);
-  CHECK(tput.median <= 0.32);
-  CHECK(tput.p90 <= 0.80);
-  CHECK(p50.median <= 0.48);
-  CHECK(tpot.median <= 0.35);
+  CHECK(tput.median <= 0.34);
+  CHECK(tput.p90 <= 0.78);
+  CHECK(p50.median <= 0.38);
+  CHECK(tpot.median <= 0.29);
 }
 
 TEST_CASE("a malformed serving reference names the case", "[serving]") {

@@ -432,14 +432,31 @@ struct EngineScheduler {
   // The sequence cap follows from the pool (SGLang's max_running_requests when unset:
   // min(max(min(pool tokens / context length × 512, 4096), 2048), pool tokens / 2)).
   bool seqs_from_pool = false;
+  // Without chunked prefill the step's token budget is at least the model length, so any prompt
+  // fits one step (vLLM V0: max_num_batched_tokens = max(max_model_len, 2048)).
+  bool budget_covers_model_len = false;
+  // Chunked prefill switched on by the engine for a model length above this (vLLM V0 from 0.5.3:
+  // 32,768), then with this token budget and decodes first in a mixed step; 0: never.
+  long long chunked_above_model_len = 0;
+  int chunked_budget = 0;
+  // With decode bursts (multi-step scheduling): tokens streamed every step (vLLM from 0.6.3)
+  // rather than once at the end of the burst (0.6.0-0.6.2).
+  bool burst_streams_each_step = false;
   std::string why;
 };
+
+// "0.6.3.post1" < "0.8.0": release numbers compared part by part (a suffix after them is ignored).
+bool VersionBefore(std::string_view a, std::string_view b);
 
 struct EngineProfile {
   std::string id, name, version;
   // Another release of the engine `base` names (engines.json "base"): every field it does not
   // give is the base's, its efficiencies and bands too (one engine, one fit: calibrate.cpp).
   std::string base;
+  // The releases of `base` this profile stands for (engines.json serves_versions), from one
+  // version up to, not including, another; empty: not chosen by version. The serving check
+  // replays a published result with the profile of the release it names.
+  std::string serves_from, serves_before;
   EngineCalibration calibration;
   std::string calibrate_like;      // engine whose fit to borrow while this one has too few measurements
   double memory_fraction = 0;      // vLLM gpu_memory_utilization, SGLang mem_fraction_static, TRT-LLM KV fraction
@@ -522,6 +539,9 @@ struct Catalog {
   const WeightFormat* FindWeightFormat(std::string_view id) const;
   const KvFormat* FindKvFormat(std::string_view id) const;
   const EngineProfile* FindEngine(std::string_view id) const;
+  // The profile that stands for release `version` of engine `id` (a profile whose base is `id`
+  // and whose serves_versions holds it), else `id`'s own; null for an unknown id.
+  const EngineProfile* FindEngineRelease(std::string_view id, std::string_view version) const;
 
   // Where each GPU and model id sits, built by the loader (IndexIds) for the lookups a
   // ranking makes by the thousand. Every hit is checked against the entry, and a miss scans:

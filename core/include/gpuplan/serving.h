@@ -37,6 +37,13 @@ struct ServeOptions {
   int max_batched_tokens = 0;   // tokens per step (vLLM --max-num-batched-tokens)
   int block_tokens = 0;         // tokens per KV block (vLLM --block-size)
   int chunked_prefill = -1;     // 1: prompts split over steps; 0: a prompt in one step; -1: the engine's
+  // vLLM 0.6-0.7 --num-scheduler-steps: decode steps run back to back in bursts of this many,
+  // admitting nothing and streaming each burst's tokens at its end (1: every step, as today's
+  // engines do). -1: what the engine version implies (the serving check's replays).
+  int decode_burst = 1;
+  // The engine's --max-model-len: 0, the longest request (as the launch command sets it); -1,
+  // the engine's default, the model's whole window (a published run that does not state it).
+  long long max_model_len = 0;
   bool prefix_caching = false;  // the workload's shared prefix is computed once and its blocks shared
   int shared_prefix = 0;        // tokens every prompt starts with (a system prompt), part of the prompt
   double ttft_sla_s = 0;        // goodput: requests whose TTFT and TPOT are within these (0: no limit)
@@ -52,6 +59,8 @@ struct ServeSetup {
   int block_tokens = 16, max_num_seqs = 256, max_batched_tokens = 8192;
   bool chunked_prefill = true, prefix_caching = false;
   bool mixed_steps = true, reserve_whole = false, preempt_fewest_outputs = false;  // EngineScheduler
+  int decode_burst = 1;                                                            // ServeOptions::decode_burst
+  bool burst_streams_each_step = false;                                            // EngineScheduler
   int shared_prefix = 0;
   double ttft_sla_s = 0, tpot_sla_s = 0;
   int series_points = 120;

@@ -19,6 +19,7 @@ namespace gpuplan {
 
 struct ServingCase {
   std::string id, engine, model, weights, kv, gpu, split, source_url;
+  std::string engine_version;  // the release that ran it: its profile replays it (FindEngineRelease)
   int count = 1, tp = 1, pp = 1, ep = 0;
   double mem_util = 0;
   WorkloadSpec spec;    // per case, before the split over data-parallel instances

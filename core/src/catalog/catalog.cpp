@@ -734,6 +734,12 @@ EngineProfile ReadEngine(Reader& r) {
   e.name = r.String("name");
   e.version = r.String("version");
   e.base = r.String("base", false);
+  if (const json* range = r.Object("serves_versions", false)) {
+    Reader vr(*range, r.where() + ": serves_versions");
+    e.serves_from = vr.String("from", true);
+    e.serves_before = vr.String("before", true);
+    r.Adopt(vr);
+  }
   // Each engine names its memory cap differently; all are fractions of device memory.
   static const struct { const char* key; const char* of; } kFractions[] = {
       {"gpu_memory_utilization_default", "total"},
@@ -768,6 +774,10 @@ EngineProfile ReadEngine(Reader& r) {
     choice("preempt", "fewest-outputs", "latest", k.preempt_fewest_outputs);
     k.chunked_prefill = sr.Bool("chunked_prefill", true);
     k.seqs_from_pool = sr.Bool("max_running_from_pool", false);
+    k.budget_covers_model_len = sr.Bool("budget_at_least_model_len", false);
+    k.chunked_above_model_len = sr.Integer("chunked_above_model_len", false);
+    k.chunked_budget = static_cast<int>(sr.Integer("chunked_max_num_batched_tokens", k.chunked_above_model_len > 0));
+    k.burst_streams_each_step = sr.Bool("burst_streams_each_step", false);
     k.why = sr.String("why", false);
     r.Adopt(sr);
   }
@@ -1111,6 +1121,39 @@ void Catalog::IndexIds() {
 const WeightFormat* Catalog::FindWeightFormat(std::string_view id) const { return FindById(weight_formats, id); }
 const KvFormat* Catalog::FindKvFormat(std::string_view id) const { return FindById(kv_formats, id); }
 const EngineProfile* Catalog::FindEngine(std::string_view id) const { return FindById(engines, id); }
+
+bool VersionBefore(std::string_view a, std::string_view b) {
+  auto parts = [](std::string_view v) {
+    std::vector<long> out;
+    size_t i = 0;
+    while (i < v.size() && (v[i] == 'v' || v[i] == 'V')) ++i;
+    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) {
+      long n = 0;
+      while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i])) && n < 1000000) n = n * 10 + (v[i++] - '0');
+      out.push_back(n);
+      if (i < v.size() && v[i] == '.')
+        ++i;
+      else
+        break;
+    }
+    return out;
+  };
+  const std::vector<long> x = parts(a), y = parts(b);
+  for (size_t i = 0; i < std::max(x.size(), y.size()); ++i) {
+    const long p = i < x.size() ? x[i] : 0, q = i < y.size() ? y[i] : 0;
+    if (p != q) return p < q;
+  }
+  return false;
+}
+
+const EngineProfile* Catalog::FindEngineRelease(std::string_view id, std::string_view version) const {
+  if (!version.empty())
+    for (const EngineProfile& e : engines)
+      if (e.base == id && !e.serves_from.empty() && !VersionBefore(version, e.serves_from) &&
+          VersionBefore(version, e.serves_before))
+        return &e;
+  return FindEngine(id);
+}
 
 Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base, OnExistingId on_existing) {
   return LoadFiles(files, std::move(base), LoadOptions{on_existing, false});

@@ -162,16 +162,18 @@ void Fields(V& v, EngineProfile::SmallGpuDefaults& x) {
 }
 template <class V>
 void Fields(V& v, EngineScheduler& x) {
-  v.Struct(x, x.mixed_steps, x.chunked_prefill, x.reserve_whole, x.preempt_fewest_outputs, x.seqs_from_pool, x.why);
+  v.Struct(x, x.mixed_steps, x.chunked_prefill, x.reserve_whole, x.preempt_fewest_outputs, x.seqs_from_pool,
+           x.budget_covers_model_len, x.chunked_above_model_len, x.chunked_budget, x.burst_streams_each_step, x.why);
 }
 template <class V>
 void Fields(V& v, EngineProfile& x) {
-  v.Struct(x, x.id, x.name, x.version, x.base, x.calibration, x.calibrate_like, x.memory_fraction, x.memory_fraction_of,
-           x.memory_cap, x.workspace_model, x.reserve, x.micro_batch_tokens, x.input_embedding_on_host, x.layer_offload,
-           x.fused_elementwise, x.fp16_accumulate_gemm, x.gguf_int8_matmul, x.multi_gpu, x.multi_gpu_modes,
-           x.multi_gpu_notes, x.scheduler, x.kv_block_tokens, x.max_batched_tokens, x.max_num_seqs, x.small_gpu,
-           x.sampler_bytes_per_logit, x.multi_gpu_buffers_bytes, x.cuda_graph_bytes_per_layer, x.cuda_graphs_in_budget,
-           x.eager_kernel_s, x.cuda_context_bytes, x.activation_workspace, x.notes, x.examples, x.sources);
+  v.Struct(x, x.id, x.name, x.version, x.base, x.serves_from, x.serves_before, x.calibration, x.calibrate_like,
+           x.memory_fraction, x.memory_fraction_of, x.memory_cap, x.workspace_model, x.reserve, x.micro_batch_tokens,
+           x.input_embedding_on_host, x.layer_offload, x.fused_elementwise, x.fp16_accumulate_gemm, x.gguf_int8_matmul,
+           x.multi_gpu, x.multi_gpu_modes, x.multi_gpu_notes, x.scheduler, x.kv_block_tokens, x.max_batched_tokens,
+           x.max_num_seqs, x.small_gpu, x.sampler_bytes_per_logit, x.multi_gpu_buffers_bytes,
+           x.cuda_graph_bytes_per_layer, x.cuda_graphs_in_budget, x.eager_kernel_s, x.cuda_context_bytes,
+           x.activation_workspace, x.notes, x.examples, x.sources);
 }
 constexpr char kMagic[] = "gpuplan-compact-catalog-1";
 

@@ -62,14 +62,19 @@ Result<LaunchPlan> MakeLaunchPlan(const Resolved& r, const Scenario& s, const Se
 
   if (base == "vllm") {
     // vllm/engine/arg_utils.py (v0.11 era) and vllm/entrypoints/cli/serve.py: `vllm serve MODEL`.
-    p.releases = "vLLM v0.11 and later (V1 engine)";
-    p.program = "vllm serve " + ShellQuote(prequantised ? Checkpoint(m, wf) : repo);
+    // A profile of the V0 engine (before 0.8): the OpenAI server module, which every release has
+    // (`vllm serve` came with 0.5), and no expert parallelism flag.
+    const bool v0 = !engine.serves_before.empty() && !VersionBefore("0.8.0", engine.serves_before);
+    const std::string model_arg = ShellQuote(prequantised ? Checkpoint(m, wf) : repo);
+    p.releases = v0 ? "vLLM " + engine.serves_from + " to before " + engine.serves_before + " (V0 engine)"
+                    : "vLLM v0.11 and later (V1 engine)";
+    p.program = v0 ? "python -m vllm.entrypoints.openai.api_server --model " + model_arg : "vllm serve " + model_arg;
     if (dp_attention) {
       add("--data-parallel-size", std::to_string(tp), "DP attention: each GPU runs its own sequences' attention");
       if (m.moe) add("--enable-expert-parallel", "", "the MoE layers spread over the data-parallel GPUs");
     } else {
       if (tp > 1) add("--tensor-parallel-size", std::to_string(tp), "tensor parallelism over the GPUs of a stage");
-      if (ep) add("--enable-expert-parallel", "", "experts placed whole on the GPUs");
+      if (ep && !v0) add("--enable-expert-parallel", "", "experts placed whole on the GPUs");
     }
     if (pp > 1) add("--pipeline-parallel-size", std::to_string(pp), "pipeline stages");
     add("--max-model-len", len, "the longest request of the workload, prompt + output");

@@ -26,6 +26,7 @@ struct Live {
   long long blocks = 0;     // blocks of its own
   long long shared = 0;     // prefix-cache blocks it reads
   long long want = 0;       // tokens scheduled this step
+  int pending = 0;          // tokens sampled in a burst, not yet streamed (ServeSetup::decode_burst)
   bool running = false, done = false;
 };
 
@@ -123,6 +124,31 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
   std::vector<ServePoint> points;
   double now = 0, running_time = 0;
   int done = 0, waiting_at_half = -1;
+  // Multi-step bursts: steps left in the current one, and its requests.
+  const int burst_steps = std::max(1, setup.decode_burst);
+  int burst_left = 0;
+  std::vector<int> burst;
+  // A finished request leaves the batch; in a closed loop its client sends the next one.
+  auto finish = [&](Live& r) {
+    r.done = true, r.running = false, r.finish = now;
+    free_blocks += r.blocks, r.blocks = 0;
+    ++done;
+    if (closed && next < n) {
+      q[next].arrival = now;
+      waiting.push_back(next++);
+    }
+  };
+  // A burst's tokens reach the client together, as one chunk, when it ends (a benchmark's ITL
+  // is the gap between chunks).
+  auto deliver = [&](Live& r) {
+    if (r.first < 0)
+      r.first = now;
+    else
+      itl.emplace_back(now - r.last, 1);
+    r.last = now;
+    r.pending = 0;
+    if (r.generated >= r.output && !r.done) finish(r);
+  };
   bool last_arrived = false;
 
   while (done < n) {
@@ -164,6 +190,13 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
     };
     auto preempt = [&](int v) {
       Live& r = q[v];
+      if (r.pending > 0) {  // a burst's tokens so far reach the client first
+        deliver(r);
+        if (r.done) {
+          preempted = true;
+          return;
+        }
+      }
       free_blocks += r.blocks;
       r.blocks = 0, r.running = false, r.want = 0;
       r.cached = r.shared * block;  // recompute from the end of the shared prefix
@@ -183,7 +216,8 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
       for (size_t i = 0; i < running.size() && budget > 0;) {
         const int me = running[i];
         Live& r = q[me];
-        const long long want = (decoding(r) ? kinds & kDecodes : kinds & kPrompts) ? chunk(r) : 0;
+        const long long want =
+            r.generated < r.output && (decoding(r) ? kinds & kDecodes : kinds & kPrompts) ? chunk(r) : 0;
         if (want <= 0) {
           ++i;
           continue;
@@ -246,7 +280,11 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
         take(idx);
       }
     };
-    if (setup.mixed_steps) {
+    if (burst_left > 0) {
+      // Inside a burst of decode steps (vLLM's multi-step scheduling): the same requests decode
+      // again; nothing is admitted until it ends.
+      schedule_running(kDecodes);
+    } else if (setup.mixed_steps) {
       schedule_running(kBoth);
       admit();
     } else {
@@ -273,6 +311,13 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
     now += dt;
     running_time += dt * static_cast<double>(scheduled.size());
 
+    // A step of decodes alone starts a burst where the engine runs them in bursts.
+    if (burst_left == 0 && burst_steps > 1 && load.prefill_seqs == 0) {
+      burst_left = burst_steps;
+      burst = scheduled;
+    }
+    const bool in_burst = burst_left > 0;
+
     // --- Apply it: caches grow, finished prompts and decodes sample a token -----------------
     const int done_before = done;
     double same_gap = 0;  // tokens whose gap is this step's duration
@@ -287,6 +332,10 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
       }
       if (r.cached < r.prompt + r.generated) continue;  // a prompt still being computed
       ++r.generated;
+      if (in_burst && !setup.burst_streams_each_step) {
+        ++r.pending;  // streamed when the burst ends
+        continue;
+      }
       if (r.first < 0) {
         r.first = now;
       } else if (r.last == before) {
@@ -295,17 +344,20 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
         itl.emplace_back(now - r.last, 1);
       }
       r.last = now;
-      if (r.generated >= r.output) {
-        r.done = true, r.running = false, r.finish = now;
-        free_blocks += r.blocks, r.blocks = 0;
-        ++done;
-        if (closed && next < n) {
-          q[next].arrival = now;
-          waiting.push_back(next++);
-        }
-      }
+      if (r.generated >= r.output) finish(r);
     }
     if (same_gap > 0) itl.emplace_back(dt, same_gap);
+    // The burst's last step, or every request in it done: its tokens are streamed.
+    if (in_burst) {
+      const bool any_left = std::any_of(burst.begin(), burst.end(), [&](int i) {
+        return q[i].running && !q[i].done && q[i].generated < q[i].output;
+      });
+      if (--burst_left == 0 || !any_left) {
+        burst_left = 0;
+        for (int i : burst)
+          if (q[i].pending > 0) deliver(q[i]);
+      }
+    }
     if (done > done_before)
       running.erase(std::remove_if(running.begin(), running.end(), [&](int i) { return q[i].done; }), running.end());
     const double used = 1 - static_cast<double>(free_blocks) / static_cast<double>(total_blocks);
@@ -436,16 +488,45 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
   } else {
     setup.max_num_seqs = pick(options.max_num_seqs, defaults.max_num_seqs, kNoSequenceCap, "sequences per step");
   }
-  setup.max_batched_tokens = pick(options.max_batched_tokens, defaults.max_batched_tokens, 8192, "tokens per step");
+  const EngineScheduler& policy = engine.scheduler;
+  // The engine's model length: as given, or (-1) its default, the model's whole window.
+  const long long model_len = options.max_model_len > 0 ? std::max(longest, options.max_model_len)
+                              : options.max_model_len < 0 && model.max_context > 0
+                                  ? std::max(longest, model.max_context)
+                                  : longest;
+  setup.chunked_prefill = options.chunked_prefill < 0 ? policy.chunked_prefill : options.chunked_prefill != 0;
+  setup.mixed_steps = policy.mixed_steps;
+  const bool auto_chunked = options.chunked_prefill < 0 && !setup.chunked_prefill &&
+                            policy.chunked_above_model_len > 0 && model_len > policy.chunked_above_model_len;
+  if (auto_chunked) {
+    // vLLM V0 turns chunked prefill on for a long model length; its scheduler then runs decodes
+    // first and fills the rest of the budget with prompt chunks.
+    setup.chunked_prefill = true, setup.mixed_steps = true;
+    est.assumptions.push_back("chunked prefill on: " + engine.name + " enables it for a model length above " +
+                              FormatCount(policy.chunked_above_model_len) + " tokens (here " + FormatCount(model_len) +
+                              ")");
+  }
+  setup.max_batched_tokens =
+      auto_chunked && options.max_batched_tokens <= 0
+          ? pick(0, policy.chunked_budget, 8192, "tokens per step with chunked prefill")
+          : pick(options.max_batched_tokens, defaults.max_batched_tokens, 8192, "tokens per step");
   if (options.block_tokens > 0 || engine.kv_block_tokens > 0) {
     setup.block_tokens = pick(options.block_tokens, engine.kv_block_tokens, 16, "KV block of");
   } else {
     setup.block_tokens = 1;
     est.assumptions.push_back(engine.name + " states no KV block size: the cache is allocated token by token");
   }
-  const EngineScheduler& policy = engine.scheduler;
-  setup.chunked_prefill = options.chunked_prefill < 0 ? policy.chunked_prefill : options.chunked_prefill != 0;
-  setup.mixed_steps = policy.mixed_steps;
+  if (!setup.chunked_prefill && policy.budget_covers_model_len && setup.max_batched_tokens < model_len) {
+    setup.max_batched_tokens = static_cast<int>(std::min<long long>(model_len, 1 << 30));
+    est.assumptions.push_back("tokens per step " + FormatCount(setup.max_batched_tokens) +
+                              ": without chunked prefill " + engine.name + "'s budget is at least the model length");
+  }
+  setup.decode_burst = std::max(1, options.decode_burst);
+  setup.burst_streams_each_step = policy.burst_streams_each_step;
+  if (setup.decode_burst > 1)
+    est.assumptions.push_back("decode steps in bursts of " + std::to_string(setup.decode_burst) +
+                              " (--num-scheduler-steps): nothing admitted within a burst, its tokens streamed " +
+                              (setup.burst_streams_each_step ? "as they come" : "at its end"));
   setup.reserve_whole = policy.reserve_whole;
   setup.preempt_fewest_outputs = policy.preempt_fewest_outputs;
   setup.prefix_caching = options.prefix_caching;

@@ -107,6 +107,8 @@ Result<std::vector<ServingCase>> ParseServingCases(const std::string& text) {
       if ((*field = detail::JsonString(j, key)).empty())
         return Error{"serving reference: case '" + c.id + "': '" + key + "' must be a catalog id"};
     if (auto src = j.find("source"); src != j.end() && src->is_object()) c.source_url = detail::JsonString(*src, "url");
+    c.engine_version = detail::JsonString(j, "engine_version");
+    c.options.max_model_len = -1;  // unless the engine's arguments state it: the engine's default
     c.count = static_cast<int>(std::max(1.0, detail::JsonNumber(j, "count", 1)));
     c.tp = static_cast<int>(std::max(1.0, detail::JsonNumber(j, "tp", 1)));
     c.pp = static_cast<int>(std::max(1.0, detail::JsonNumber(j, "pp", 1)));
@@ -144,6 +146,8 @@ Result<std::vector<ServingCase>> ParseServingCases(const std::string& text) {
       c.options.max_num_seqs = static_cast<int>(detail::JsonNumber(*args, "max_num_seqs"));
       c.options.max_batched_tokens = static_cast<int>(detail::JsonNumber(*args, "max_num_batched_tokens"));
       c.mem_util = detail::JsonNumber(*args, "gpu_memory_utilization");
+      c.options.decode_burst = std::max(1, static_cast<int>(detail::JsonNumber(*args, "num_scheduler_steps", 1)));
+      c.options.max_model_len = static_cast<long long>(detail::JsonNumber(*args, "max_model_len", -1));
       if (auto ch = args->find("enable_chunked_prefill"); ch != args->end() && ch->is_boolean())
         c.options.chunked_prefill = ch->get<bool>() ? 1 : 0;
       if (auto dp = args->find("enable_dp_attention"); dp != args->end() && dp->is_boolean() && dp->get<bool>())
@@ -180,6 +184,8 @@ ServingCheck RunServingCases(const Catalog& catalog, const std::vector<ServingCa
     }
     Scenario s;
     s.model = c.model, s.weights = c.weights, s.kv = c.kv, s.gpu = c.gpu, s.engine = c.engine;
+    // The profile of the release that ran it (vLLM 0.6's V0 scheduler, 0.11's memory default).
+    if (const EngineProfile* e = catalog.FindEngineRelease(c.engine, c.engine_version)) s.engine = e->id;
     s.tp = c.tp, s.pp = c.pp, s.ep = c.ep;
     if (!c.split.empty()) s.split = c.split;
     if (c.mem_util > 0) s.mem_util = c.mem_util;
