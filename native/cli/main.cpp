@@ -237,7 +237,10 @@ int main(int argc, char** argv) {
   calibrate->add_flag("--loso", loso,
                       "errors per kind: stored calibration, refit in-sample, and leave-one-source-out (each source's "
                       "cases estimated by a fit made without it; a few seconds per source)");
-  bool serving = false;
+  bool serving = false, serving_bands = false;
+  calibrate->add_flag("--bands", serving_bands,
+                      "with --serving: the bands of measured / simulated per engine (p10-p90), as engines.json "
+                      "calibration.serving_bands takes them");
   calibrate->add_flag("--serving", serving,
                       "the serving simulator (gpuplan serve) against published serving results: throughput and "
                       "latency percentiles per case, errors per quantity (--reference defaults to "
@@ -319,12 +322,17 @@ int main(int argc, char** argv) {
     Print(FormatRecords(CatalogRecords(cat, what), format));
     return 0;
   }
+  if (*calibrate && serving_bands && !serving) Fail("calibrate --bands: add --serving");
   if (*calibrate && serving) {
     if (refit || loso) Fail("calibrate --serving: nothing is fitted to serving results; --fit and --loso do not apply");
     if (!calibrate->count("--reference")) reference_path = "tests/reference/serving_measurements.json";
     Result<std::vector<ServingCase>> cases = ParseServingCases(ReadFileOrFail("--reference", reference_path));
     if (!cases.ok()) Fail(cases.error());
     const ServingCheck check = RunServingCases(cat, cases.value());
+    if (serving_bands) {
+      Print(ServingBandsJson(FitServingBands(cat, check)) + "\n");
+      return 0;
+    }
     Print(format == "json" ? ServingCheckJson(check) + "\n" : FormatReport(ServingCheckReport(check), format));
     return 0;
   }

@@ -388,6 +388,23 @@ TEST_CASE("the simulator against published serving results: errors held as regre
   // scheduler and --num-scheduler-steps bursts; 0.8-0.20's memory default) took p50 latencies
   // from 45 % to 36 % and throughput from 30 % to 33 % (the 32k-prompt case: a 0.9 memory
   // fraction instead of 0.92 holds fewer prompts at once).
+  // The serving bands stored in engines.json are the ones this run gives (calibrate --serving
+  // --bands prints them): a change to the simulator or the cases updates them, or fails here.
+  for (const ServingBands& b : FitServingBands(Cat(), check)) {
+    const EngineProfile* e = Cat().FindEngine(b.engine);
+    REQUIRE(e);
+    const EngineCalibration& k = e->calibration;
+    for (auto [stored, fitted] : {std::pair{&k.serve_throughput, &b.throughput},
+                                  {&k.serve_ttft, &b.ttft},
+                                  {&k.serve_tpot, &b.tpot},
+                                  {&k.serve_e2e, &b.e2e}}) {
+      INFO(b.engine << ": stored " << stored->lo << "-" << stored->hi << ", this run " << fitted->lo << "-"
+                    << fitted->hi << " (gpuplan calibrate --serving --bands)");
+      CHECK(stored->lo == Approx(fitted->lo).margin(0.011));
+      CHECK(stored->hi == Approx(fitted->hi).margin(0.011));
+      CHECK(stored->cases == fitted->cases);
+    }
+  }
   CHECK(tput.n >= 60);
   CHECK(tput.median <= 0.34);
   CHECK(tput.p90 <= 0.78);

@@ -353,6 +353,10 @@ struct EngineCalibration {
   // Where no case is like the scenario: p5..p95 of every engine's cases of the phase, joined
   // with the engine's own band. Said so in words ("extrapolated: ...").
   Band decode_wide, prefill_wide;
+  // Serving at load (serving.h): measured / simulated on the published serving results of this
+  // engine (or of all engines where it has few), p10..p90 widened to hold 1 (engines.json
+  // calibration.serving_bands, printed by `gpuplan calibrate --serving --bands`).
+  Band serve_throughput, serve_ttft, serve_tpot, serve_e2e;
   std::string basis;                     // how and when the numbers were fitted
 };
 

@@ -119,6 +119,9 @@ struct ServeEstimate {
   bool has_capacity = false;
   MemoryEstimate memory;
   long long max_model_len = 0;  // the longest request, prompt + output
+  // How far published results fell from the simulator's (the engine's serving bands,
+  // EngineCalibration::serve_*): measured / simulated, p10..p90; cases 0 where none are stored.
+  Band band_throughput, band_ttft, band_tpot, band_e2e;
   std::vector<std::string> assumptions;
   std::vector<std::string> warnings;
 };

@@ -36,6 +36,7 @@ Result<std::vector<ServingCase>> ParseServingCases(const std::string& text);
 
 struct ServingRow {
   std::string case_id, quantity;
+  std::string engine;  // the engine family (a release's base: vllm-0.6 counts as vllm)
   double measured = 0, estimated = 0;
 };
 struct ServingSummary {
@@ -54,6 +55,17 @@ ServingCheck RunServingCases(const Catalog& catalog, const std::vector<ServingCa
 // The summary of the rows whose quantity passes `pick` (helper for groups).
 ServingSummary SummariseServing(const std::string& name, const std::vector<ServingRow>& rows,
                                 bool (*pick)(const std::string& quantity));
+
+// The serving bands (EngineCalibration::serve_*): for each engine family with at least
+// kMinBandRows rows of a quantity group, p10..p90 of measured / estimated on its rows, else the
+// same on every engine's rows; widened to hold 1. As engines.json calibration.serving_bands.
+constexpr int kMinBandRows = 8;
+struct ServingBands {
+  std::string engine;
+  Band throughput, ttft, tpot, e2e;  // tpot: TPOT and ITL rows
+};
+std::vector<ServingBands> FitServingBands(const Catalog& catalog, const ServingCheck& c);
+std::string ServingBandsJson(const std::vector<ServingBands>& bands);
 
 Report ServingCheckReport(const ServingCheck& c);
 std::string ServingCheckJson(const ServingCheck& c);

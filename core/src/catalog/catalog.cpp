@@ -831,6 +831,24 @@ EngineProfile ReadEngine(Reader& r) {
     band("memory_band", k.memory);
     band("decode_wide_band", k.decode_wide, false);
     band("prefill_wide_band", k.prefill_wide, false);
+    if (const json* serving = c.Object("serving_bands", false)) {
+      Reader sr(*serving, c.where() + ": serving_bands");
+      for (auto [key, b] : {std::pair{"throughput", &k.serve_throughput},
+                            {"ttft", &k.serve_ttft},
+                            {"tpot", &k.serve_tpot},
+                            {"e2e", &k.serve_e2e}}) {
+        const json* v = sr.Object(key, false);
+        if (!v) continue;
+        Reader br(*v, sr.where() + ": " + key);
+        b->lo = br.Positive("lo");
+        b->hi = br.Positive("hi");
+        b->cases = static_cast<int>(br.Integer("cases", true, /*allow_zero=*/true));
+        b->basis = br.String("basis", false);
+        if (!br.failed() && !(b->lo <= 1 && b->hi >= 1)) br.FailEntry("must have lo <= 1 <= hi");
+        sr.Adopt(br);
+      }
+      c.Adopt(sr);
+    }
     if (k.decode_wide.cases == 0) k.decode_wide = k.decode;
     if (k.prefill_wide.cases == 0) k.prefill_wide = k.prefill;
     if (const json* vendors = c.Array("vendor_calibration", false)) {

@@ -145,7 +145,8 @@ void Fields(V& v, VendorCalibration& x) {
 template <class V>
 void Fields(V& v, EngineCalibration& x) {
   v.Struct(x, x.decode_bw_efficiency, x.prefill_compute_efficiency, x.kernel_s, x.prefill_token_layer_s, x.decode,
-           x.prefill, x.memory, x.classes, x.by_vendor, x.decode_wide, x.prefill_wide, x.basis);
+           x.prefill, x.memory, x.classes, x.by_vendor, x.decode_wide, x.prefill_wide, x.serve_throughput, x.serve_ttft,
+           x.serve_tpot, x.serve_e2e, x.basis);
 }
 template <class V>
 void Fields(V& v, EngineReserveTier& x) {

@@ -516,6 +516,14 @@ Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& 
                                                  : ": the closest are listed with what binds"));
   }
   r.notes = p.notes;
+  if (best)
+    if (const EngineProfile* e = catalog.FindEngine(best->s.engine); e && e->calibration.serve_tpot.cases > 0) {
+      const EngineCalibration& k = e->calibration;
+      r.notes.push_back("how sure: published " + e->name + " runs measured " + FormatShort(k.serve_tpot.lo, 2) + "-" +
+                        FormatShort(k.serve_tpot.hi, 2) + "x the simulated TPOT and " +
+                        FormatShort(k.serve_ttft.lo, 2) + "-" + FormatShort(k.serve_ttft.hi, 2) +
+                        "x its TTFT (p10-p90): a setup close to the SLA may miss it in practice");
+    }
   r.assumptions = {
       "replicas share the load evenly (a load balancer in front); each is replayed at its share",
       "the screen estimates each setup's largest batch within the TPOT target from the step model, "

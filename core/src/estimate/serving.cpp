@@ -539,6 +539,8 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
                            "out, so TTFT and throughput are optimistic");
 
   est.setup = setup;
+  est.band_throughput = engine.calibration.serve_throughput, est.band_ttft = engine.calibration.serve_ttft;
+  est.band_tpot = engine.calibration.serve_tpot, est.band_e2e = engine.calibration.serve_e2e;
   Result<ServeResult> run = SimulateServing(setup, spec, *requests);
   if (!run) return Error{run.error()};
   est.result = std::move(run).value();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -207,7 +208,8 @@ ServingCheck RunServingCases(const Catalog& catalog, const std::vector<ServingCa
       continue;
     }
     for (const auto& [quantity, value] : c.measured)
-      out.rows.push_back({c.id, quantity, value, Estimated(e->result, quantity, instances)});
+      out.rows.push_back({c.id, quantity, r->engine.base.empty() ? r->engine.id : r->engine.base, value,
+                          Estimated(e->result, quantity, instances)});
   }
   out.summary.push_back(SummariseServing("throughput", out.rows, IsThroughput));
   out.summary.push_back(SummariseServing("p50 latencies", out.rows, IsP50Latency));
@@ -222,6 +224,73 @@ ServingCheck RunServingCases(const Catalog& catalog, const std::vector<ServingCa
     out.summary.push_back(SummariseServing(quantity, only, [](const std::string&) { return true; }));
   }
   return out;
+}
+
+namespace {
+
+const char* BandGroup(const std::string& q) {
+  if (IsThroughput(q)) return "throughput";
+  if (q.rfind("ttft", 0) == 0) return "ttft";
+  if (q.rfind("tpot", 0) == 0 || q.rfind("itl", 0) == 0) return "tpot";
+  if (q.rfind("e2e", 0) == 0) return "e2e";
+  return "";
+}
+
+// p10..p90 of measured / estimated, widened to hold 1 (the estimate lies within its band).
+Band RatioBand(std::vector<double> ratios, int cases, const std::string& basis) {
+  Band b;
+  b.cases = cases;
+  b.basis = std::to_string(ratios.size()) + " figures of " + basis;
+  if (ratios.empty()) return b;
+  b.lo = std::min(1.0, std::round(Percentile(ratios, 10) * 100) / 100);
+  b.hi = std::max(1.0, std::round(Percentile(ratios, 90) * 100) / 100);
+  return b;
+}
+
+}  // namespace
+
+std::vector<ServingBands> FitServingBands(const Catalog& catalog, const ServingCheck& c) {
+  std::map<std::string, std::map<std::string, std::vector<double>>> by;  // engine -> group -> ratios
+  std::map<std::string, std::vector<double>> all;
+  std::map<std::string, std::set<std::string>> cases_by, cases_all;  // engine + group, group -> case ids
+  for (const ServingRow& row : c.rows) {
+    const std::string g = BandGroup(row.quantity);
+    if (g.empty() || !(row.estimated > 0) || !(row.measured > 0)) continue;
+    by[row.engine][g].push_back(row.measured / row.estimated);
+    all[g].push_back(row.measured / row.estimated);
+    cases_by[row.engine + "/" + g].insert(row.case_id);
+    cases_all[g].insert(row.case_id);
+  }
+  std::vector<ServingBands> out;
+  for (const EngineProfile& e : catalog.engines) {
+    if (!e.base.empty()) continue;  // a release shares its engine's
+    ServingBands b;
+    b.engine = e.id;
+    for (auto [key, band] :
+         {std::pair{"throughput", &b.throughput}, {"ttft", &b.ttft}, {"tpot", &b.tpot}, {"e2e", &b.e2e}}) {
+      const std::vector<double>& own = by[e.id][key];
+      const int own_cases = static_cast<int>(cases_by[e.id + "/" + key].size());
+      *band =
+          own.size() >= static_cast<size_t>(kMinBandRows)
+              ? RatioBand(own, own_cases, "its own published serving results")
+              : RatioBand(all[key], static_cast<int>(cases_all[key].size()),
+                          "every engine's published serving results (" + std::to_string(own.size()) + " of its own)");
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+std::string ServingBandsJson(const std::vector<ServingBands>& bands) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const ServingBands& b : bands) {
+    nlohmann::ordered_json e = nlohmann::ordered_json::object();
+    for (auto [key, band] :
+         {std::pair{"throughput", &b.throughput}, {"ttft", &b.ttft}, {"tpot", &b.tpot}, {"e2e", &b.e2e}})
+      e[key] = {{"lo", band->lo}, {"hi", band->hi}, {"cases", band->cases}, {"basis", band->basis}};
+    j[b.engine] = e;
+  }
+  return j.dump(2);
 }
 
 Report ServingCheckReport(const ServingCheck& c) {

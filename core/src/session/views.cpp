@@ -246,6 +246,17 @@ Records LoadCurveRecords(const LoadCurve& c) {
   return t;
 }
 
+// "how sure: ..." from the engine's serving bands (the published results' spread around the
+// simulator's figures), or empty where none are stored.
+std::string ServeBandLine(const ServeEstimate& e) {
+  if (e.band_throughput.cases == 0) return {};
+  auto x = [](const Band& b) { return FormatShort(b.lo, 2) + "-" + FormatShort(b.hi, 2) + "x"; };
+  return "how sure: published runs measured " + x(e.band_throughput) + " this throughput, " + x(e.band_ttft) +
+         " its TTFT, " + x(e.band_tpot) + " its TPOT/ITL, " + x(e.band_e2e) +
+         " its end-to-end latency (p10-p90 of measured / simulated on published serving runs: gpuplan calibrate "
+         "--serving)";
+}
+
 Report ServeReport(Session& session, const ReportOptions& o) {
   const Catalog& cat = session.catalog();
   const Scenario& s = session.scenario();
@@ -283,6 +294,7 @@ Report ServeReport(Session& session, const ReportOptions& o) {
   rep.sections.push_back({"Throughput", std::move(t)});
   rep.sections.push_back({"Latency", LatencyRecords(r)});
   rep.main = 1;
+  if (const std::string sure = ServeBandLine(e); !sure.empty()) rep.lines.push_back(sure);
   if (o.explain) {
     while (session.ServeCurveStep()) {
     }
@@ -373,6 +385,16 @@ std::string ServeJson(Session& session, const ReportOptions&) {
   j["max_model_len"] = e.max_model_len;
   j["result"] = result(e.result);
   if (e.has_capacity) j["capacity"] = result(e.capacity);
+  if (e.band_throughput.cases > 0) {
+    auto band = [](const Band& b) {
+      return ordered_json{{"lo", b.lo}, {"hi", b.hi}, {"cases", b.cases}, {"basis", b.basis}};
+    };
+    j["bands"] = {{"throughput", band(e.band_throughput)},
+                  {"ttft", band(e.band_ttft)},
+                  {"tpot", band(e.band_tpot)},
+                  {"e2e", band(e.band_e2e)},
+                  {"meaning", "measured / simulated on published serving runs, p10-p90"}};
+  }
   while (session.ServeCurveStep()) {
   }
   const LoadCurve& curve = session.ServeCurve();
