@@ -405,11 +405,19 @@ TEST_CASE("the simulator against published serving results: errors held as regre
       CHECK(stored->cases == fitted->cases);
     }
   }
-  CHECK(tput.n >= 60);
-  CHECK(tput.median <= 0.34);
-  CHECK(tput.p90 <= 0.78);
-  CHECK(p50.median <= 0.38);
-  CHECK(tpot.median <= 0.29);
+  // Then 17 MLPerf v4.1 Server runs joined (timed Poisson runs, lengths from the MLPerf dataset
+  // presets): they run at 90-95 % of capacity, where latency is steep in the load, and the
+  // simulator puts them well below it: TPOT 2-8x low. Their throughput is the offered rate, which
+  // the simulator matches; so throughput fell to 14 % and p50 latencies rose to 54 %.
+  const ServingSummary p90 = find("p90 latencies");
+  INFO("p90 latencies median " << p90.median);
+  CHECK(tput.n >= 100);
+  CHECK(tput.median <= 0.16);
+  CHECK(tput.p90 <= 0.68);
+  CHECK(p50.median <= 0.56);
+  CHECK(tpot.median <= 0.55);
+  CHECK(p90.n >= 45);
+  CHECK(p90.median <= 0.75);
 }
 
 TEST_CASE("a malformed serving reference names the case", "[serving]") {

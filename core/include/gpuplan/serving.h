@@ -149,6 +149,13 @@ inline constexpr int kLoadCurveRequests = 400;  // requests per point at least (
 // `spec`: the workload (its lengths and seed; rate and clients are the curve's).
 bool LoadCurveStep(const ServeEstimate& e, const WorkloadSpec& spec, LoadCurve& curve);
 
+// How near its capacity an open-loop run is, and what that means for the figures: close to
+// capacity, latency grows steeply with load (an M/G/1-like queue), so a small error in the
+// simulated capacity moves TTFT and TPOT a lot; below the engine's throughput band
+// (band_throughput.lo × capacity) the real setup may already be saturated. Empty for a closed
+// loop, an unknown capacity, or a load under 70 % of the band's low capacity.
+std::string LoadWarning(const ServeEstimate& e, double rate_rps, double capacity_rps);
+
 // The p-th percentile (0..100) of `values` (sorted in place), interpolated linearly between the
 // closest ranks as numpy's percentile does (what vLLM's benchmark_serving prints); 0 for none.
 double Percentile(std::vector<double>& values, double p);

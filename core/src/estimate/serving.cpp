@@ -579,6 +579,23 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
   return est;
 }
 
+std::string LoadWarning(const ServeEstimate& e, double rate_rps, double capacity_rps) {
+  if (!(rate_rps > 0) || !(capacity_rps > 0)) return {};
+  const double low = e.band_throughput.cases > 0 ? std::min(1.0, e.band_throughput.lo) : 1.0;
+  const double load = rate_rps / capacity_rps, worst = rate_rps / (capacity_rps * low);
+  if (worst < 0.7) return {};
+  const std::string at = "the rate is " + FormatFixed(load * 100, 0) + " % of the simulated capacity (" +
+                         FormatShort(capacity_rps, 3) + " requests/s)";
+  if (worst >= 1 && low < 1)
+    return "NEAR CAPACITY: " + at + "; published runs measured as little as " + FormatShort(low, 2) +
+           "x the simulated throughput, and at " + FormatShort(capacity_rps * low, 3) +
+           " requests/s this setup would be saturated: the queue, TTFT and TPOT would grow far past these figures";
+  return "NEAR CAPACITY: " + at +
+         "; there latency rises steeply with load, so a few percent of error in the "
+         "capacity moves TTFT and TPOT a lot (published runs measured " +
+         FormatShort(low, 2) + "-1x the simulated throughput)";
+}
+
 bool LoadCurveStep(const ServeEstimate& e, const WorkloadSpec& spec, LoadCurve& curve) {
   constexpr size_t kPoints = std::size(kLoadFractions);
   if (curve.done || curve.points.size() >= kPoints) return !(curve.done = true);

@@ -40,14 +40,15 @@ bool Lengths(const json& w, const char* key, LengthDist& out, std::string& how) 
     how = "fixed";
     return true;
   }
-  if (kind == "dataset" && dataset == "sharegpt") {
-    const WorkloadPreset* p = FindWorkloadPreset("sharegpt");
+  // A dataset with a workload preset (workload.h): its fitted lengths, or its spread around the
+  // run's own stated mean.
+  if (const WorkloadPreset* p = kind == "dataset" ? FindWorkloadPreset(dataset) : nullptr) {
     out = std::string(key) == "input" ? p->input : p->output;
     if (mean >= 1) {
       out.mean = mean;  // the run's own sampled mean (as the mean before the cut: ~5 % high)
-      how = "stated means, sharegpt spread";
+      how = "stated means, " + dataset + " spread";
     } else {
-      how = "preset sharegpt";
+      how = "preset " + dataset;
     }
     return true;
   }
@@ -131,9 +132,15 @@ Result<std::vector<ServingCase>> ParseServingCases(const std::string& text) {
     }
     c.spec.requests = static_cast<int>(requests);
     if (c.spec.requests < 1) {
-      // A closed loop's count unstated (NIM's genai-perf runs): ten requests per client, at least 100.
+      // A closed loop's count unstated (NIM's genai-perf runs): ten requests per client, at least
+      // 100. A timed Poisson run (MLPerf's Server scenario: at least ten minutes at the target
+      // rate) is replayed long enough to reach its steady state: the replay's cap.
       if (mode == "concurrency")
         c.spec.requests = std::max(100, 10 * c.spec.concurrency);
+      else if (mode == "poisson" && detail::JsonNumber(*w, "duration_s") > 0)
+        c.spec.requests =
+            static_cast<int>(std::min<double>(kMaxReplayed * std::max(1, c.count / std::max(1, c.tp * c.pp)),
+                                              std::ceil(c.spec.rate * detail::JsonNumber(*w, "duration_s"))));
       else
         c.skip = "the number of requests is not stated (an MLPerf run lasts a set time)";
     }

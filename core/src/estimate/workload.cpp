@@ -98,6 +98,27 @@ const std::vector<WorkloadPreset>& WorkloadPresets() {
        "workload table): the prompts skew left (a few short papers pull the mean below the median), which a "
        "lognormal cannot follow, so the fit's mean prompt is ~2,800; its mean output, ~203, misses the trace's long "
        "tail (291)"},
+      {"mlperf-openorca-llama2",
+       "MLPerf Inference llama2-70b: the OpenOrca subset (24,576 prompts)",
+       {K::kLognormal, 240.6, 0.958, 48, 1021},
+       {K::kLognormal, 294.45, 0.671, 1, 1024},
+       "mlcommons/inference language/llama2-70b (processorca.py keeps prompts and reference answers under 1,024 "
+       "tokens): prompts median 152, p90 519, mean 222 (every row of the dataset's per-sample lengths, "
+       "openshift-psap/performance-dashboard mlperf-data/summaries/llama2-70b-99.csv; min 48, max 1,021); the "
+       "generated output's mean, 294.45 tokens, is the benchmark's tokens_per_sample (inference_rules.adoc), its "
+       "spread that of the GPT-4 reference answers (median 190, p90 449), the generated lengths' own quantiles not "
+       "being published; max_new_tokens 1,024. The fit's mean prompt is ~240.6 (the trace's 222): the lognormal's "
+       "tail. "
+       "tests/reference/candidates/mlperf-datasets.json quotes each figure"},
+      {"mlperf-mixtral-openorca-gsm8k-mbxp",
+       "MLPerf Inference mixtral-8x7b: OpenOrca, GSM8K and MBXP (15,000 prompts)",
+       {K::kLognormal, 363.5, 0.708, 35, 1948},
+       {K::kLognormal, 144.9, 0.705, 2, 1024},
+       "mlcommons/inference language/mixtral-8x7b (5,000 samples from each dataset; max_new_tokens 1,024): prompts "
+       "median 283, p90 701, mean 427 (min 35, max 1,948); outputs, the reference Mixtral generations, median 113, "
+       "p90 279, mean 144.84 as the benchmark states (openshift-psap/performance-dashboard mlperf-data/summaries/"
+       "mixtral-8x7b.csv, every row); the fit's means ~363.5 and ~144.9. "
+       "tests/reference/candidates/mlperf-datasets.json"},
       {"random-1024-128",
        "Fixed: 1,024 prompt and 128 output tokens (vLLM bench's random dataset)",
        {K::kFixed, 1024},

@@ -115,7 +115,8 @@ const std::vector<FieldInfo>& ViewFields() {
               kMaxWorkloadRequests),
         field("lengths", "Lengths",
               "serve: request lengths, a workload preset (sharegpt, azure-conversation, azure-code, "
-              "arxiv-summarization, random-1024-128) or IN/OUT tokens, e.g. 1024/128",
+              "arxiv-summarization, random-1024-128, mlperf-openorca-llama2, mlperf-mixtral-openorca-gsm8k-mbxp) or "
+              "IN/OUT tokens, e.g. 1024/128",
               FieldKind::kText),
         field("ttft-sla", "TTFT SLA s", "serve: goodput counts requests with TTFT at most this; 0 = no limit",
               FieldKind::kNumber, 1e6),

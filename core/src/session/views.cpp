@@ -295,6 +295,13 @@ Report ServeReport(Session& session, const ReportOptions& o) {
   rep.sections.push_back({"Latency", LatencyRecords(r)});
   rep.main = 1;
   if (const std::string sure = ServeBandLine(e); !sure.empty()) rep.lines.push_back(sure);
+  if (v.rate > 0) {
+    // The capacity (the load curve's first point: a closed loop of a full batch) tells how near
+    // its limit the run is; computed once per change, like the run.
+    if (session.ServeCurve().capacity_rps <= 0 && !session.ServeCurve().done) (void)session.ServeCurveStep();
+    if (const std::string w = LoadWarning(e, v.rate, session.ServeCurve().capacity_rps); !w.empty())
+      rep.warnings.push_back(w);
+  }
   if (o.explain) {
     while (session.ServeCurveStep()) {
     }
@@ -330,7 +337,7 @@ Report ServeReport(Session& session, const ReportOptions& o) {
   } else {
     rep.notes.push_back("no launch command: " + launch.error());
   }
-  rep.warnings = e.warnings;
+  rep.warnings.insert(rep.warnings.begin(), e.warnings.begin(), e.warnings.end());
   rep.assumptions = e.assumptions;
   rep.state = ReportState(session, "serve");
   return rep;
