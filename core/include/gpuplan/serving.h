@@ -101,6 +101,9 @@ struct ServeResult {
   bool saturated = false;
   double offered_rate = 0;  // requests per second offered (0: closed loop)
   int queue_at_last_arrival = 0;
+  // Requests completed per second between the first and the third quarter of the completions:
+  // the steady state, without the batch filling at the start and draining at the end.
+  double steady_request_throughput = 0;
   std::vector<ServePoint> series;
 };
 

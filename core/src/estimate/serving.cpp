@@ -389,6 +389,15 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
     out.goodput_rps = out.met_sla / now;
     out.mean_running = running_time / now;
   }
+  {
+    std::vector<double> ends;
+    ends.reserve(static_cast<size_t>(n));
+    for (const Live& r : q) ends.push_back(r.finish);
+    std::sort(ends.begin(), ends.end());
+    const size_t a = static_cast<size_t>(n) / 4, b = 3 * static_cast<size_t>(n) / 4;
+    out.steady_request_throughput =
+        b > a && ends[b] > ends[a] ? static_cast<double>(b - a) / (ends[b] - ends[a]) : out.request_throughput;
+  }
   out.ttft_s = Summarise(std::move(ttft));
   out.tpot_s = Summarise(std::move(tpot));
   out.e2e_s = Summarise(std::move(e2e));
@@ -611,7 +620,7 @@ bool LoadCurveStep(const ServeEstimate& e, const WorkloadSpec& spec, LoadCurve& 
     Result<std::vector<Request>> all = GenerateRequests(w);
     Result<ServeResult> cap = all ? SimulateServing(e.setup, w, *all) : Result<ServeResult>(Error{all.error()});
     if (!cap || cap->request_throughput <= 0) return !(curve.done = true);  // nothing to draw
-    curve.capacity_rps = cap->request_throughput;
+    curve.capacity_rps = cap->steady_request_throughput;  // the full batch, not its filling and draining
     return true;
   }
   w.rate = curve.capacity_rps * kLoadFractions[curve.points.size()];
