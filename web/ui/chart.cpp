@@ -20,7 +20,7 @@ double NiceStep(double raw) {
 }  // namespace
 
 void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height,
-           XAxis x_axis) {
+           XAxis x_axis, const char* out_note) {
   const bool log_x = x_axis == XAxis::kLog2;
   ImGui::PushID(id);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -88,7 +88,7 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
     if (first == s.x.size()) continue;
     const float from = first == 0 ? p0.x : (X(s.x[first - 1]) + X(s.x[first])) / 2;
     dl->AddRectFilled(ImVec2(from, p0.y), ImVec2(p1.x, p1.y), Colors().grid);
-    const char* note = "does not fit";
+    const char* note = out_note;
     if (p1.x - from > ImGui::CalcTextSize(note).x + 8)
       dl->AddText(ImVec2(from + 4, p1.y - ImGui::GetFontSize() - 2), text, note);
     break;  // one shade: the series share their x
@@ -133,7 +133,7 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
               "\n";
       tip += std::string(s.name) + ": " + FormatReading(s.y[best]) + " " + y_label +
              (s.lo.empty() ? "" : " (band " + FormatReading(s.lo[best]) + "-" + FormatReading(s.hi[best]) + ")") +
-             (out(s, best) ? " - does not fit in memory" : "") + "\n";
+             (out(s, best) ? std::string(" - ") + out_note : std::string()) + "\n";
     }
     ImGui::SetTooltip("%s", tip.c_str());
   }

@@ -19,8 +19,10 @@ struct Series {
 
 // x: log2 (powers of two: batch, context) or linear from the smallest x (months).
 enum class XAxis { kLog2, kLinear };
+// `out_note`: what the shaded range of `out` points means ("does not fit" in memory; the Serve
+// panel's "saturated": the queue grows).
 void Chart(const char* id, const std::vector<Series>& series, const char* x_label, const char* y_label, float height,
-           XAxis x_axis = XAxis::kLog2);
+           XAxis x_axis = XAxis::kLog2, const char* out_note = "does not fit");
 
 // A scatter plot, both axes linear from 0: one dot per point (hollow: a point that misses a
 // target), the `linked` points joined in x order (a Pareto front), and where x_limit > 0 a red

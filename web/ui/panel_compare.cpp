@@ -156,16 +156,15 @@ void App::DrawServe(const View& v) {
     };
     const float h = ImGui::GetFontSize() * 11;
     const ViewOptions& o = session_.view();
-    ImGui::TextUnformatted(curve.done
-                               ? "Latency against the arrival rate (Poisson; capacity: a full batch's throughput)"
-                               : "Latency against the arrival rate (computing...)");
+    Paragraph(curve.done ? "Latency against the arrival rate (Poisson; capacity: a full batch's steady throughput)"
+                         : "Latency against the arrival rate (computing...)");
     std::vector<Series> tpot = {series(false)};
     if (o.tpot_sla > 0) tpot.push_back(sla(o.tpot_sla));
-    Chart("serve-tpot", tpot, "requests/s", "TPOT p90 ms", h, XAxis::kLinear);
+    Chart("serve-tpot", tpot, "requests/s", "TPOT p90 ms", h, XAxis::kLinear, "saturated");
     Track("chart-serve-tpot");
     std::vector<Series> ttft = {series(true)};
     if (o.ttft_sla > 0) ttft.push_back(sla(o.ttft_sla));
-    Chart("serve-ttft", ttft, "requests/s", "TTFT p90 ms", h, XAxis::kLinear);
+    Chart("serve-ttft", ttft, "requests/s", "TTFT p90 ms", h, XAxis::kLinear, "saturated");
     Track("chart-serve-ttft");
     if (curve.done && curve.knee >= 0)
       Paragraph("knee: " + FormatShort(curve.points[static_cast<size_t>(curve.knee)].rate_rps, 2) +
