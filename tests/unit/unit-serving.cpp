@@ -511,6 +511,15 @@ TEST_CASE("the plan view: its options through the session, restarted only when t
   const Result<PlanResult> direct = PlanServing(Cat(), q);
   REQUIRE(direct.ok());
   CHECK(PlanJson(Cat(), q, *session.Plan().result()) == PlanJson(Cat(), q, *direct));
+  // A row's fields (the page's "Serve" button): its setup, and one replica's share of the rate.
+  REQUIRE_FALSE(direct->rows.empty());
+  const PlanRow& first = direct->rows.front();
+  Session serve(Cat());
+  for (const auto& [key, value] : PlanRowFields(q, first)) CHECK_FALSE(serve.Set(key, value).has_value());
+  CHECK(serve.scenario().gpu == first.s.gpu);
+  CHECK(serve.scenario().engine == first.s.engine);
+  CHECK(serve.scenario().Gpus() == first.s.Gpus());
+  CHECK(serve.view().rate == Approx(3.0 / first.replicas));
   // Another GPU, engine or panel leaves the search done; another workload starts it again.
   REQUIRE_FALSE(session.Set("gpu", "rtx-4090").has_value());
   REQUIRE_FALSE(session.Set("engine", "sglang").has_value());

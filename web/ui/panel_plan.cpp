@@ -78,12 +78,7 @@ void App::DrawPlan(const View& v) {
     ImGui::SameLine();
     Paragraph(PlanRowText(*catalog_, row) + ": " + FormatUsd(row.usd_hour, 2) + "/h on demand");
     if (clicked) {
-      for (const char* key : {"gpu", "tp", "pp", "ep", "split", "engine", "weights", "kv"})
-        Edit(key, GetField(row.s, key));
-      const WorkloadSpec share = PlanShare(q.workload, row.replicas);
-      ViewOptions o;
-      o.rate = share.rate, o.clients = share.concurrency;
-      Edit(q.workload.rate > 0 ? "rate" : "clients", GetViewField(o, q.workload.rate > 0 ? "rate" : "clients"));
+      for (const auto& [key, value] : PlanRowFields(q, row)) Edit(key, value);
       requested_tab_ = "serve";
     }
     ImGui::PopID();

@@ -38,8 +38,8 @@ struct ServeOptions {
   int block_tokens = 0;         // tokens per KV block (vLLM --block-size)
   int chunked_prefill = -1;     // 1: prompts split over steps; 0: a prompt in one step; -1: the engine's
   // vLLM 0.6-0.7 --num-scheduler-steps: decode steps run back to back in bursts of this many,
-  // admitting nothing and streaming each burst's tokens at its end (1: every step, as today's
-  // engines do). -1: what the engine version implies (the serving check's replays).
+  // admitting nothing and streaming each burst's tokens at its end, or every step where the
+  // engine's scheduler says so (1: no bursts, as today's engines run).
   int decode_burst = 1;
   // The engine's --max-model-len: 0, the longest request (as the launch command sets it); -1,
   // the engine's default, the model's whole window (a published run that does not state it).

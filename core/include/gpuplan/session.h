@@ -72,6 +72,10 @@ std::vector<std::string> SplitList(std::string_view text, char sep);
 // A serve view's `lengths`: a workload preset id (workload.h) or "IN/OUT" fixed tokens; nullopt
 // for anything else.
 std::optional<std::pair<LengthDist, LengthDist>> ParseLengths(std::string_view text);
+// The fields that put one replica of a plan's row in the scenario and the serve view: its GPU,
+// count, layout, engine and formats, and its share of the load (rate or clients), as text for
+// Session::Set (the page's "Serve" buttons on the Plan panel).
+std::vector<std::pair<std::string, std::string>> PlanRowFields(const PlanQuery& q, const PlanRow& row);
 // " --sort gpu --fits": the same as CLI flags, for the options `keys` lists.
 std::string ViewCliFlags(const ViewOptions& v, const std::vector<std::string>& keys);
 

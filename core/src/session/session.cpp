@@ -281,6 +281,18 @@ std::string EncodeViewOptions(const ViewOptions& v) {
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> PlanRowFields(const PlanQuery& q, const PlanRow& row) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const char* key : {"gpu", "tp", "pp", "ep", "split", "engine", "weights", "kv"})
+    out.emplace_back(key, GetField(row.s, key));
+  const WorkloadSpec share = PlanShare(q.workload, row.replicas);
+  ViewOptions o;
+  o.rate = share.rate, o.clients = share.concurrency;
+  const char* key = q.workload.rate > 0 ? "rate" : "clients";
+  out.emplace_back(key, GetViewField(o, key));
+  return out;
+}
+
 std::string ViewCliFlags(const ViewOptions& v, const std::vector<std::string>& keys) {
   const ViewOptions defaults;
   std::string out;
