@@ -35,10 +35,11 @@ TEST_CASE("encode then decode gives the same scenario", "[state]") {
   // The long links of before (every field) still read as the same scenario.
   const std::string every =
       "v=1&model=llama-3.1-70b&weights=q4_k_m&kv=fp8&context=32768&prompt=1024&batch=4&gpu=rtx-4090&tp=2&pp=1&ep=0"
-      "&split=auto&engine=vllm&graphs=1&mem-util=0&overhead-gib=0.75&ecc=default&mig=none&gpu-mem-gib=0&used-gib=0&gpu-layers=all&ram-gbs=89.6&price-hour=0&buy-usd=0&years=3"
+      "&split=auto&engine=vllm&graphs=1&mem-util=0&overhead-gib=0.75&ecc=default&mig=none&gpu-mem-gib=0&used-gib=0&gpu-"
+      "layers=all&ram-gbs=89.6&price-hour=0&buy-usd=0&years=3"
       "&kwh-usd=0.15&pue=1.3&utilization=0.5&spot-overhead=0.1&method=full&optimizer=adamw&zero=0&dp=1&micro-batch=1"
       "&recompute=none&flash=1&lora-rank=16&lora-targets=all-linear&lora-layers=0&sp=1&shard-group=0&global-batch=0"
-      "&tokens=1000000000&mfu=0.4&offload=0&master=1&opt-in-bwd=0";
+      "&tokens=1000000000&mfu=0&offload=0&master=1&opt-in-bwd=0";  // mfu: 0 (predicted) since issue 20
   const DecodedState long_link = DecodeState(every, Cat());
   CHECK(long_link.dropped.empty());
   CHECK(long_link.scenario == s);

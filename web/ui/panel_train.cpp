@@ -17,9 +17,19 @@ namespace gpuplan::ui {
 void App::DrawTrainInputs() {
   // Two to a line; each drawn from the field table (fields.cpp).
   static const char* const kRows[][2] = {
-      {"method", "optimizer"}, {"zero", "dp"},         {"micro-batch", "recompute"}, {"lora-rank", "lora-targets"},
-      {"lora-layers", "offload"}, {"shard-group", "global-batch"}, {"tokens", "mfu"},
-      {"flash", "master"},     {"opt-in-bwd", "sp"},
+      {"method", "optimizer"},
+      {"zero", "dp"},
+      {"micro-batch", "recompute"},
+      {"lora-rank", "lora-targets"},
+      {"lora-layers", "offload"},
+      {"shard-group", "global-batch"},
+      {"tokens", "mfu"},
+      {"flash", "master"},
+      {"opt-in-bwd", "sp"},
+      {"ce", "act-offload"},
+      {"paged", "train-embed"},
+      {"precision", "cp"},
+      {"vp", "reserve"},
   };
   ImGui::PushItemWidth(ImGui::GetFontSize() * 9.0f);
   for (const auto& row : kRows) {
@@ -28,7 +38,7 @@ void App::DrawTrainInputs() {
     Field(row[1]);
   }
   ImGui::PopItemWidth();
-  ImGui::TextColored(Muted(), "Sequence length = Context; GPUs = tp x pp x dp");
+  ImGui::TextColored(Muted(), "Sequence length = Context; GPUs = tp x pp x dp x cp; recipes: Presets menu");
 }
 
 void App::DrawTrain() {

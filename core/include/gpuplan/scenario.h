@@ -65,15 +65,23 @@ struct Scenario {
   int shard_group = 0;               // ZeRO/FSDP shard group (hybrid shard: replicate across groups); 0: all of dp
   long long global_batch = 0;        // sequences per optimizer step; 0: dp × micro-batch × 8
   double tokens = 1e9;               // training tokens D
-  double mfu = 0.40;                 // model FLOPs utilisation (Llama 3: 38-43% on H100)
-  int offload = 0;                   // ZeRO-Offload: 1 optimizer states to CPU, 2 parameters too
+  double mfu = 0;                    // model FLOPs utilisation; 0: predicted from the step's time (training.h)
+  int offload = 0;  // CPU offload: 1 optimizer states and gradients (ZeRO-Offload), 2 parameters too (ZeRO-3/FSDP)
   int master = 1;                    // 1: mixed precision with FP32 master weights; 0: pure BF16 (states in BF16)
   int opt_in_bwd = 0;                // 1: optimizer step fused into the backward pass (no full gradient buffer)
+  std::string ce = "full";         // cross-entropy: full (FP32 logits), chunked (torchtune), fused (Liger/Unsloth/CCE)
+  int act_offload = 0;             // 1: activations saved for backward kept in CPU memory (torchtune, Unsloth)
+  int train_embed = 0;             // LoRA: 1 trains the embeddings and output head in full (PEFT modules_to_save)
+  int paged = 0;                   // 1: optimizer states in paged (unified) memory (bitsandbytes paged optimizers)
+  std::string precision = "bf16";  // training GEMMs: bf16, or fp8 (Transformer Engine, delayed scaling)
+  int cp = 1;                      // context-parallel degree: the sequence split over cp GPUs (ring attention)
+  int vp = 1;                      // interleaved pipeline: virtual stages per GPU (Megatron)
+  double reserve = 0.10;           // PyTorch caching allocator's reserve over allocated bytes (stated assumption)
 
   // GPUs in all serving one copy of the model: tp × pp.
   long long Gpus() const { return static_cast<long long>(tp) * (pp > 1 ? pp : 1); }
-  // GPUs in all for training: tp × pp × dp.
-  long long TrainingGpus() const { return Gpus() * (dp > 1 ? dp : 1); }
+  // GPUs in all for training: tp × pp × dp × cp.
+  long long TrainingGpus() const { return Gpus() * (dp > 1 ? dp : 1) * (cp > 1 ? cp : 1); }
 
   bool operator==(const Scenario&) const = default;
 };

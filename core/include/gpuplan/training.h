@@ -1,12 +1,13 @@
 // gpuplan/training.h — training and fine-tuning: memory per GPU (model states under ZeRO/FSDP
 // sharding, tensor and pipeline parallelism and CPU offload; activations by Korthikanti et
 // al.'s per-layer formula; LoRA/QLoRA), the largest micro-batch that fits and what to change
-// when nothing does; time from training FLOPs at a stated MFU with the data-parallel
-// communication over the real links; GPU-hours and cost.
+// when nothing does; the step's time from its parts (GEMMs at the attainable peak, attention,
+// elementwise work, collectives, bubble, optimizer) and the MFU it implies; GPU-hours and cost.
 #pragma once
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuplan/catalog.h"
@@ -17,10 +18,19 @@
 
 namespace gpuplan {
 
+// One part of a training step's time: GEMMs, attention, collectives, the bubble…
+struct StepPart {
+  std::string key, name;
+  double seconds = 0;
+};
+
 struct TrainEstimate {
   // Memory, per GPU.
-  std::vector<Term> terms;            // weights, gradients, master weights, optimizer, activations, logits, buffers, overhead
-  double total_bytes = 0, capacity_bytes = 0, headroom_bytes = 0;  // capacity: device.free_bytes
+  std::vector<Term> terms;     // weights, gradients, master weights, optimizer, activations, logits, buffers,
+                               // [fp8], reserve, overhead
+  double allocated_bytes = 0;  // the live tensors (torch.cuda.max_memory_allocated's view)
+  double total_bytes = 0, capacity_bytes = 0,
+         headroom_bytes = 0;          // total: as the driver sees it; capacity: device.free_bytes
   DeviceMemory device;                // the driver's total and what stands between it and the run
   bool fits = false;
   long long max_micro_batch = 0;      // largest micro-batch that fits (0: not even one)
@@ -29,8 +39,14 @@ struct TrainEstimate {
   double host_bytes = 0;              // offloaded to CPU memory, per GPU
   // Time.
   int gpus = 1;
-  double flops_per_token = 0;         // model FLOPs (6N + attention; 8N with full recomputation; LoRA less)
+  double flops_per_token = 0;  // model FLOPs: 6N + causal attention (LoRA less); MFU's numerator
   std::string flops_formula;
+  double flops_6nd_per_token = 0;       // the 6·N·D convention (Kaplan et al. 2020)
+  double hardware_flops_per_token = 0;  // what runs: recomputation and flash attention's backward included
+  double mfu = 0;                       // the one in use: given (Scenario::mfu) or predicted
+  double mfu_predicted = 0;             // model FLOPs / (step time × GPUs × dense BF16 peak), from the step model
+  double mfu_6nd = 0, hfu = 0;          // the same time under the 6·N·D count, and hardware FLOPs utilisation
+  std::vector<StepPart> step_parts;     // where one optimizer step's time goes (predicted), per GPU
   double tokens_per_s = 0;            // whole cluster, with communication
   double step_compute_s = 0, step_comm_s = 0, step_s = 0;  // one optimizer step of the global batch
   double global_batch_tokens = 0, accumulation_steps = 1;
@@ -58,11 +74,17 @@ struct ScalingPoint {
 };
 std::vector<ScalingPoint> TrainingScaling(const Catalog& catalog, const Scenario& s, int max_dp = 1024);
 
+// The share of the step model's time that real runs reach: one fitted factor for what the
+// parts leave out (training.cpp says how it was fitted).
+double TrainingStepFactor();
+// How sure the predicted throughput is: p10 and p90 of measured / predicted tokens/s over the
+// published runs, each predicted with the factor fitted without its source (unit-training).
+std::pair<double, double> TrainingBand();
+
 // The MFU that would finish the scenario's tokens in `days` on its GPUs: the estimate's MFU
-// scaled by its time over the target (the compute part scales with 1/MFU; exposed
-// communication is taken as it is, so this is a lower bound when communication shows). Above
-// 1 the target is impossible on these GPUs.
-double MfuForDays(const TrainEstimate& e, double mfu, double days);
+// scaled by its time over the target (MFU is end to end). Above 1 the target is impossible on
+// these GPUs.
+double MfuForDays(const TrainEstimate& e, double days);
 
 }  // namespace gpuplan
 
@@ -73,7 +95,7 @@ namespace gpuplan {
 // default MFU, fine-tuning peak memory tables. Kinds that are inputs (MFU, TFLOP/s per GPU)
 // are skipped with that reason.
 struct TrainCaseResult {
-  std::string id, kind, skipped;
+  std::string id, kind, skipped, source;  // source: the source's title (leave-one-source-out)
   bool ran = false;
   double measured = 0, estimated = 0, ratio = 0;  // ratio = measured / estimated
 };

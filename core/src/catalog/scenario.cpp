@@ -283,13 +283,42 @@ const std::vector<FieldDef>& Table() {
     integer("global-batch", "Global batch", "sequences per optimizer step (0 = dp × micro-batch × 8; up to 16777216)", 0,
             16777216, 1, &Scenario::global_batch);
     number("tokens", "Tokens", "training tokens D (1e3 to 1e16)", 1e3, 1e16, 0, -1, &Scenario::tokens);
-    number("mfu", "MFU", "model FLOPs utilisation, 0.01 to 1 (Llama 3: 0.38-0.43 on H100)", 0.01, 1, 0, 2, &Scenario::mfu);
-    small("offload", "CPU offload", "0 none, 1 optimizer states to CPU (ZeRO-Offload), 2 parameters too", 0, 2, 1,
-          &Scenario::offload);
+    number(
+        "mfu", "MFU (0 = predict)",
+        "model FLOPs utilisation to assume, 0.01 to 1 (Llama 3: 0.38-0.43 on H100); 0 = predicted from the step's time",
+        0, 1, 0, 2, &Scenario::mfu);
+    small(
+        "offload", "CPU offload",
+        "0 none, 1 optimizer states and gradients to CPU (ZeRO-Offload), 2 parameters too (ZeRO-3 / FSDP cpu_offload)",
+        0, 2, 1, &Scenario::offload);
     small("master", "FP32 master", "1: BF16 mixed precision with FP32 master weights and FP32 optimizer states; 0: pure BF16",
           0, 1, 0, &Scenario::master);
     small("opt-in-bwd", "Optimizer in backward", "1: each parameter is updated as its gradient is computed (no gradient buffer)",
           0, 1, 0, &Scenario::opt_in_bwd);
+    choice(
+        "ce", "Cross-entropy",
+        "loss over the vocabulary: full (FP32 logits and their gradient), chunked (torchtune: 8 chunks upcast one at a "
+        "time), fused (Liger, Unsloth, Cut Cross-Entropy: logits never whole)",
+        {"full", "chunked", "fused"}, &Scenario::ce);
+    small("act-offload", "Activation offload",
+          "1: activations saved for backward wait in CPU memory (torchtune, Unsloth)", 0, 1, 0, &Scenario::act_offload);
+    small("train-embed", "Train embeddings",
+          "LoRA: 1 trains the embeddings and output head in full (PEFT modules_to_save)", 0, 1, 0,
+          &Scenario::train_embed);
+    small("paged", "Paged optimizer",
+          "1: optimizer states in paged unified memory (bitsandbytes), evicted to CPU under pressure", 0, 1, 0,
+          &Scenario::paged);
+    choice("precision", "Precision",
+           "training GEMMs: bf16, or fp8 (Transformer Engine; weights and master stay BF16/FP32)", {"bf16", "fp8"},
+           &Scenario::precision);
+    small("cp", "Context parallel",
+          "context-parallel GPUs splitting each sequence (ring attention; 1 to 1024); GPUs = tp × pp × dp × cp", 1,
+          1024, 1, &Scenario::cp);
+    small("vp", "Virtual stages", "interleaved pipeline: model chunks per pipeline GPU (1 to 64; shrinks the bubble)",
+          1, 64, 1, &Scenario::vp);
+    number("reserve", "Allocator reserve",
+           "PyTorch's caching allocator over the allocated bytes, as a fraction (0 to 1; 0.1 assumed)", 0, 1, 0.05, 2,
+           &Scenario::reserve);
     return t;
   }();
   return table;

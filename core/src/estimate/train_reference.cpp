@@ -1,10 +1,14 @@
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
 
 #include "catalog/json_fields.h"
 
+#include "gpuplan/model.h"
 #include "gpuplan/resolve.h"
+#include "gpuplan/speed.h"
 #include "gpuplan/training.h"
 #include "gpuplan/units.h"
 
@@ -35,6 +39,54 @@ double ModelStateBytes(const TrainEstimate& e) {
   return b;
 }
 
+bool Has(const std::string& text, const char* word) {
+  std::string lower = text;
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return lower.find(word) != std::string::npos;
+}
+bool Flag(const json& x, const char* key) {
+  return x.contains(key) && x[key].is_boolean() && x[key].get<bool>();
+}
+
+// The settings of the recipe a table was measured with (its YAML config, launch flags or the
+// tool's documented defaults), as the case records them.
+void ApplyRecipe(const json& x, Scenario& s) {
+  if (Str(x, "dtype") == "bf16" || Has(Str(x, "dtype"), "bf16 (")) s.master = 0;  // pure BF16 (torchtune)
+  if (x.contains("activation_checkpointing") && x["activation_checkpointing"].is_boolean())
+    s.recompute = x["activation_checkpointing"].get<bool>() ? "full" : "none";
+  const std::string ckpt = x.contains("activation_checkpointing") && x["activation_checkpointing"].is_string()
+                               ? Str(x, "activation_checkpointing")
+                               : "";
+  // Unsloth's gradient checkpointing ("unsloth") offloads the checkpoints to the CPU.
+  if (Has(ckpt, "unsloth")) s.recompute = "full", s.act_offload = 1;
+  if (Flag(x, "activation_offloading")) s.act_offload = 1;
+  if (Num(x, "batch_size") > 0) s.micro_batch = static_cast<long long>(Num(x, "batch_size"));
+  if (Num(x, "seq_len") > 0) s.context = static_cast<long long>(Num(x, "seq_len"));
+  if (Num(x, "lora_rank") > 0) s.lora_rank = static_cast<int>(Num(x, "lora_rank"));
+  // Adapted modules, from torchtune's lora_attn_modules/apply_lora_to_mlp, axolotl's
+  // lora_target_linear or PEFT's target_modules as the recipe records them.
+  const std::string targets = Str(x, "lora_targets");
+  if (targets.find("apply_lora_to_mlp True") != std::string::npos ||
+      targets.find("lora_target_linear: true") != std::string::npos || Has(targets, "all-linear") ||
+      Has(targets, "all linear") || Has(targets, "gate, up"))
+    s.lora_targets = "all-linear";
+  else if (targets.find("[q_proj, v_proj]") != std::string::npos ||
+           targets.find("['q_proj','v_proj']") != std::string::npos)
+    s.lora_targets = "qv";
+  else if (!targets.empty())
+    s.lora_targets = "attention";
+  if (Str(x, "dtype").find("load_in_8bit: true") != std::string::npos) s.weights = "llm-int8";
+  const std::string o = Str(x, "optimizer");
+  if (Has(o, "8bit") || Has(o, "8-bit")) s.optimizer = "adamw-8bit";
+  if (Has(targets, "modules_to_save") && Has(targets, "embed")) s.train_embed = 1;
+  if (Has(o, "paged") || Flag(x, "paged_optimizer")) s.paged = 1;
+  if (Flag(x, "optimizer_in_bwd")) s.opt_in_bwd = 1;
+  if (Flag(x, "fsdp_cpu_offload")) s.offload = 2, s.zero = 3;
+  const std::string loss = Str(x, "loss");
+  if (Has(loss, "chunked") || Has(loss, "not cce")) s.ce = "chunked";
+  if (Has(loss, "cut cross") || Has(loss, "fused") || Has(loss, "liger")) s.ce = "fused";
+}
+
 TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
   TrainCaseResult r;
   r.id = Str(c, "id");
@@ -60,10 +112,60 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
   if (scale == 0 && (r.kind == "model_states_gb_per_gpu" || r.kind == "peak_memory_gb"))
     return r.skipped = "unit '" + Str(c, "unit") + "' not understood", r;
 
-  if (r.kind == "mfu" || r.kind == "tflops_per_gpu")
-    return r.skipped = "an input of the estimator (MFU), not an output: checked against the default separately", r;
-
-  if (r.kind == "model_states_gb_per_gpu") {
+  if (c.contains("source") && c["source"].is_object()) r.source = Str(c["source"], "title");
+  if (r.kind == "mfu" || r.kind == "tflops_per_gpu" || r.kind == "tokens_per_s_per_gpu") {
+    // Throughput of a published run: the predicted tokens/s per GPU against the measured, an MFU
+    // or TFLOP/s turned into tokens/s by the source's own FLOP count (PaLM's 6N + 12·L·H·Q·T unless
+    // the case says recomputation is counted too, as Narayanan et al.'s "% of peak" does).
+    if (r.kind == "tflops_per_gpu" && Str(c, "id").size() > 7 &&
+        Str(c, "id").rfind("-tflops") == Str(c, "id").size() - 7)
+      return r.skipped = "the same row's tokens/s is the case", r;
+    s.model = Str(c, "model");
+    if (s.model.empty()) return r.skipped = "model not in the catalog", r;
+    if (Str(c, "gpu").empty()) return r.skipped = "GPU not in the catalog (" + Str(c, "gpu_label") + ")", r;
+    s.pp = static_cast<int>(Num(c, "pp", 1));
+    s.cp = static_cast<int>(Num(c, "cp", 1));
+    s.vp = std::max(1, static_cast<int>(Num(c, "vp", 1)));
+    const double gpus = Num(c, "gpus", 1);
+    s.dp = c.contains("dp") && c["dp"].is_number() ? static_cast<int>(Num(c, "dp"))
+                                                   : std::max(1, static_cast<int>(gpus / (s.tp * s.pp * s.cp)));
+    if (Num(c, "global_batch") > 0) s.global_batch = static_cast<long long>(Num(c, "global_batch"));
+    if (Num(c, "tokens_per_batch") > 0 && s.global_batch == 0)
+      s.global_batch = static_cast<long long>(Num(c, "tokens_per_batch") / static_cast<double>(s.context));
+    if (Str(c, "precision") == "fp8") s.precision = "fp8";
+    // FSDP (full shard) is ZeRO-3; Megatron's DDP with its distributed optimizer shards the
+    // optimizer states (ZeRO-1), NeMo's default.
+    const std::string fsdp = Str(c, "fsdp");
+    s.zero = Has(fsdp, "full") && !Has(fsdp, "none") ? 3 : 1;
+    if (c.contains("zero_stage") && c["zero_stage"].is_number()) s.zero = static_cast<int>(Num(c, "zero_stage"));
+    if (s.recompute.empty()) s.recompute = "none";
+    s.mfu = 0;
+    const Result<Resolved> ids = Resolve(catalog, s);
+    if (!ids) {
+      const std::string field = UnresolvedField(ids.error());
+      return r.skipped = field == "model" ? "model not in the catalog"
+                         : field == "gpu" ? "GPU not in the catalog"
+                                          : ids.error(),
+             r;
+    }
+    Result<TrainEstimate> e = EstimateTraining(*ids, s);
+    if (!e) return r.skipped = e.error(), r;
+    if (!(e->tokens_per_s > 0)) return r.skipped = "no time estimate", r;
+    if (ids->model.moe)
+      return r.skipped = "MoE training: expert parallelism (its all-to-all and grouped GEMMs) is not in the step model",
+             r;
+    r.estimated = e->tokens_per_s / e->gpus;
+    const ParamCount params = CountParams(ids->model);
+    const std::string counting = Str(c, "flops_counting");
+    const bool recompute_counted = Has(counting, "recompute") && !Has(counting, "not");
+    const double attention = AttentionFlopsPerToken(ids->model, static_cast<double>(s.context));
+    const double flops = recompute_counted ? 8 * params.active + 4 * attention : 6 * params.active + 3 * attention;
+    const double peak = ids->gpu.dense_flops.count("bf16") ? ids->gpu.dense_flops.at("bf16") : 0;
+    const double fp8_peak = ids->gpu.dense_flops.count("fp8") ? ids->gpu.dense_flops.at("fp8") : 0;
+    const double mfu_peak = Has(counting, "fp8 peak") && fp8_peak > 0 ? fp8_peak : peak;
+    if (r.kind == "tflops_per_gpu") r.measured = r.measured * 1e12 / flops;
+    if (r.kind == "mfu") r.measured = r.measured * mfu_peak / flops;
+  } else if (r.kind == "model_states_gb_per_gpu") {
     // Bytes per parameter from any dense catalog model, times the paper's Ψ.
     s.model = "llama-2-7b";
     if (s.dp < 1) s.dp = 1;
@@ -86,12 +188,22 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     m.gated_mlp = false;
     m.layers = 1;
     m.vocab = 1;
-    Catalog one = catalog;
-    one.models = {m};
-    s.model = "ref";
-    Result<TrainEstimate> e = EstimateTraining(one, s);
-    if (!e) return r.skipped = e.error(), r;
-    r.estimated = e->terms[4].bytes / scale;  // activations, one layer
+    // One more layer's activations: a model of two layers less one of one (full recomputation
+    // also holds one rebuilt layer, whatever the depth).
+    auto activations = [&](int layers) -> Result<double> {
+      m.layers = layers;
+      Catalog one = catalog;
+      one.models = {m};
+      s.model = "ref";
+      Result<TrainEstimate> e = EstimateTraining(one, s);
+      if (!e) return Error{e.error()};
+      for (const Term& t : e->terms)
+        if (t.key == "activations") return t.bytes;
+      return Error{"no activations term"};
+    };
+    const Result<double> one = activations(1), two = activations(2);
+    if (!one || !two) return r.skipped = !one ? one.error() : two.error(), r;
+    r.estimated = (*two - *one) / scale;
   } else if (r.kind == "gpu_hours" || r.kind == "train_days") {
     s.model = Str(c, "model");
     const Result<Resolved> ids = Resolve(catalog, s);
@@ -110,31 +222,7 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     if (!e) return r.skipped = e.error(), r;
     r.estimated = r.kind == "gpu_hours" ? e->gpu_hours : e->seconds / 86400;
   } else if (r.kind == "peak_memory_gb") {
-    // The recipe the table was measured with (its YAML config), where recorded.
-    if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object()) {
-      const json& x = *rec;
-      if (Str(x, "dtype") == "bf16") s.master = 0;  // torchtune trains in pure BF16
-      if (x.contains("activation_checkpointing") && x["activation_checkpointing"].is_boolean())
-        s.recompute = x["activation_checkpointing"].get<bool>() ? "full" : "none";
-      if (Num(x, "batch_size") > 0) s.micro_batch = static_cast<long long>(Num(x, "batch_size"));
-      if (Num(x, "seq_len") > 0) s.context = static_cast<long long>(Num(x, "seq_len"));
-      if (Num(x, "lora_rank") > 0) s.lora_rank = static_cast<int>(Num(x, "lora_rank"));
-      // Adapted modules, from torchtune's lora_attn_modules/apply_lora_to_mlp or axolotl's
-      // lora_target_linear as the recipe records them.
-      const std::string targets = Str(x, "lora_targets");
-      if (targets.find("apply_lora_to_mlp True") != std::string::npos ||
-          targets.find("lora_target_linear: true") != std::string::npos)
-        s.lora_targets = "all-linear";
-      else if (targets.find("[q_proj, v_proj]") != std::string::npos)
-        s.lora_targets = "qv";
-      else if (!targets.empty())
-        s.lora_targets = "attention";
-      if (Str(x, "dtype").find("load_in_8bit: true") != std::string::npos) s.weights = "llm-int8";
-      const std::string o = Str(x, "optimizer");
-      if (o.find("8bit") != std::string::npos || o.find("8Bit") != std::string::npos) s.optimizer = "adamw-8bit";
-      if (x.contains("optimizer_in_bwd") && x["optimizer_in_bwd"].is_boolean())
-        s.opt_in_bwd = x["optimizer_in_bwd"].get<bool>() ? 1 : 0;
-    }
+    if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object()) ApplyRecipe(*rec, s);
     // Multi-GPU fine-tuning recipes (torchtune, axolotl) shard with FSDP: ZeRO-3 over the GPUs.
     if (!c.contains("dp") && Num(c, "gpus", 1) > 1) s.dp = static_cast<int>(Num(c, "gpus")), s.zero = 3;
     s.model = Str(c, "model");
@@ -145,7 +233,36 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     }
     Result<TrainEstimate> e = EstimateTraining(*ids, s);
     if (!e) return r.skipped = e.error(), r;
-    r.estimated = e->total_bytes / scale;
+    // What PyTorch holds (allocated + the allocator's reserve), without the CUDA context, which
+    // the tools' memory statistics do not see.
+    r.estimated = e->allocated_bytes * (1 + s.reserve) / scale;
+  } else if (r.kind == "max_context_tokens") {
+    // The longest sequence whose step fits in the card's memory (the case's VRAM class, GiB as
+    // cards are sold), found by bisection; the estimate is the tokens of one micro-batch.
+    // Nobody reaches a long context without recomputing activations: full, unless the recipe
+    // says otherwise.
+    s.recompute = "full";
+    if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object()) ApplyRecipe(*rec, s);
+    s.model = Str(c, "model");
+    const double vram = Num(c, "gpu_vram_gb");
+    if (vram > 0) s.gpu_mem_gib = vram;
+    s.gpu = Str(c, "gpu").empty() ? "h100-sxm" : Str(c, "gpu");
+    if (s.method == "full") return r.skipped = "only LoRA/QLoRA context cases are modelled", r;
+    const Result<Resolved> ids = Resolve(catalog, s);
+    if (!ids) return r.skipped = UnresolvedField(ids.error()) == "model" ? "model not in the catalog" : ids.error(), r;
+    auto fits = [&](long long context) {
+      s.context = context;
+      Result<TrainEstimate> e = EstimateTraining(*ids, s);
+      return e && e->fits;
+    };
+    long long lo = 0, hi = 4194304;
+    if (!fits(1)) return r.skipped = "not even one token fits", r;
+    lo = 1;
+    while (hi - lo > 1) {
+      const long long mid = lo + (hi - lo) / 2;
+      (fits(mid) ? lo : hi) = mid;
+    }
+    r.estimated = static_cast<double>(lo * s.micro_batch);
   } else {
     return r.skipped = "kind not modelled", r;
   }

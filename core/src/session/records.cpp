@@ -435,9 +435,26 @@ Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstim
   add("Capacity", e.capacity_bytes / kGiB, 2, "GiB", (g ? g->name + ": " : std::string()) + e.device.basis);
   add("Largest micro-batch", static_cast<double>(e.max_micro_batch), 0, "sequences", "that fits in the capacity");
   add("Trainable parameters", e.trainable_params, 0, "parameters", s.method);
-  add("FLOPs per token", e.flops_per_token, 0, "FLOP", e.flops_formula);
-  add("Throughput", e.tokens_per_s, 0, "tokens/s", FormatCountOf(e.gpus, "GPU", "GPUs") + " at MFU " + FormatFixed(s.mfu, 2),
-      "tokens_per_s");
+  add("FLOPs per token (model)", e.flops_per_token, 0, "FLOP", e.flops_formula);
+  add("FLOPs per token (6·N·D)", e.flops_6nd_per_token, 0, "FLOP", "6 × active parameters (Kaplan et al. 2020)");
+  add("FLOPs per token (hardware)", e.hardware_flops_per_token, 0, "FLOP",
+      "what runs: recomputation and flash attention's backward included");
+  add("MFU", e.mfu * 100, 1, "%",
+      s.mfu > 0
+          ? "given (predicted " + FormatFixed(e.mfu_predicted * 100, 1) + "%)"
+          : "predicted, likely " + FormatFixed(e.mfu * TrainingBand().first * 100, 0) + "-" +
+                FormatFixed(e.mfu * TrainingBand().second * 100, 0) +
+                "% (p10-p90 of published runs against the step model); model FLOPs / (step time × GPUs × BF16 peak); " +
+                (s.method == "full" ? FormatFixed(e.mfu_6nd * 100, 1) + "% by 6·N·D, " : std::string()) + "HFU " +
+                FormatFixed(e.hfu * 100, 1) + "%",
+      "mfu");
+  if (s.mfu <= 0 && e.step_s > 0)
+    for (const StepPart& p : e.step_parts)
+      if (p.seconds > 0)
+        add("  " + p.name, p.seconds / e.step_s * 100, 1, "% of step", FormatShort(p.seconds * 1000, 3) + " ms",
+            "step");
+  add("Throughput", e.tokens_per_s, 0, "tokens/s",
+      FormatCountOf(e.gpus, "GPU", "GPUs") + " at MFU " + FormatFixed(e.mfu * 100, 1) + "%", "tokens_per_s");
   add("Scaling efficiency", e.scaling_efficiency * 100, 1, "%", "ideal compute / step (bubble, exposed communication)",
       "step");
   add("Time", e.seconds / 86400, 2, "days", FormatCount(static_cast<long long>(s.tokens)) + " tokens", "seconds");

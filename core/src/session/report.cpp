@@ -325,6 +325,19 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
   j["gpus"] = e.gpus;
   j["flops_per_token"] = Number(e.flops_per_token);
   j["flops_formula"] = e.flops_formula;
+  j["flops_per_token_6nd"] = Number(e.flops_6nd_per_token);
+  j["hardware_flops_per_token"] = Number(e.hardware_flops_per_token);
+  j["allocated_bytes"] = Number(e.allocated_bytes);
+  j["mfu"] = {{"value", Number(e.mfu)},
+              {"source", s.mfu > 0 ? "given" : "predicted"},
+              {"predicted", Number(e.mfu_predicted)},
+              {"band", {Number(e.mfu * TrainingBand().first), Number(e.mfu * TrainingBand().second)}},
+              {"under_6nd", Number(e.mfu_6nd)},
+              {"hfu", Number(e.hfu)}};
+  ordered_json parts = ordered_json::array();
+  for (const StepPart& p : e.step_parts)
+    parts.push_back({{"key", p.key}, {"name", p.name}, {"seconds", Number(p.seconds)}});
+  j["step_parts"] = parts;
   j["tokens_per_s"] = Number(e.tokens_per_s);
   j["step"] = {{"global_batch_tokens", Number(e.global_batch_tokens)},
                {"accumulation_steps", Number(e.accumulation_steps)},
@@ -348,7 +361,7 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
   j["assumptions"] = e.assumptions;
   j["warnings"] = e.warnings;
   if (target_days > 0) {
-    const double need = MfuForDays(e, s.mfu, target_days);
+    const double need = MfuForDays(e, target_days);
     j["target"] = {{"days", target_days}, {"mfu_needed", need > 0 ? ordered_json(need) : ordered_json(nullptr)},
                    {"possible", need > 0 && need <= 1}};
   }

@@ -554,6 +554,15 @@ Report TrainReport(Session& session, const ReportOptions& o) {
   r.lines.push_back("optimizer " + s.optimizer + ", ZeRO-" + std::to_string(s.zero) + ", sequence " + FormatCount(s.context) +
                     " tokens, micro-batch " + std::to_string(s.micro_batch) + ", recompute " + s.recompute + ", " +
                     (s.flash ? "flash/SDPA" : "eager") + " attention");
+  // The recipe's memory switches, where set.
+  std::string recipe = "cross-entropy " + s.ce + ", " + s.precision + (s.master ? " mixed precision" : " (pure)");
+  if (s.act_offload) recipe += ", activations offloaded";
+  if (s.paged) recipe += ", paged optimizer";
+  if (s.opt_in_bwd) recipe += ", optimizer in backward";
+  if (s.offload) recipe += s.offload >= 2 ? ", parameters and states on the CPU" : ", states on the CPU";
+  if (s.train_embed) recipe += ", embeddings trained";
+  if (s.cp > 1) recipe += ", context parallel " + std::to_string(s.cp);
+  r.lines.push_back("recipe: " + recipe);
   Records memory = BytesRecords("memory per GPU");
   for (const Term& t : e.terms) AddBytes(memory, t.name, t.bytes, t.formula);
   AddBytes(memory, "Total", e.total_bytes, "sum of the terms above");
@@ -571,9 +580,10 @@ Report TrainReport(Session& session, const ReportOptions& o) {
   for (const std::string& x : e.suggestions) r.after.push_back("try: " + x);
   if (e.host_bytes > 0) r.after.push_back("CPU memory for offloaded states: " + FormatBytes(e.host_bytes) + " per GPU");
   if (o.target_days > 0 && !e.unknown.count("seconds")) {
-    const double need = MfuForDays(e, s.mfu, o.target_days);
-    r.after.push_back("To finish in " + FormatShort(o.target_days, 3) + " days " + (e.gpus == 1 ? std::string("on this GPU") : "on these " + FormatCount(e.gpus) + " GPUs") +
-                      ": MFU " + (need > 0 ? FormatFixed(need * 100, 0) + "%" : std::string("(communication alone takes longer)")) +
+    const double need = MfuForDays(e, o.target_days);
+    r.after.push_back("To finish in " + FormatShort(o.target_days, 3) + " days " +
+                      (e.gpus == 1 ? std::string("on this GPU") : "on these " + FormatCount(e.gpus) + " GPUs") +
+                      ": MFU " + FormatFixed(need * 100, 0) + "%" +
                       (need > 1 ? " — impossible: above 100% of the dense peak; add GPUs" : ""));
   }
   if (o.explain) {
