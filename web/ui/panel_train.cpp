@@ -22,14 +22,14 @@ void App::DrawTrainInputs() {
       {"micro-batch", "recompute"},
       {"lora-rank", "lora-targets"},
       {"lora-layers", "offload"},
-      {"shard-group", "global-batch"},
+      {"shard-group", "cp"},
       {"tokens", "mfu"},
       {"flash", "master"},
       {"opt-in-bwd", "sp"},
       {"ce", "act-offload"},
       {"paged", "train-embed"},
-      {"precision", "cp"},
-      {"vp", "reserve"},
+      {"precision", "vp"},
+      {"reserve", "moe-ep"},
   };
   ImGui::PushItemWidth(ImGui::GetFontSize() * 9.0f);
   for (const auto& row : kRows) {

@@ -34,6 +34,7 @@ struct Interconnect {
   int generation = 0;        // 0: not stated
   double bytes_per_s = 0;    // per GPU, total bidirectional, as vendors quote it
   std::string note;
+  std::string fabric;  // the scale-up fabric's interconnect id (its domain_gpus: GPUs one switch joins)
 };
 
 struct Price {

@@ -76,6 +76,7 @@ struct Scenario {
   std::string precision = "bf16";  // training GEMMs: bf16, or fp8 (Transformer Engine, delayed scaling)
   int cp = 1;                      // context-parallel degree: the sequence split over cp GPUs (ring attention)
   int vp = 1;                      // interleaved pipeline: virtual stages per GPU (Megatron)
+  int moe_ep = 1;  // training: expert-parallel GPUs splitting each MoE layer's experts (within dp × cp)
   double reserve = 0.10;           // PyTorch caching allocator's reserve over allocated bytes (stated assumption)
 
   // GPUs in all serving one copy of the model: tp × pp.

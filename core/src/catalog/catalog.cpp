@@ -389,6 +389,7 @@ Gpu ReadGpu(Reader& r) {
     ic.generation = static_cast<int>(l.Integer("generation", false));
     ic.bytes_per_s = l.Positive("gb_per_s", false) * kGB;
     ic.note = l.String("note", false);
+    ic.fabric = l.String("fabric", false);
     r.Adopt(l);
     g.interconnect = ic;
   }

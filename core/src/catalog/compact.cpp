@@ -44,7 +44,7 @@ void Fields(V& v, Source& x) {
 }
 template <class V>
 void Fields(V& v, Interconnect& x) {
-  v.Struct(x, x.kind, x.generation, x.bytes_per_s, x.note);
+  v.Struct(x, x.kind, x.generation, x.bytes_per_s, x.note, x.fabric);
 }
 template <class V>
 void Fields(V& v, Price& x) {

@@ -316,6 +316,9 @@ const std::vector<FieldDef>& Table() {
           1024, 1, &Scenario::cp);
     small("vp", "Virtual stages", "interleaved pipeline: model chunks per pipeline GPU (1 to 64; shrinks the bubble)",
           1, 64, 1, &Scenario::vp);
+    small("moe-ep", "Expert parallel (training)",
+          "training a mixture of experts: GPUs that split each MoE layer's experts, taken from dp × cp (1 to 1024)", 1,
+          1024, 1, &Scenario::moe_ep);
     number("reserve", "Allocator reserve",
            "PyTorch's caching allocator over the allocated bytes, as a fraction (0 to 1; 0.1 assumed)", 0, 1, 0.05, 2,
            &Scenario::reserve);

@@ -157,8 +157,19 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
       if (const ComputeCeiling* c = out.roof.FindCompute(k)) return c->flops_per_s;
     return 0.0;
   };
-  const double gemm_peak = peak_of(out.precision), half_peak = peak_of("bf16"), fp32_peak = peak_of("fp32");
+  const double gemm_peak = peak_of(out.precision);
   if (gemm_peak <= 0) return Error{"gpu: the catalog has no dense throughput for '" + gpu.id + "'"};
+  // A GPU quoted only at a low precision (Jetson AGX Thor: FP4) has no 16/32-bit figure: its
+  // attention and FP32 work are drawn against the one it has, an upper bound, and said so.
+  double half_peak = peak_of("bf16"), fp32_peak = peak_of("fp32");
+  if (half_peak <= 0 || fp32_peak <= 0) {
+    out.assumptions.push_back(gpu.name +
+                              ": the catalog has no 16/32-bit dense throughput; attention and FP32 work are "
+                              "placed against the " +
+                              out.precision + " peak (an upper bound)");
+    if (half_peak <= 0) half_peak = gemm_peak;
+    if (fp32_peak <= 0) fp32_peak = half_peak;
+  }
   const double bw = gpu.bandwidth_bytes_per_s;
   std::vector<std::string> link_warnings;
   const Link link = CollectiveLink(catalog, gpu, s.tp, link_warnings);

@@ -159,7 +159,13 @@ constexpr double kNetworkAllReduceLatency = 50e-6;
 Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<std::string>& warnings,
                     const CeilingTable* table) {
   Link link;
-  if (n > kNodeGpus) {
+  // GPUs one scale-up fabric joins: 8 in an HGX/DGX node, or the fabric's domain (NVL72: 72 GPUs
+  // behind NVLink switches, interconnects.json nvl72).
+  int domain = kNodeGpus;
+  if (gpu.interconnect && !gpu.interconnect->fabric.empty())
+    for (const InterconnectSpec& ic : catalog.interconnects)
+      if (ic.id == gpu.interconnect->fabric && ic.domain_gpus > 0) domain = ic.domain_gpus;
+  if (n > domain) {
     // One NIC per GPU: InfiniBand NDR (400 Gb/s) where the GPU has a scale-up fabric (data-centre
     // parts), 100 Gb Ethernet otherwise; the catalog's interconnect entries give the rates.
     const bool datacenter = gpu.interconnect.has_value();
@@ -171,7 +177,7 @@ Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<s
       }
     if (link.bytes_per_s == 0) link.bytes_per_s = datacenter ? 50e9 : 12.5e9, link.name = id;
     link.latency_s = kNetworkAllReduceLatency;
-    warnings.push_back(std::to_string(n) + " GPUs span more than one " + std::to_string(kNodeGpus) +
+    warnings.push_back(std::to_string(n) + " GPUs span more than one " + std::to_string(domain) +
                        "-GPU node: the all-reduce crosses " + link.name +
                        " (real deployments put pipeline parallelism between nodes instead)");
     return link;
