@@ -247,6 +247,11 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     if (!e) return r.skipped = e.error(), r;
     r.estimated = r.kind == "gpu_hours" ? e->gpu_hours : e->seconds / 86400;
   } else if (r.kind == "peak_memory_gb") {
+    // A table row whose recipe nobody could find constrains nothing: its settings are unknown.
+    if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object() && Str(*rec, "config").empty() &&
+                                     Str(*rec, "url").empty() && Str(*rec, "script").empty() &&
+                                     Str(*rec, "framework").empty())
+      return r.skipped = "the recipe's settings are unknown", r;
     if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object()) ApplyRecipe(*rec, s);
     // Multi-GPU fine-tuning recipes (torchtune, axolotl) shard with FSDP: ZeRO-3 over the GPUs.
     if (!c.contains("dp") && Num(c, "gpus", 1) > 1) s.dp = static_cast<int>(Num(c, "gpus")), s.zero = 3;

@@ -398,19 +398,26 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   //   LoRA skips the frozen weights' gradient: 2N forward + 2N input gradients through the
   //   adapted layers + 6 × the trained parameters (no backward below the first adapted layer).
   const double n_active = params.active;
+  // The parameters that multiply: all but the input table (a lookup) and learned positions;
+  // with tied embeddings the one table is the output head's matmul too.
+  const double lookup = model.tie_embeddings ? params.input_embedding - static_cast<double>(model.vocab) * model.hidden
+                                             : params.input_embedding;
+  const double n_matmul = n_active - lookup;
   const double attn_fwd = AttentionFlopsPerToken(model, sq / 2);  // per token, whole model, causal
   const double backward_share = lora ? adapted_layers / layers : 1;
   const double recompute_fwd = s.recompute == "full" ? 1 : 0;
   if (lora) {
-    e.flops_per_token = 2 * n_active * (1 + backward_share) + 6 * trainable + attn_fwd * (1 + 2 * backward_share);
+    e.flops_per_token = 2 * n_matmul * (1 + backward_share) + 6 * trainable + attn_fwd * (1 + 2 * backward_share);
     e.flops_formula = "2N forward + 2N × " + FormatFixed(backward_share, 2) + " input gradients + 6 × " +
                       FormatParams(trainable) + " trained + causal attention";
   } else {
-    e.flops_per_token = 6 * n_active + 3 * attn_fwd;
-    e.flops_formula = "6 × " + FormatParams(n_active) + " active params + causal attention (3 × 4·w·s/2 per layer)";
+    e.flops_per_token = 6 * n_matmul + 3 * attn_fwd;
+    e.flops_formula =
+        "6 × " + FormatParams(n_matmul) +
+        " active params that multiply (not the input embedding) + causal attention (3 × 4·w·s/2 per layer)";
   }
   e.flops_6nd_per_token = 6 * n_active;
-  const double linear_fwd = 2 * (n_active - params.input_embedding);
+  const double linear_fwd = 2 * n_matmul;
   const double gemm_hw =
       lora ? linear_fwd * (1 + backward_share + recompute_fwd) + 6 * trainable : linear_fwd * (3 + recompute_fwd);
   const double attn_hw = attn_fwd * (1 + 2.5 * backward_share + recompute_fwd);
