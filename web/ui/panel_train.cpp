@@ -32,13 +32,17 @@ void App::DrawTrainInputs() {
       {"reserve", "moe-ep"},
   };
   ImGui::PushItemWidth(ImGui::GetFontSize() * 9.0f);
+  // Two to a line where both fit with their labels; one to a line on a phone.
+  const bool narrow = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 40;
   for (const auto& row : kRows) {
     Field(row[0]);
-    ImGui::SameLine();
+    if (!narrow) ImGui::SameLine();
     Field(row[1]);
   }
   ImGui::PopItemWidth();
-  ImGui::TextColored(Muted(), "Sequence length = Context; GPUs = tp x pp x dp x cp; recipes: Presets menu");
+  ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+  ImGui::TextWrapped("Sequence length = Context; GPUs = tp x pp x dp x cp; recipes: Presets menu");
+  ImGui::PopStyleColor();
 }
 
 void App::DrawTrain() {

@@ -252,6 +252,12 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
                                      Str(*rec, "url").empty() && Str(*rec, "script").empty() &&
                                      Str(*rec, "framework").empty())
       return r.skipped = "the recipe's settings are unknown", r;
+    // Unpacked samples are as long as each batch's longest, not the stated maximum: the peak
+    // belongs to a length nobody wrote down.
+    if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object() && rec->contains("packed") &&
+                                     (*rec)["packed"].is_boolean() && !(*rec)["packed"].get<bool>() &&
+                                     !Has(Str(*rec, "micro_batch_note"), "padded to"))
+      return r.skipped = "unpacked samples: the sequence length varies with each batch", r;
     if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object()) ApplyRecipe(*rec, s);
     // Multi-GPU fine-tuning recipes (torchtune, axolotl) shard with FSDP: ZeRO-3 over the GPUs.
     if (!c.contains("dp") && Num(c, "gpus", 1) > 1) s.dp = static_cast<int>(Num(c, "gpus")), s.zero = 3;
