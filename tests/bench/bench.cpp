@@ -19,6 +19,7 @@
 #include "gpuplan/serving.h"
 #include "gpuplan/session.h"
 #include "gpuplan/speed.h"
+#include "gpuplan/training.h"
 
 using namespace gpuplan;
 
@@ -76,6 +77,20 @@ int main() {
     g_sink = g_sink + EstimateCost(cat, s8, *v).cloud_hour;
   });
   row("fit + speed + cost, Llama 3.1 8B on one RTX 4090", single);
+  // The Train panel after an edit: the estimate with its predicted step, and the scaling curve
+  // (one estimate per data-parallel degree).
+  {
+    Scenario t;
+    t.model = "llama-3-8b";
+    t.gpu = "a100-sxm-80gb";
+    t.dp = 8;
+    t.zero = 3;
+    t.context = 4096;
+    row("train: Llama 3 8B FSDP on 8 x A100, estimate + scaling curve", Median(21, [&] {
+          Result<TrainEstimate> e = EstimateTraining(cat, t);
+          g_sink = g_sink + (e ? e->mfu : 0) + static_cast<double>(TrainingScaling(cat, t).size());
+        }));
+  }
   struct Case {
     const char* what;
     Scenario s;
