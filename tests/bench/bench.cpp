@@ -15,7 +15,9 @@
 #include "gpuplan/cost.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/plan.h"
+#include "gpuplan/presets.h"
 #include "gpuplan/resolve.h"
+#include "gpuplan/scenario.h"
 #include "gpuplan/serving.h"
 #include "gpuplan/session.h"
 #include "gpuplan/speed.h"
@@ -80,12 +82,8 @@ int main() {
   // The Train panel after an edit: the estimate with its predicted step, and the scaling curve
   // (one estimate per data-parallel degree).
   {
-    Scenario t;
-    t.model = "llama-3-8b";
-    t.gpu = "a100-sxm-80gb";
-    t.dp = 8;
-    t.zero = 3;
-    t.context = 4096;
+    // The seed's example (presets.h): Llama 3 8B with FSDP on 8 x A100.
+    const Scenario t = DecodeState(FindPreset("seed-llama3-8b-8xa100")->hash, cat).scenario;
     row("train: Llama 3 8B FSDP on 8 x A100, estimate + scaling curve", Median(21, [&] {
           Result<TrainEstimate> e = EstimateTraining(cat, t);
           g_sink = g_sink + (e ? e->mfu : 0) + static_cast<double>(TrainingScaling(cat, t).size());
