@@ -144,8 +144,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
         (trainable - routed) / model_split / shard(from_stage) + routed / expert_split / shard_e(from_stage);
     return held > 0 ? trainable / held : model_split * shard(from_stage);
   };
-  const double weights_all =
-      (frozen_bytes + trainable * 2 / per_gpu_div(3) * model_split * shard(3)) / model_split / shard(3);
+  const double weights_all = frozen_bytes / model_split / shard(3) + trainable * 2 / per_gpu_div(3);
   const double weights = weights_all * (s.offload >= 2 ? 0 : 1);
   // Optimizer-in-backward (torchtune's optimizer_in_bwd) frees each gradient as soon as its
   // parameter is updated: about one layer's gradients are alive at a time. CPU offload (ZeRO-
