@@ -24,6 +24,12 @@ echo
 cmake --build build/native --target gpuplan >/dev/null
 build/native/native/gpuplan calibrate --loso | sed -n '1,/^$/p;/Errors per kind/,/^$/p'
 echo
+# How true the training estimates are, per kind (issue 20's targets): peak memory and maximum
+# context of fine-tuning recipes, throughput of published runs in-sample and leave-one-source-out.
+cmake --build build/native --target unit-training >/dev/null
+echo "training estimates against tests/reference/training_measurements.json:"
+build/native/tests/unit-training "the training estimator against published numbers" | grep -E "median error|^band"
+echo
 wasm build/wasm/tests/bench.js
 echo
 # The CLI as a user meets it, the whole process: `fit` against `catalog gpus` and `--help`,

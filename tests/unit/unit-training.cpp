@@ -98,7 +98,9 @@ TEST_CASE("LoRA targets and layers, and an 8-bit frozen base", "[training]") {
   s.lora_layers = 8;  // the last 8 of 32 layers: a quarter of the adapters and of the stored activations
   const TrainEstimate last = Train(s);
   CHECK(last.trainable_params == Approx(all.trainable_params / 4));
-  CHECK(last.terms[4].bytes == Approx(all.terms[4].bytes / 4));
+  // (the one-layer backward workspace of eager kernels, 2h + 6I per token, does not scale)
+  const double workspace = static_cast<double>(s.context * s.micro_batch) * (2 * 4096 + 6 * 11008);
+  CHECK(last.terms[4].bytes - workspace == Approx((all.terms[4].bytes - workspace) / 4));
   CHECK(last.flops_per_token < all.flops_per_token);
   s.lora_layers = 0;
   s.weights = "llm-int8";
@@ -186,6 +188,44 @@ TEST_CASE("activations: recomputation and flash attention shrink them - the verd
   const TrainEstimate e = Train(s);  // 8B full fine-tune on one H100: 16 B/param alone is 128 GB
   CHECK_FALSE(e.fits);
   CHECK_FALSE(e.suggestions.empty());
+}
+
+// A gated layer counted tensor by tensor: eager PyTorch keeps the norms' FP32 copies and all four
+// MLP products (16h + 4q + 4kv + 8I bytes per token), fused kernels the matmul inputs only
+// (12h + 4kv + 4I for q = h), plus eager's one-layer backward workspace (2h + 6I).
+TEST_CASE("kernels: eager and fused layers keep what autograd saves - k-bit preparation upcasts the tables",
+          "[training]") {
+  Scenario s;
+  s.model = "llama-3.1-8b";  // h 4096, q 4096, kv 1024, I 14336, 32 layers
+  s.gpu = "h100-sxm";
+  s.context = 4096;
+  s.micro_batch = 1;
+  auto activations = [&](const Scenario& x) {
+    for (const Term& t : Train(x).terms)
+      if (t.key == "activations") return t.bytes;
+    return -1.0;
+  };
+  const double tokens = 4096, h = 4096, kv = 1024, ffn = 14336;
+  s.kernels = "eager";
+  CHECK(activations(s) == Approx(tokens * 32 * (16 * h + 4 * kv + 8 * ffn) + tokens * (2 * h + 6 * ffn)));
+  s.kernels = "fused";
+  CHECK(activations(s) == Approx(tokens * 32 * (12 * h + 4 * kv + 4 * ffn)));
+
+  // QLoRA: the NF4 base keeps its 16-bit tables; PEFT's k-bit preparation makes them FP32.
+  s.method = "qlora";
+  s.recompute = "full";
+  s.kernels = "eager";
+  const TrainEstimate plain = Train(s);
+  s.kbit_prep = 1;
+  const TrainEstimate prepared = Train(s);
+  const double tables = CountParams(*Cat().FindModel("llama-3.1-8b")).embedding;
+  CHECK(prepared.terms[0].bytes - plain.terms[0].bytes == Approx(tables * 2));
+  CHECK(prepared.terms[0].formula.find("FP32: k-bit preparation") != std::string::npos);
+  CHECK(prepared.warnings.size() == plain.warnings.size());
+  s.method = "full";
+  const TrainEstimate full = Train(s);
+  CHECK(std::any_of(full.warnings.begin(), full.warnings.end(),
+                    [](const std::string& w) { return w.find("kbit-prep applies") != std::string::npos; }));
 }
 
 // The seed (gpu-hardware-guide-for-ai.ja.txt): Llama 3 8B on 8 × A100 for 100 B tokens takes
@@ -302,11 +342,15 @@ TEST_CASE("the training estimator against published numbers", "[training][refere
   CHECK(quantile(loso, 0.5) <= 0.13);  // recorded 11.7% (43 runs, 9 sources)
   CHECK(quantile(loso, 0.9) <= 0.56);  // recorded 51.0%: fine-grained MoE and small FP8 runs
   CHECK(median("gpu_hours") <= 0.9);   // recorded 79%
-  CHECK(errors["peak_memory_gb"].size() >= 33);
-  CHECK(median("peak_memory_gb") <= 0.28);  // recorded 25.2%
-  CHECK(p90("peak_memory_gb") <= 0.85);     // recorded 79.8%
+  // Peak memory: rows of unpacked datasets (their batch lengths vary) and configs that cannot be
+  // the one measured are skipped with the reason; the remaining p90 is torchtune's A6000 rows and
+  // FSDP QLoRA with CPU offload (20 GB measured where the model leaves 3-12 GB).
+  CHECK(errors["peak_memory_gb"].size() >= 24);
+  CHECK(median("peak_memory_gb") <= 0.18);  // recorded 16.2% (24 cases)
+  CHECK(p90("peak_memory_gb") <= 0.65);     // recorded 61.0%
   CHECK(errors["max_context_tokens"].size() >= 15);
-  CHECK(median("max_context_tokens") <= 0.33);  // recorded 29.0%
+  CHECK(median("max_context_tokens") <= 0.14);  // recorded 11.6% (17 cases)
+  CHECK(p90("max_context_tokens") <= 0.25);     // recorded 22.4%
 }
 
 // The seeds' training table: 8 bytes per parameter "plus activations" against mixed-precision

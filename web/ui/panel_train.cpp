@@ -30,6 +30,7 @@ void App::DrawTrainInputs() {
       {"paged", "train-embed"},
       {"precision", "vp"},
       {"reserve", "moe-ep"},
+      {"kernels", "kbit-prep"},
   };
   ImGui::PushItemWidth(ImGui::GetFontSize() * 9.0f);
   // Two to a line where both fit with their labels; one to a line on a phone.

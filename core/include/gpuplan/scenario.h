@@ -71,8 +71,11 @@ struct Scenario {
   int opt_in_bwd = 0;                // 1: optimizer step fused into the backward pass (no full gradient buffer)
   std::string ce = "full";         // cross-entropy: full (FP32 logits), chunked (torchtune), fused (Liger/Unsloth/CCE)
   int act_offload = 0;             // 1: activations saved for backward kept in CPU memory (torchtune, Unsloth)
+  int kbit_prep = 0;               // QLoRA/LLM.int8(): PEFT prepare_model_for_kbit_training (tables and norms in FP32)
   int train_embed = 0;             // LoRA: 1 trains the embeddings and output head in full (PEFT modules_to_save)
   int paged = 0;                   // 1: optimizer states in paged (unified) memory (bitsandbytes paged optimizers)
+  std::string kernels =
+      "eager";  // activations kept: eager (PyTorch as written) or fused (torch.compile, Liger, Unsloth, TE)
   std::string precision = "bf16";  // training GEMMs: bf16, or fp8 (Transformer Engine, delayed scaling)
   int cp = 1;                      // context-parallel degree: the sequence split over cp GPUs (ring attention)
   int vp = 1;                      // interleaved pipeline: virtual stages per GPU (Megatron)

@@ -305,9 +305,18 @@ const std::vector<FieldDef>& Table() {
     small("train-embed", "Train embeddings",
           "LoRA: 1 trains the embeddings and output head in full (PEFT modules_to_save)", 0, 1, 0,
           &Scenario::train_embed);
+    small("kbit-prep", "k-bit preparation",
+          "QLoRA or LLM.int8() base: 1 = PEFT's prepare_model_for_kbit_training (TRL's SFTTrainer calls it on one "
+          "GPU): embeddings, output head and norms cast to FP32",
+          0, 1, 0, &Scenario::kbit_prep);
     small("paged", "Paged optimizer",
           "1: optimizer states in paged unified memory (bitsandbytes), evicted to CPU under pressure", 0, 1, 0,
           &Scenario::paged);
+    choice("kernels", "Kernels",
+           "what a gated (Llama-style) layer keeps for backward: eager (PyTorch as written: RMSNorm's FP32 copy and "
+           "all four MLP products), fused (torch.compile, Liger, Unsloth, Megatron/Transformer Engine: the "
+           "matmul inputs only, elementwise work recomputed)",
+           {"eager", "fused"}, &Scenario::kernels);
     choice("precision", "Precision",
            "training GEMMs: bf16, or fp8 (Transformer Engine; weights and master stay BF16/FP32)", {"bf16", "fp8"},
            &Scenario::precision);

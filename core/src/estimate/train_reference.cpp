@@ -49,43 +49,19 @@ bool Flag(const json& x, const char* key) {
   return x.contains(key) && x[key].is_boolean() && x[key].get<bool>();
 }
 
-// The settings of the recipe a table was measured with (its YAML config, launch flags or the
-// tool's documented defaults), as the case records them.
-void ApplyRecipe(const json& x, Scenario& s) {
-  if (Str(x, "dtype") == "bf16" || Has(Str(x, "dtype"), "bf16 (")) s.master = 0;  // pure BF16 (torchtune)
-  if (x.contains("activation_checkpointing") && x["activation_checkpointing"].is_boolean())
-    s.recompute = x["activation_checkpointing"].get<bool>() ? "full" : "none";
-  const std::string ckpt = x.contains("activation_checkpointing") && x["activation_checkpointing"].is_string()
-                               ? Str(x, "activation_checkpointing")
-                               : "";
-  // Unsloth's gradient checkpointing ("unsloth") offloads the checkpoints to the CPU.
-  if (Has(ckpt, "unsloth")) s.recompute = "full", s.act_offload = 1;
-  if (Flag(x, "activation_offloading")) s.act_offload = 1;
-  if (Num(x, "batch_size") > 0) s.micro_batch = static_cast<long long>(Num(x, "batch_size"));
-  if (Num(x, "seq_len") > 0) s.context = static_cast<long long>(Num(x, "seq_len"));
-  if (Num(x, "lora_rank") > 0) s.lora_rank = static_cast<int>(Num(x, "lora_rank"));
-  // Adapted modules, from torchtune's lora_attn_modules/apply_lora_to_mlp, axolotl's
-  // lora_target_linear or PEFT's target_modules as the recipe records them.
-  const std::string targets = Str(x, "lora_targets");
-  if (targets.find("apply_lora_to_mlp True") != std::string::npos ||
-      targets.find("lora_target_linear: true") != std::string::npos || Has(targets, "all-linear") ||
-      Has(targets, "all linear") || Has(targets, "gate, up"))
-    s.lora_targets = "all-linear";
-  else if (targets.find("[q_proj, v_proj]") != std::string::npos ||
-           targets.find("['q_proj','v_proj']") != std::string::npos)
-    s.lora_targets = "qv";
-  else if (!targets.empty())
-    s.lora_targets = "attention";
-  if (Str(x, "dtype").find("load_in_8bit: true") != std::string::npos) s.weights = "llm-int8";
-  const std::string o = Str(x, "optimizer");
-  if (Has(o, "8bit") || Has(o, "8-bit")) s.optimizer = "adamw-8bit";
-  if (Has(targets, "modules_to_save") && Has(targets, "embed")) s.train_embed = 1;
-  if (Has(o, "paged") || Flag(x, "paged_optimizer")) s.paged = 1;
-  if (Flag(x, "optimizer_in_bwd")) s.opt_in_bwd = 1;
-  if (Flag(x, "fsdp_cpu_offload")) s.offload = 2, s.zero = 3;
-  const std::string loss = Str(x, "loss");
-  if (Has(loss, "chunked") || Has(loss, "not cce")) s.ce = "chunked";
-  if (Has(loss, "cut cross") || Has(loss, "fused") || Has(loss, "liger")) s.ce = "fused";
+// The settings of the recipe a table was measured with, as gpuplan fields: the case's
+// "gpuplan" object, written from the recipe's YAML config, launch flags or the tool's documented
+// defaults (the recipe object beside it keeps the evidence). Through the one field table, so a
+// case sets exactly what a link or a flag would. An unknown field or value names itself.
+std::optional<std::string> ApplySettings(const Catalog& catalog, const json& c, Scenario& s) {
+  const auto it = c.find("gpuplan");
+  if (it == c.end()) return std::nullopt;
+  if (!it->is_object()) return "'gpuplan' is not an object";
+  for (const auto& [key, value] : it->items()) {
+    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    if (std::optional<Error> err = SetField(s, key, text, catalog)) return err->message;
+  }
+  return std::nullopt;
 }
 
 TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
@@ -166,6 +142,9 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     s.zero = Has(fsdp, "full") && !Has(fsdp, "none") ? 3 : 1;
     if (c.contains("zero_stage") && c["zero_stage"].is_number()) s.zero = static_cast<int>(Num(c, "zero_stage"));
     if (s.recompute.empty()) s.recompute = "none";
+    // Published pre-training runs use fused kernels: Megatron's Transformer Engine, torchtitan's
+    // torch.compile, llm-foundry's flash-attention layers.
+    s.kernels = "fused";
     s.mfu = 0;
     const Result<Resolved> ids = Resolve(*cat, s);
     if (!ids) {
@@ -246,59 +225,67 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     Result<TrainEstimate> e = EstimateTraining(catalog, s);
     if (!e) return r.skipped = e.error(), r;
     r.estimated = r.kind == "gpu_hours" ? e->gpu_hours : e->seconds / 86400;
-  } else if (r.kind == "peak_memory_gb") {
-    // A table row whose recipe nobody could find constrains nothing: its settings are unknown.
-    if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object() && Str(*rec, "config").empty() &&
-                                     Str(*rec, "url").empty() && Str(*rec, "script").empty() &&
-                                     Str(*rec, "framework").empty())
-      return r.skipped = "the recipe's settings are unknown", r;
+  } else if (r.kind == "peak_memory_gb" || r.kind == "max_context_tokens") {
+    // A row the case marks unusable (its settings unknown, or a config copy that cannot be the
+    // one measured) says why; it constrains nothing.
+    if (!Str(c, "skip").empty()) return r.skipped = Str(c, "skip"), r;
     // Unpacked samples are as long as each batch's longest, not the stated maximum: the peak
     // belongs to a length nobody wrote down.
     if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object() && rec->contains("packed") &&
                                      (*rec)["packed"].is_boolean() && !(*rec)["packed"].get<bool>() &&
                                      !Has(Str(*rec, "micro_batch_note"), "padded to"))
       return r.skipped = "unpacked samples: the sequence length varies with each batch", r;
-    if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object()) ApplyRecipe(*rec, s);
-    // Multi-GPU fine-tuning recipes (torchtune, axolotl) shard with FSDP: ZeRO-3 over the GPUs.
+    if (!c.contains("gpuplan")) return r.skipped = "the recipe's settings are unknown", r;
+    // Multi-GPU fine-tuning recipes (torchtune, axolotl, PEFT) shard with FSDP or ZeRO-3.
     if (!c.contains("dp") && Num(c, "gpus", 1) > 1) s.dp = static_cast<int>(Num(c, "gpus")), s.zero = 3;
+    if (r.kind == "max_context_tokens") {
+      // Nobody reaches a long context without recomputing activations: full, unless the case
+      // says otherwise.
+      s.recompute = "full";
+      s.gpu = Str(c, "gpu").empty() ? "h100-sxm" : Str(c, "gpu");
+      const double vram = Num(c, "gpu_vram_gb");
+      if (vram > 0) s.gpu_mem_gib = vram;
+    }
     s.model = Str(c, "model");
+    if (std::optional<std::string> err = ApplySettings(catalog, c, s)) return r.skipped = *err, r;
     const Result<Resolved> ids = Resolve(catalog, s);
     if (!ids) {
       const std::string field = UnresolvedField(ids.error());
       return r.skipped = field == "model" ? "model not in the catalog" : field == "gpu" ? "GPU not in the catalog" : ids.error(), r;
     }
-    Result<TrainEstimate> e = EstimateTraining(*ids, s);
-    if (!e) return r.skipped = e.error(), r;
-    // What PyTorch holds (allocated + the allocator's reserve), without the CUDA context, which
-    // the tools' memory statistics do not see.
-    r.estimated = e->allocated_bytes * (1 + s.reserve) / scale;
-  } else if (r.kind == "max_context_tokens") {
-    // The longest sequence whose step fits in the card's memory (the case's VRAM class, GiB as
-    // cards are sold), found by bisection; the estimate is the tokens of one micro-batch.
-    // Nobody reaches a long context without recomputing activations: full, unless the recipe
-    // says otherwise.
-    s.recompute = "full";
-    if (auto rec = c.find("recipe"); rec != c.end() && rec->is_object()) ApplyRecipe(*rec, s);
-    s.model = Str(c, "model");
-    const double vram = Num(c, "gpu_vram_gb");
-    if (vram > 0) s.gpu_mem_gib = vram;
-    s.gpu = Str(c, "gpu").empty() ? "h100-sxm" : Str(c, "gpu");
-    if (s.method == "full") return r.skipped = "only LoRA/QLoRA context cases are modelled", r;
-    const Result<Resolved> ids = Resolve(catalog, s);
-    if (!ids) return r.skipped = UnresolvedField(ids.error()) == "model" ? "model not in the catalog" : ids.error(), r;
-    auto fits = [&](long long context) {
-      s.context = context;
+    if (r.kind == "peak_memory_gb") {
       Result<TrainEstimate> e = EstimateTraining(*ids, s);
-      return e && e->fits;
-    };
-    long long lo = 0, hi = 4194304;
-    if (!fits(1)) return r.skipped = "not even one token fits", r;
-    lo = 1;
-    while (hi - lo > 1) {
-      const long long mid = lo + (hi - lo) / 2;
-      (fits(mid) ? lo : hi) = mid;
+      if (!e) return r.skipped = e.error(), r;
+      // The statistic the table printed: PyTorch's active or allocated bytes; reserved (those plus
+      // the caching allocator's reserve; also assumed when the table does not say); or the whole
+      // device as nvidia-smi shows it (reserved plus the CUDA context).
+      const std::string stat = Str(c, "memory_stat");
+      double overhead = 0;
+      for (const Term& term : e->terms)
+        if (term.key == "overhead") overhead += term.bytes;
+      const double reserved = e->allocated_bytes * (1 + s.reserve);
+      r.estimated = (stat == "active" || stat == "allocated" ? e->allocated_bytes
+                     : stat == "device"                      ? reserved + overhead
+                                                             : reserved) /
+                    scale;
+    } else {
+      // The longest sequence whose step fits in the card's memory (the case's VRAM class, GiB as
+      // cards are sold), found by bisection; the estimate is the tokens of one micro-batch.
+      if (s.method == "full") return r.skipped = "only LoRA/QLoRA context cases are modelled", r;
+      auto fits = [&](long long context) {
+        s.context = context;
+        Result<TrainEstimate> e = EstimateTraining(*ids, s);
+        return e && e->fits;
+      };
+      long long lo = 0, hi = 4194304;
+      if (!fits(1)) return r.skipped = "not even one token fits", r;
+      lo = 1;
+      while (hi - lo > 1) {
+        const long long mid = lo + (hi - lo) / 2;
+        (fits(mid) ? lo : hi) = mid;
+      }
+      r.estimated = static_cast<double>(lo * s.micro_batch);
     }
-    r.estimated = static_cast<double>(lo * s.micro_batch);
   } else {
     return r.skipped = "kind not modelled", r;
   }

@@ -129,7 +129,11 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   // embeddings and output head in BF16 (bnb's llm_int8_skip_modules, torchtune's
   // FrozenNF4Linear for the projections).
   const double frozen_tables = lora && base_weight_bytes < 2 ? std::max(0.0, params.embedding - embed_trained) : 0;
-  const double frozen_bytes = (frozen - frozen_tables) * base_weight_bytes + frozen_tables * 2;
+  // PEFT's prepare_model_for_kbit_training casts every 16-bit parameter of a k-bit model to FP32
+  // ("cast all non INT8 parameters to fp32", peft/utils/other.py): the tables and the norms.
+  const bool kbit_prep = s.kbit_prep != 0 && frozen_tables > 0;
+  const double table_bytes = kbit_prep ? 4 : 2;
+  const double frozen_bytes = (frozen - frozen_tables) * base_weight_bytes + frozen_tables * table_bytes;
   // Expert parallelism (Megatron-Core MoE): each MoE layer's routed experts are split over ep of
   // the data-parallel GPUs (expert tensor parallelism 1; with ep 1 the experts follow TP), and
   // their states are sharded over the dp × cp / ep GPUs that hold the same experts.
@@ -169,7 +173,9 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   e.terms.push_back(
       {"weights", "Weights",
        (lora ? FormatParams(frozen) + " frozen × " + Per(base_weight_bytes) + " B (" + base_label + ")" +
-                   (frozen_tables > 0 ? " except " + FormatParams(frozen_tables) + " embedding/head × 2 B" : "") +
+                   (frozen_tables > 0 ? " except " + FormatParams(frozen_tables) + " embedding/head × " +
+                                            Per(table_bytes) + " B" + (kbit_prep ? " (FP32: k-bit preparation)" : "")
+                                      : "") +
                    " + " + FormatParams(trainable) + " trained × 2 B"
              : FormatParams(trainable) + " × 2 B (BF16)") +
            " / " + Per(model_split) + " (TP × PP)" +
@@ -229,21 +235,51 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
                          " has no FP8 tensor cores in the catalog: trained in BF16 instead (precision fp8 needs "
                          "Hopper, Ada, Blackwell or MI300-class GPUs)");
   const double fp8_saving = fp8 ? 0.5 * (2 * 3 + 2 * ffn / h) / 2 : 0;  // × sbh: half of the linear inputs' bytes
-  const double per_layer_coeff = 11 + mlp_coeff + 4 - fp8_saving;       // × s·b·h
+  // Gated (Llama-style) layers have no dropout and keep different tensors than Korthikanti's
+  // GPT, so they are counted tensor by tensor, the way autograd saves them (bytes per token, 16-bit):
+  //   eager (torchtune's and Hugging Face's RMSNorm upcast to FP32 and save that copy:
+  //          torchtune/modules/rms_norm.py, transformers LlamaRMSNorm):
+  //          each norm 4h (FP32 input) + 2h (normed, the projections' input), q/k/v after RoPE 2q + 4kv
+  //          for attention's backward, the attention output 2q (o_proj's input; flash keeps it),
+  //          and the MLP's gate, SiLU(gate), up and their product, 2I each;
+  //   fused  (torch.compile's min-cut partitioner, Liger/Unsloth kernels, Transformer Engine's
+  //          LayerNormLinear and fused SwiGLU): each norm's 16-bit input and output 2h + 2h, q/k/v 2q + 4kv,
+  //          the attention output 2q, gate and up 2I each; SiLU and the product are recomputed.
+  //   The norms' tensors are not split by TP without sequence parallelism.
+  const bool gated_terms = model.gated_mlp;
+  const double q_dim = static_cast<double>(model.heads) * (model.head_dim > 0 ? model.head_dim : h / a);
+  const double kv_dim = static_cast<double>(model.kv_heads > 0 ? model.kv_heads : model.heads) *
+                        (model.head_dim > 0 ? model.head_dim : h / a);
+  const bool fused = s.kernels == "fused";
+  //   With k-bit preparation the norms' weights are FP32, so their outputs are FP32 (4h) and the
+  //   quantized projections take a 16-bit copy (2h): 4h more per norm.
+  const double gated_norms = (fused ? 8 : 12 + (kbit_prep ? 8 : 0)) * h;                      // bytes per token
+  const double gated_rest = 4 * q_dim + 4 * kv_dim + (fused ? 4 : 8) * ffn - fp8_saving * h;  // bytes per token
+  const double per_layer_coeff =
+      gated_terms ? (gated_norms + gated_rest) / h : 11 + mlp_coeff + 4 - fp8_saving;  // × s·b·h
   const bool split_all = s.sp != 0 || tp == 1;
-  constexpr double kUnsplit = 10;  // norms, dropout masks and the two block inputs (eq. 2)
+  // Not split by TP without SP: norms, dropout masks and the two block inputs (Korthikanti eq. 2);
+  // for gated layers the norms' tensors.
+  const double kUnsplit = gated_terms ? gated_norms / h : 10;
   const double full_layer =
       sl * b * h * (split_all ? per_layer_coeff / tp : kUnsplit + (per_layer_coeff - kUnsplit) / tp) +
       (!s.flash ? 5 * a * sl * sq * b / tp : 0);
   const double stored_layers = lora ? adapted_layers : layers;
   const double interleave = pp > 1 && s.vp > 1 ? 1 + (pp - 1) / (pp * s.vp) : 1;
+  // Eager PyTorch: the backward of a layer allocates its gradients while that layer's saved
+  // tensors are still alive (autograd frees a saved tensor only after its node has run): at the
+  // largest moment, in the MLP, the incoming gradient 2h and the products' gradients (gated: the
+  // product's, then gate's and up's, 2I each; plain: 2I twice), per token, split by TP. Fused
+  // kernels compute them in place of what they consume (Unsloth's SwiGLU backward writes into
+  // its inputs' buffers; a compiled backward frees each saved tensor at its last use).
+  const double bwd_workspace = fused ? 0 : sl * b * (2 * h + (model.gated_mlp ? 6 : 4) * ffn) / tp;
   std::string act_formula;
   double activations = 0, act_on_host = 0;
   if (s.recompute == "full") {
     const double input = 2 * sl * b * h / (split_all ? tp : 1);
     const double kept = input * stored_layers * interleave;
     // Offloaded checkpoints: the layer being recomputed and the next one's input in flight.
-    activations = (s.act_offload ? 2 * input : kept) + full_layer;
+    activations = (s.act_offload ? 2 * input : kept) + full_layer + bwd_workspace;
     act_on_host = s.act_offload ? kept : 0;
     act_formula = "full recomputation: 2·s·b·h per layer (its input" +
                   std::string(split_all ? "" : ", not split without SP") + ") + one layer's " +
@@ -251,17 +287,22 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   } else {
     const double per_layer = scores ? full_layer : full_layer - (!s.flash ? 5 * a * sl * sq * b / tp : 0);
     const double kept = per_layer * stored_layers * interleave;
-    activations = s.act_offload ? 2 * per_layer : kept;
+    activations = (s.act_offload ? 2 * per_layer : kept) + bwd_workspace;
     act_on_host = s.act_offload ? kept : 0;
-    act_formula = split_all ? "s·b·h·" + FormatFixed(per_layer_coeff, 1) + (scores ? " + 5·a·s²·b" : "") +
-                                  " per layer / TP " + Per(tp)
-                            : "s·b·h·(10 + " + FormatFixed(per_layer_coeff - kUnsplit, 1) + "/TP)" +
-                                  (scores ? " + 5·a·s²·b/TP" : "") + " per layer, TP " + Per(tp) + " without SP";
+    act_formula =
+        split_all
+            ? "s·b·h·" + FormatFixed(per_layer_coeff, 1) + (scores ? " + 5·a·s²·b" : "") + " per layer / TP " + Per(tp)
+            : "s·b·h·(" + FormatFixed(kUnsplit, 1) + " + " + FormatFixed(per_layer_coeff - kUnsplit, 1) + "/TP)" +
+                  (scores ? " + 5·a·s²·b/TP" : "") + " per layer, TP " + Per(tp) + " without SP";
     act_formula += scores ? "" : (s.flash ? " (flash attention: no score tensors)" : " (selective recomputation)");
   }
+  if (bwd_workspace > 0) act_formula += "; + " + FormatBytes(bwd_workspace) + " of one layer's backward gradients";
   if (s.act_offload)
     act_formula += "; offloaded to CPU: two layers' worth on the GPU (the one in use and the next in flight)";
   if (fp8) act_formula += "; FP8 linear inputs";
+  if (gated_terms)
+    act_formula += fused ? "; fused kernels: the matmul inputs only"
+                         : "; eager kernels: the norms' FP32 copies and all four MLP products";
   e.host_bytes += act_on_host;
   e.terms.push_back({"activations", "Activations",
                      act_formula + "; s " + FormatCount(s.context) + (cp > 1 ? " / CP " + Per(cp) : "") + ", b " +
@@ -384,6 +425,10 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   if (s.moe_ep > 1 && lora)
     e.warnings.push_back("moe-ep is not modelled for LoRA: the adapters are counted as if replicated");
   if (s.paged && opt_offload) e.warnings.push_back("paged has no effect with the optimizer offloaded to the CPU");
+  if (s.kbit_prep && !(lora && base_weight_bytes < 2))
+    e.warnings.push_back("kbit-prep applies to a QLoRA or LLM.int8() base; this run has no k-bit weights");
+  if (s.kernels == "fused" && !model.gated_mlp)
+    e.warnings.push_back("kernels: a plain (GPT-style) MLP is counted as Korthikanti et al. do, eager or fused");
   if (s.train_embed && !lora) e.warnings.push_back("train-embed applies to LoRA; full training trains every weight");
 
   // --- FLOPs per token, in three named conventions:
@@ -671,7 +716,7 @@ double TrainingStepFactor() {
 
 std::pair<double, double> TrainingBand() {
   // Recorded 2026-12-03 from the same 43 runs (9 sources); unit-training recomputes and holds it.
-  return {0.68, 1.25};
+  return {0.71, 1.26};
 }
 
 double MfuForDays(const TrainEstimate& e, double days) {

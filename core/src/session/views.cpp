@@ -555,7 +555,9 @@ Report TrainReport(Session& session, const ReportOptions& o) {
                     " tokens, micro-batch " + std::to_string(s.micro_batch) + ", recompute " + s.recompute + ", " +
                     (s.flash ? "flash/SDPA" : "eager") + " attention");
   // The recipe's memory switches, where set.
-  std::string recipe = "cross-entropy " + s.ce + ", " + s.precision + (s.master ? " mixed precision" : " (pure)");
+  std::string recipe = "cross-entropy " + s.ce + ", " + s.precision + (s.master ? " mixed precision" : " (pure)") +
+                       ", " + s.kernels + " kernels";
+  if (s.kbit_prep) recipe += ", k-bit preparation (FP32 tables)";
   if (s.act_offload) recipe += ", activations offloaded";
   if (s.paged) recipe += ", paged optimizer";
   if (s.opt_in_bwd) recipe += ", optimizer in backward";
