@@ -620,3 +620,56 @@ TEST_CASE("the built-in catalog programs start with is the compact form of the J
   for (size_t i = 0; i < 4; ++i) lying[first_count + i] = '\xff';
   CHECK_FALSE(ReadCompactCatalog(lying).ok());
 }
+
+TEST_CASE("money in the catalog: yen prices keep their yen, rates are dated and sane", "[catalog]") {
+  const std::string src = R"("sources": [{"fields": ["per_usd", "on_demand_jpy_per_hour", "on_demand_usd_per_hour",
+      "monthly_jpy"], "title": "t", "url": "https://example.invalid", "read": "2026-12-03"}])";
+  auto load = [&](const std::string& body) {
+    return LoadCatalog({{"money.json", "{\"schema\": 1, " + body + "}"}}, test::Cat());
+  };
+  // A rate in the wrong units (yen per cent; dollars per euro) is refused with the reason.
+  auto yen =
+      load(R"("fx_rates": [{"id": "j", "currency": "JPY", "per_usd": 1.55, "date": "2025-12-15", )" + src + "}]");
+  REQUIRE_FALSE(yen.ok());
+  CHECK_THAT(yen.error(), Contains("yen per US dollar outside 50-500"));
+  auto gbp = load(R"("fx_rates": [{"id": "g", "currency": "GBP", "per_usd": 0.8, "date": "2025-12-15", )" + src + "}]");
+  REQUIRE_FALSE(gbp.ok());
+  CHECK_THAT(gbp.error(), Contains("must be JPY or EUR"));
+  auto date = load(R"("fx_rates": [{"id": "d", "currency": "EUR", "per_usd": 0.85, "date": "2025-12", )" + src + "}]");
+  REQUIRE_FALSE(date.ok());
+  CHECK_THAT(date.error(), Contains("YYYY-MM-DD"));
+  // An offer quotes one currency.
+  auto both = load(R"("cloud_offers": [{"id": "o", "provider": "P", "instance": "i", "gpu": "h100-sxm", "gpu_count": 1,
+      "on_demand_usd_per_hour": 2, "on_demand_jpy_per_hour": 300, "date": "2026-01", )" +
+                   src + "}]");
+  REQUIRE_FALSE(both.ok());
+  CHECK_THAT(both.error(), Contains("one currency per offer"));
+  auto who = load(R"("cloud_offers": [{"id": "o", "provider": "P", "instance": "i", "gpu": "h100-sxm", "gpu_count": 1,
+      "monthly_jpy": 300000, "access": "members", "date": "2026-01", )" +
+                  src + "}]");
+  REQUIRE_FALSE(who.ok());
+  CHECK_THAT(who.error(), Contains("must be application or academic"));
+  // A good yen offer and rate load, and the latest rate is the one used.
+  auto ok =
+      load(R"("fx_rates": [{"id": "a", "currency": "JPY", "per_usd": 150, "date": "2027-01-04", )" + src +
+           R"(}], "cloud_offers": [{"id": "o", "provider": "P", "instance": "i", "gpu": "h100-sxm", "gpu_count": 1,
+      "monthly_jpy": 300000, "date": "2026-01", )" +
+           src + "}]");
+  REQUIRE(ok.ok());
+  CHECK(ok->LatestFx("JPY")->per_usd == 150);
+  CHECK(ok->cloud_offers.back().monthly_jpy == 300000);
+  // The shipped catalog: at least ten prices quoted in yen, each with its source.
+  int yen_prices = 0;
+  for (const CloudOffer& o : test::Cat().cloud_offers) {
+    if (!(o.on_demand_jpy_per_hour > 0 || o.monthly_jpy > 0 || o.spot_jpy_per_hour > 0)) continue;
+    ++yen_prices;
+    CHECK_FALSE(o.sources.empty());
+  }
+  for (const Gpu& g : test::Cat().gpus)
+    for (const Price& p : g.prices) {
+      if (!(p.jpy > 0)) continue;
+      ++yen_prices;
+      CHECK_FALSE(p.source.url.empty());
+    }
+  CHECK(yen_prices >= 10);
+}

@@ -829,3 +829,96 @@ TEST_CASE("workloads: an impossible spec is refused with the field named", "[wor
             .rfind("input:", 0) == 0);
   CHECK(error(w) == "accepted");
 }
+
+// [SECTION] money in yen and euros --------------------------------------------------------
+TEST_CASE("money: yen have no minor units, euros and dollars two - the symbol leads") {
+  const Money usd, jpy{"JPY", 155.26, ""}, eur{"EUR", 0.8526, ""};
+  CHECK(FormatMoney(1234.5, usd, 2) == "$1,235");  // thousands: whole units
+  CHECK(FormatMoney(2.5, usd, 2) == "$2.50");
+  CHECK(FormatMoney(2.5, jpy, 2) == "¥388");        // 388.15: no sen
+  CHECK(FormatMoney(7951.9, jpy) == "¥1,234,612");  // 7,951.9 × 155.26 = 1,234,612.0
+  CHECK(FormatMoney(0.0123, jpy, 2) == "¥2");
+  CHECK(FormatMoney(0.0123, jpy, 4) == "¥1.91");
+  CHECK(FormatMoney(2.5, eur, 2) == "€2.13");
+  CHECK(FormatMoney(std::nan(""), jpy) == "n/a");
+}
+
+TEST_CASE("money: a yen offer keeps its yen - converted at the catalog's dated rate, or at the reader's own") {
+  const FxRate* rate = Cat().LatestFx("JPY");
+  REQUIRE(rate != nullptr);
+  CHECK(rate->per_usd > 100);
+  CHECK_FALSE(rate->sources.empty());
+  Scenario s;
+  s.model = "llama-3.1-8b";
+  s.gpu = "b200";  // the catalog's cheapest B200 hour may be a yen offer or a dollar one
+  s.currency = "jpy";
+  const SpeedEstimate e = Speed(s);
+  CostEstimate c = EstimateCost(Cat(), s, e);
+  CHECK(c.money.code == "JPY");
+  CHECK(c.money.per_usd == rate->per_usd);
+  CHECK(c.money.basis.find(rate->date) != std::string::npos);
+  // The hourly yen offer, priced at ¥1,320/h: at whatever rate the reader counts, a yen reader
+  // pays ¥1,320 (or less where a dollar offer is cheaper at that rate).
+  for (double fx : {100.0, 155.26, 200.0}) {
+    s.fx = fx;
+    c = EstimateCost(Cat(), s, e);
+    INFO(c.cloud_basis);
+    CHECK(c.cloud_gpu_hour * fx <= 1320 + 1e-9);
+    if (c.cloud_basis.find("HIGHRESO") != std::string::npos) CHECK(c.cloud_gpu_hour * fx == Approx(1320));
+  }
+  // The same offer in dollars: at the catalog's rate.
+  CloudOffer yen;
+  yen.gpu_count = 1;
+  yen.on_demand_jpy_per_hour = 1320;
+  CHECK(OfferUsdPerHour(yen, false, rate->per_usd) == Approx(1320 / rate->per_usd));
+  CHECK(OfferUsdPerHour(yen, false, 0) == 0);  // no rate: out of reach, not free
+  CHECK(OfferUsdPerHour(yen, true, rate->per_usd) == 0);
+  // A flat monthly rent is paid busy or not: spread over the busy hours.
+  CloudOffer month;
+  month.gpu_count = 1;
+  month.monthly_jpy = 385000;
+  CHECK(OfferUsdPerHour(month, false, 150, 1.0) == Approx(385000 / 730.0 / 150));
+  CHECK(OfferUsdPerHour(month, false, 150, 0.5) == Approx(2 * 385000 / 730.0 / 150));
+}
+
+TEST_CASE("money: academic tariffs are listed, never priced as the cloud option - yen readers pay yen prices") {
+  Scenario s;
+  s.model = "llama-3.1-8b";
+  s.gpu = "h100-sxm";
+  s.currency = "jpy";
+  const CostEstimate c = EstimateCost(Cat(), s, Speed(s));
+  INFO(c.cloud_basis);
+  CHECK(c.cloud_basis.find("academic") == std::string::npos);
+  bool listed = false;
+  for (const CloudOffer& o : Cat().cloud_offers) listed = listed || o.access == "academic";
+  CHECK(listed);
+  // RTX 4090: a yen reader buys at the Japanese price, a dollar reader at the US list price.
+  const Gpu* g = Cat().FindGpu("rtx-4090");
+  REQUIRE(g != nullptr);
+  const Price* yen = PurchasePrice(*g, true, 155);
+  const Price* usd = PurchasePrice(*g, false, 155);
+  REQUIRE(yen != nullptr);
+  REQUIRE(usd != nullptr);
+  CHECK(yen->jpy > 0);
+  CHECK(PriceUsd(*yen, 155) == Approx(yen->jpy / 155));
+  CHECK(PurchasePrice(*g, true, 0)->usd > 0);  // no yen rate: the dollar price
+}
+
+TEST_CASE("money: the reader's rate far from the catalog's is named - a currency without a rate stays dollars") {
+  Catalog cat = Cat();
+  Scenario s;
+  s.currency = "jpy";
+  s.fx = 1.5;  // dollars typed where yen were meant
+  std::vector<std::string> warnings;
+  const Money m = ScenarioMoney(cat, s, &warnings);
+  CHECK(m.per_usd == 1.5);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("far from the catalog") != std::string::npos);
+  cat.fx_rates.clear();
+  s.fx = 0;
+  warnings.clear();
+  const Money none = ScenarioMoney(cat, s, &warnings);
+  CHECK(none.code == "USD");
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("set fx") != std::string::npos);
+}

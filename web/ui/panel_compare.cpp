@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "chart.h"
+#include "gpuplan/cost.h"
 #include "gpuplan/records.h"
 #include "gpuplan/units.h"
 #include "tables.h"
@@ -56,12 +57,13 @@ void App::DrawCompare() {
                          ImVec2(0, ImGui::GetContentRegionAvail().y - em * 3)))  // one table state per layout
     return;
   ImGui::TableSetupScrollFreeze(1, 1);
+  const Money money = ScenarioMoney(*catalog_, session_.scenario());
   for (int c = 0; c < ncols; ++c) {
     ImGuiTableColumnFlags cf = cols[c].key == session_.view().sort ? ImGuiTableColumnFlags_DefaultSort : 0;
     if (c == 0) cf |= narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch;
     if (cols[c].order == CompareColumn::Order::kNone) cf |= ImGuiTableColumnFlags_NoSort;
     if (cols[c].hidden) cf |= ImGuiTableColumnFlags_DefaultHide;
-    ImGui::TableSetupColumn(cols[c].title, cf, c == 0 && narrow ? em * 13 : 0.0f);
+    ImGui::TableSetupColumn(CompareColumnTitle(cols[c], money).c_str(), cf, c == 0 && narrow ? em * 13 : 0.0f);
   }
   // Headers one by one, so each reports its rectangle (tests click them to sort).
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);

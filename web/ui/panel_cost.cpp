@@ -18,6 +18,8 @@ namespace gpuplan::ui {
 
 void App::DrawCostInputs() {
   ImGui::PushItemWidth(ImGui::GetFontSize() * 9.0f);
+  ImGui::TextColored(Muted(), "Currency");
+  for (const char* key : {"currency", "fx"}) Field(key);
   ImGui::TextColored(Muted(), "Renting");
   for (const char* key : {"price-hour", "spot-overhead", "utilization"}) Field(key);
   ImGui::TextColored(Muted(), "Owning");
@@ -45,14 +47,17 @@ void App::DrawCost() {
   for (const std::string& l : report.lines) Paragraph(l);
   // Cumulative cost by month: renting grows from zero; owning starts at the purchase.
   std::vector<Series> series;
-  auto add = [&](const std::vector<double>& y, ImU32 color, const char* name) {
-    if (y.empty()) return;
+  auto add = [&](const std::vector<double>& usd, ImU32 color, const char* name) {
+    if (usd.empty()) return;
+    std::vector<double> y(usd.size());
+    std::transform(usd.begin(), usd.end(), y.begin(), [&](double x) { return x * c.money.per_usd; });
     series.push_back(Series{c.months, y, {}, {}, color, name, {}});
   };
   add(c.cloud_total, IM_COL32(90, 150, 240, 255), "on demand");
   add(c.spot_total, IM_COL32(240, 160, 60, 255), "spot");
   add(c.owned_total, IM_COL32(80, 190, 120, 255), "owned");
-  Chart("cost-chart", series, "months", "$ cumulative", ImGui::GetFontSize() * 12, XAxis::kLinear);
+  const std::string y_label = MoneySymbol(c.money) + " cumulative";
+  Chart("cost-chart", series, "months", y_label.c_str(), ImGui::GetFontSize() * 12, XAxis::kLinear);
   Track("cost-chart");
 
   // The rows `gpuplan cost` prints: each option per GPU-hour, hour, month and 1M tokens.

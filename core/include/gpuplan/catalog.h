@@ -39,6 +39,7 @@ struct Interconnect {
 
 struct Price {
   double usd = 0;
+  double jpy = 0;            // a price quoted in yen (Japanese retail) keeps its yen; usd is then 0
   std::string kind;          // "launch" (MSRP / list) or "street"
   std::string date;          // YYYY-MM or YYYY-MM-DD
   Source source;
@@ -300,6 +301,24 @@ struct CloudOffer {
   std::string id, provider, instance, gpu, interconnect, region, date, notes;
   int gpu_count = 0;
   double on_demand_usd_per_hour = 0, spot_usd_per_hour = 0, reserved_1y_usd_per_hour = 0;  // 0: not published
+  // An offer quoted in yen (Japanese clouds) keeps its yen: per hour, or a flat month's rent
+  // (monthly_jpy, charged whether busy or not). Its dollar fields are then 0.
+  double on_demand_jpy_per_hour = 0, spot_jpy_per_hour = 0, monthly_jpy = 0;
+  // Who may rent it: "" anyone with a card; "application" companies and researchers after an
+  // application or contract (ABCI, TSUBAME's industry use); "academic" universities and
+  // research only (mdx). Academic offers are listed but never priced as the cloud option.
+  std::string access;
+  std::vector<Source> sources;
+};
+
+// A currency's rate against the US dollar on a date: the catalog's money is in dollars, a
+// price quoted in another currency keeps its own amount, and reports convert at the rate.
+struct FxRate {
+  std::string id;        // "jpy-2026-11-20"
+  std::string currency;  // ISO 4217: "JPY", "EUR"
+  double per_usd = 0;    // units of the currency one US dollar buys
+  std::string date;      // YYYY-MM-DD
+  std::string notes;
   std::vector<Source> sources;
 };
 
@@ -538,8 +557,11 @@ struct Catalog {
   std::vector<CloudOffer> cloud_offers;
   std::vector<EngineProfile> engines;
   std::vector<MeasuredCeiling> ceilings;
+  std::vector<FxRate> fx_rates;
 
   const Gpu* FindGpu(std::string_view id) const;
+  // The latest rate for a currency ("JPY"); null when the catalog has none.
+  const FxRate* LatestFx(std::string_view currency) const;
   const Model* FindModel(std::string_view id) const;
   const WeightFormat* FindWeightFormat(std::string_view id) const;
   const KvFormat* FindKvFormat(std::string_view id) const;

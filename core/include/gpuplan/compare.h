@@ -11,6 +11,7 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/model.h"
 #include "gpuplan/scenario.h"
+#include "gpuplan/units.h"
 
 namespace gpuplan {
 
@@ -31,6 +32,7 @@ struct CompareRow {
   double usd_per_m_output = 0;     // the JSON's older field: cloud when an offer exists, else owned
   std::string price_basis;         // "cloud" / "owned" / "": which of the two usd_per_m_output is
   double upfront_usd = 0;          // purchase price × count (0: unknown)
+  Money money;                     // the currency the scenario shows (cost.h ScenarioMoney)
   double watts = 0;                // TDP × count
   int year = 0;
   std::string note;                // why it does not fit, or the bound

@@ -13,6 +13,7 @@
 #include "gpuplan/resolve.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/speed.h"
+#include "gpuplan/units.h"
 
 namespace gpuplan {
 
@@ -21,7 +22,27 @@ struct CostLine {
   double usd = 0;  // per hour unless the key says otherwise
 };
 
+// The currency the scenario's costs are shown in: its rate is the scenario's fx where given,
+// else the catalog's latest for that currency (dollars: 1). `warnings` gets a rate far from the
+// catalog's (a factor of 3: yen typed as dollars, cents for dollars).
+Money ScenarioMoney(const Catalog& catalog, const Scenario& s, std::vector<std::string>* warnings = nullptr);
+// Yen per US dollar for converting prices quoted in yen: the scenario's fx when it shows yen,
+// else the catalog's latest; 0 when neither exists (yen offers then stay out of reach).
+double JpyPerUsd(const Catalog& catalog, const Scenario& s);
+// An offer's price per busy hour in dollars (on demand or spot); a flat monthly rent is paid
+// whether busy or not, so it is spread over the busy hours: 730 h × `utilization`. 0 when it
+// quotes none or its yen cannot be converted.
+double OfferUsdPerHour(const CloudOffer& o, bool spot, double jpy_per_usd, double utilization = 1);
+
+// The purchase price a reader counts with: where they count in yen, the latest price quoted in
+// yen (what they would pay); otherwise the latest. A yen price needs a yen rate (0: left out).
+// Null when the GPU has no usable price.
+const Price* PurchasePrice(const Gpu& gpu, bool want_yen, double jpy_per_usd);
+// A price in dollars (a yen price at the rate).
+double PriceUsd(const Price& p, double jpy_per_usd);
+
 struct CostEstimate {
+  Money money;  // the currency the words (and the records made from this) show
   // Cloud: per GPU-hour, from scenario.price_hour or the cheapest catalog offer for this GPU.
   double cloud_gpu_hour = 0, spot_gpu_hour = 0;  // 0: no price known
   std::string cloud_basis, spot_basis;
@@ -62,6 +83,8 @@ CostEstimate EstimateCost(const Resolved& r, const Scenario& s, const SpeedEstim
 
 // The cheapest on-demand (or spot) price per GPU-hour among the catalog's offers for a GPU;
 // 0 when none. `basis` names the offer and its date.
-double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool spot, std::string* basis);
+// Prices quoted in yen count at `jpy_per_usd` (0: left out); `basis` shows money in `shown`.
+double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool spot, std::string* basis,
+                       double jpy_per_usd = 0, const Money& shown = Money{}, double utilization = 1);
 
 }  // namespace gpuplan

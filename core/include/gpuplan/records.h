@@ -91,6 +91,9 @@ struct CompareColumn {
 };
 const std::vector<CompareColumn>& CompareColumns();
 const CompareColumn* FindCompareColumn(std::string_view key);
+// A column's title in the scenario's currency ("$/1M rented" -> "¥/1M rented").
+std::string CompareColumnTitle(const CompareColumn& c, const Money& m);
+
 // Sorts by a column key: speeds and context descending, costs, watts, TTFT and counts
 // ascending (each column's order); rows that do not fit, or lack the figure, go last. Stable.
 void SortCompareRows(std::vector<CompareRow>& rows, std::string_view key);

@@ -49,6 +49,8 @@ struct Scenario {
   double kwh_usd = 0.15;             // electricity price, $ per kWh
   double pue = 1.3;                  // power usage effectiveness of the room
   double utilization = 0.5;          // share of hours owned hardware is busy
+  std::string currency = "usd";      // costs shown in usd, jpy or eur (the catalog keeps dollars)
+  double fx = 0;                     // units of `currency` per US dollar; 0: the catalog's dated rate
   double spot_overhead = 0.10;       // extra hours on spot for interruptions and restarts (stated assumption)
   // Training (the Train panel, `gpuplan train`); context is the sequence length.
   std::string method = "full";       // full | lora | qlora

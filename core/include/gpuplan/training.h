@@ -15,6 +15,7 @@
 #include "gpuplan/inference.h"
 #include "gpuplan/resolve.h"
 #include "gpuplan/scenario.h"
+#include "gpuplan/units.h"
 
 namespace gpuplan {
 
@@ -56,6 +57,7 @@ struct TrainEstimate {
   // Cost.
   double cloud_usd = 0, spot_usd = 0, energy_kwh = 0, energy_usd = 0;
   std::string price_basis;
+  Money money;  // the currency the cost rows show (cost.h ScenarioMoney)
   // Figures the catalog cannot give (no compute figure: no time; no offer: no cloud cost): the
   // report's key -> why. Reports leave them empty with the reason, never 0.
   std::map<std::string, std::string> unknown;

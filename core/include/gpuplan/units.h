@@ -52,6 +52,18 @@ std::string XmlEscape(std::string_view text);
 std::string FormatCountOf(int64_t count, std::string_view one, std::string_view many);
 // "$1,274" from $1,000 up (whole dollars, thousands separated), else "$" + `decimals` decimals.
 std::string FormatUsd(double usd, int decimals);
+// [SECTION] Money: the catalog keeps dollars; a report shows them in the reader's currency.
+struct Money {
+  std::string code = "USD";  // ISO 4217: USD, JPY, EUR
+  double per_usd = 1;        // units of `code` one US dollar buys
+  std::string basis;         // where the rate comes from, in words (empty for dollars)
+};
+// "$", "¥", "€".
+std::string MoneySymbol(const Money& money);
+// A dollar amount in `money`'s currency: "$1,274", "¥193,456", "€1,096". `decimals` are a
+// dollar's (cents); currencies without minor units drop two of them (ISO 4217: the yen has
+// none): $0.0123 -> "¥1.87" at 2 decimals; -1 picks by size. "n/a" when not finite.
+std::string FormatMoney(double usd, const Money& money, int decimals = -1);
 // Parameter counts, 1000-based: 8.03e9 -> "8.03 B", 13e6 -> "13.0 M".
 std::string FormatParams(double count);
 

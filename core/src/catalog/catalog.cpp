@@ -436,7 +436,9 @@ Gpu ReadGpu(Reader& r) {
     for (size_t i = 0; i < prices->size(); ++i) {
       Reader pr((*prices)[i], r.where() + ": prices[" + std::to_string(i) + "]");
       Price price;
-      price.usd = pr.Positive("usd");
+      price.usd = pr.Positive("usd", false);
+      price.jpy = pr.Positive("jpy", false);
+      if ((price.usd > 0) == (price.jpy > 0)) pr.FailEntry("needs one amount: usd, or jpy for a price quoted in yen");
       price.kind = pr.String("kind");
       price.date = pr.String("date");
       if (!price.kind.empty() && price.kind != "launch" && price.kind != "street") pr.Fail("kind", "must be launch or street");
@@ -595,11 +597,47 @@ CloudOffer ReadCloudOffer(Reader& r) {
   o.on_demand_usd_per_hour = r.Positive("on_demand_usd_per_hour", false);
   o.spot_usd_per_hour = r.Positive("spot_usd_per_hour", false);
   o.reserved_1y_usd_per_hour = r.Positive("reserved_1y_usd_per_hour", false);
-  if (o.on_demand_usd_per_hour == 0 && o.spot_usd_per_hour == 0 && o.reserved_1y_usd_per_hour == 0)
-    r.FailEntry("needs at least one price (on_demand_usd_per_hour, spot_usd_per_hour or reserved_1y_usd_per_hour)");
+  o.on_demand_jpy_per_hour = r.Positive("on_demand_jpy_per_hour", false);
+  o.spot_jpy_per_hour = r.Positive("spot_jpy_per_hour", false);
+  o.monthly_jpy = r.Positive("monthly_jpy", false);
+  o.access = r.String("access", false);
+  if (!o.access.empty() && o.access != "application" && o.access != "academic")
+    r.Fail("access", "must be application or academic (omit it for an offer anyone can rent)");
+  const bool usd = o.on_demand_usd_per_hour > 0 || o.spot_usd_per_hour > 0 || o.reserved_1y_usd_per_hour > 0;
+  const bool jpy = o.on_demand_jpy_per_hour > 0 || o.spot_jpy_per_hour > 0 || o.monthly_jpy > 0;
+  if (!usd && !jpy)
+    r.FailEntry(
+        "needs at least one price (on_demand_usd_per_hour, spot_usd_per_hour, reserved_1y_usd_per_hour, "
+        "on_demand_jpy_per_hour, spot_jpy_per_hour or monthly_jpy)");
+  if (usd && jpy) r.FailEntry("quotes prices in dollars and in yen: one currency per offer (split it in two)");
+  if (o.monthly_jpy > 0 && o.on_demand_jpy_per_hour > 0)
+    r.FailEntry("gives both an hourly and a monthly yen price: one per offer (split it in two)");
   o.sources = ReadSources(r);
-  RequireSourced(r, o.sources, {"on_demand_usd_per_hour", "spot_usd_per_hour", "reserved_1y_usd_per_hour"});
+  RequireSourced(r, o.sources,
+                 {"on_demand_usd_per_hour", "spot_usd_per_hour", "reserved_1y_usd_per_hour", "on_demand_jpy_per_hour",
+                  "spot_jpy_per_hour", "monthly_jpy"});
   return o;
+}
+
+FxRate ReadFxRate(Reader& r) {
+  FxRate x;
+  x.id = r.String("id");
+  x.currency = r.String("currency");
+  if (!x.currency.empty() && x.currency != "JPY" && x.currency != "EUR")
+    r.Fail("currency", "must be JPY or EUR (the catalog's money is in US dollars)");
+  x.per_usd = r.Positive("per_usd");
+  // A rate off by a factor of 100 (yen per cent, a typo) would misprice every yen offer.
+  if (x.currency == "JPY" && x.per_usd > 0 && (x.per_usd < 50 || x.per_usd > 500))
+    r.Fail("per_usd", "yen per US dollar outside 50-500: check the units");
+  if (x.currency == "EUR" && x.per_usd > 0 && (x.per_usd < 0.3 || x.per_usd > 3))
+    r.Fail("per_usd", "euros per US dollar outside 0.3-3: check the units (dollars per euro is its inverse)");
+  x.date = r.String("date");
+  if (!x.date.empty() && (x.date.size() != 10 || x.date[4] != '-' || x.date[7] != '-'))
+    r.Fail("date", "must be YYYY-MM-DD");
+  x.notes = r.String("notes", false);
+  x.sources = ReadSources(r);
+  RequireSourced(r, x.sources, {"per_usd"});
+  return x;
 }
 
 // One of a required field's allowed words; missing or unknown (the error names them all): none.
@@ -1048,6 +1086,7 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
     ok = ExpandEngineVersions(doc, file.name, errors) && ok;
     ok = ReadList(doc, file.name, "engines", next.engines, errors, next.warnings, options, ReadEngine) && ok;
     ok = ReadList(doc, file.name, "ceilings", next.ceilings, errors, next.warnings, options, ReadCeiling) && ok;
+    ok = ReadList(doc, file.name, "fx_rates", next.fx_rates, errors, next.warnings, options, ReadFxRate) && ok;
     if (ok) base = std::move(next);
   }
   // References across files, checked once everything is merged.
@@ -1130,6 +1169,12 @@ const Gpu* Catalog::FindGpu(std::string_view id) const {
 }
 const Model* Catalog::FindModel(std::string_view id) const {
   return FindIndexed(models, model_index, id);
+}
+const FxRate* Catalog::LatestFx(std::string_view currency) const {
+  const FxRate* best = nullptr;
+  for (const FxRate& x : fx_rates)
+    if (x.currency == currency && (!best || x.date > best->date)) best = &x;
+  return best;
 }
 
 void Catalog::IndexIds() {

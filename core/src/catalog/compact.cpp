@@ -48,7 +48,7 @@ void Fields(V& v, Interconnect& x) {
 }
 template <class V>
 void Fields(V& v, Price& x) {
-  v.Struct(x, x.usd, x.kind, x.date, x.source);
+  v.Struct(x, x.usd, x.jpy, x.kind, x.date, x.source);
 }
 template <class V>
 void Fields(V& v, MemoryFigure& x) {
@@ -124,7 +124,12 @@ void Fields(V& v, MeasuredCeiling& x) {
 template <class V>
 void Fields(V& v, CloudOffer& x) {
   v.Struct(x, x.id, x.provider, x.instance, x.gpu, x.interconnect, x.region, x.date, x.notes, x.gpu_count,
-           x.on_demand_usd_per_hour, x.spot_usd_per_hour, x.reserved_1y_usd_per_hour, x.sources);
+           x.on_demand_usd_per_hour, x.spot_usd_per_hour, x.reserved_1y_usd_per_hour, x.on_demand_jpy_per_hour,
+           x.spot_jpy_per_hour, x.monthly_jpy, x.access, x.sources);
+}
+template <class V>
+void Fields(V& v, FxRate& x) {
+  v.Struct(x, x.id, x.currency, x.per_usd, x.date, x.notes, x.sources);
 }
 template <class V>
 void Fields(V& v, EngineExample& x) {
@@ -321,14 +326,16 @@ class Reader {
 // The catalog itself: its lists and flags; the id indexes are rebuilt (IndexIds).
 template <class V>
 void CatalogFields(V& v, Catalog& x) {
-  static_assert(FieldCount<Catalog>() == 12, "a Catalog field was added: write it here too (or say why it is rebuilt)");
+  static_assert(FieldCount<Catalog>() == 13, "a Catalog field was added: write it here too (or say why it is rebuilt)");
   v.Put(x.warnings), v.Put(x.sources_elsewhere), v.Put(x.gpus), v.Put(x.models), v.Put(x.weight_formats);
   v.Put(x.kv_formats), v.Put(x.interconnects), v.Put(x.cloud_offers), v.Put(x.engines), v.Put(x.ceilings);
+  v.Put(x.fx_rates);
 }
 template <>
 void CatalogFields(Reader& v, Catalog& x) {
   v.Get(x.warnings), v.Get(x.sources_elsewhere), v.Get(x.gpus), v.Get(x.models), v.Get(x.weight_formats);
   v.Get(x.kv_formats), v.Get(x.interconnects), v.Get(x.cloud_offers), v.Get(x.engines), v.Get(x.ceilings);
+  v.Get(x.fx_rates);
 }
 
 }  // namespace

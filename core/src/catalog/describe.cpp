@@ -108,8 +108,8 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
     add("mig_profiles", "MIG profiles (mig=)", v);
   }
   for (const Price& p : g.prices) {
-    std::string v = "$";  // appended, not chained: see the -Wrestrict note above
-    v += FormatCount(static_cast<long long>(p.usd));
+    std::string v = p.jpy > 0 ? "¥" : "$";  // appended, not chained: see the -Wrestrict note above
+    v += FormatCount(static_cast<long long>(p.jpy > 0 ? p.jpy : p.usd));
     v += " (" + p.date + "; " + p.source.title + ")";
     rows.push_back({"prices", p.kind == "launch" ? "Launch price" : "Street price", v, {}});
   }

@@ -57,11 +57,9 @@ const std::vector<Preset>& Presets() {
       {"trl-8b-qlora", "Hugging Face TRL: QLoRA of Llama 3.1 8B on one 24 GB card (SFTTrainer, PEFT)", "train",
        "v=1&model=llama-3.1-8b&context=2048&gpu=rtx-4090&micro-batch=2&method=qlora&lora-rank=16&recompute=full"
        "&kbit-prep=1",
-       "TRL's SFTTrainer calls PEFT's prepare_model_for_kbit_training for a 4-bit model that is not sharded "
-       "(https://github.com/huggingface/trl/blob/11fa70c69ce311b7a3033c0a39f319f433a9aedc/trl/models/utils.py), "
-       "which casts every 16-bit parameter to FP32 (https://github.com/huggingface/peft/blob/"
-       "012c0d5a96744096ab28f87cde9bd9918f5367a1/src/peft/utils/other.py); eager kernels, the model's full "
-       "cross-entropy, gradient checkpointing"},
+       "TRL SFTTrainer on an unsharded 4-bit model runs PEFT's prepare_model_for_kbit_training (FP32 tables): "
+       "https://github.com/huggingface/trl/blob/11fa70c69ce311b7a3033c0a39f319f433a9aedc/trl/models/utils.py, "
+       "https://github.com/huggingface/peft/blob/012c0d5a96744096ab28f87cde9bd9918f5367a1/src/peft/utils/other.py"},
       {"axolotl-llama3-8b-lora", "axolotl: LoRA of Llama 3 8B on an 8-bit base, embeddings trained", "train",
        "v=1&model=llama-3-8b&weights=llm-int8&context=4096&gpu=rtx-a6000&micro-batch=2&method=lora&lora-rank=32"
        "&train-embed=1&recompute=full&optimizer=adamw-8bit",

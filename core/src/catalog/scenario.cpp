@@ -256,6 +256,12 @@ const std::vector<FieldDef>& Table() {
     number("pue", "PUE", "power usage effectiveness of the room (1 to 5)", 1, 5, 0.05, 2, &Scenario::pue);
     number("utilization", "Utilisation", "share of hours the GPUs are busy, rented or owned (0.01 to 1)", 0.01, 1, 0.05, 2,
            &Scenario::utilization);
+    choice("currency", "Currency",
+           "currency of every cost shown: usd, jpy (yen) or eur; prices quoted in yen keep their yen",
+           {"usd", "jpy", "eur"}, &Scenario::currency);
+    number("fx", "Exchange rate (0 = catalog)",
+           "units of the chosen currency per US dollar (yen: about 150); 0 = the catalog's dated rate", 0, 100000, 1, 4,
+           &Scenario::fx);
     number("spot-overhead", "Spot overhead",
            "extra GPU-hours on spot for interruptions and restarts from checkpoints, as a fraction (0 to 5)", 0, 5, 0.05, 2,
            &Scenario::spot_overhead);
@@ -306,16 +312,13 @@ const std::vector<FieldDef>& Table() {
           "LoRA: 1 trains the embeddings and output head in full (PEFT modules_to_save)", 0, 1, 0,
           &Scenario::train_embed);
     small("kbit-prep", "k-bit preparation",
-          "QLoRA or LLM.int8() base: 1 = PEFT's prepare_model_for_kbit_training (TRL's SFTTrainer calls it on one "
-          "GPU): embeddings, output head and norms cast to FP32",
-          0, 1, 0, &Scenario::kbit_prep);
+          "QLoRA: 1 = PEFT's prepare_model_for_kbit_training (TRL, one GPU): tables and norms in FP32", 0, 1, 0,
+          &Scenario::kbit_prep);
     small("paged", "Paged optimizer",
           "1: optimizer states in paged unified memory (bitsandbytes), evicted to CPU under pressure", 0, 1, 0,
           &Scenario::paged);
     choice("kernels", "Kernels",
-           "what a gated (Llama-style) layer keeps for backward: eager (PyTorch as written: RMSNorm's FP32 copy and "
-           "all four MLP products), fused (torch.compile, Liger, Unsloth, Megatron/Transformer Engine: the "
-           "matmul inputs only, elementwise work recomputed)",
+           "activations kept: eager (PyTorch as written) or fused (torch.compile, Liger, Unsloth, Transformer Engine)",
            {"eager", "fused"}, &Scenario::kernels);
     choice("precision", "Precision",
            "training GEMMs: bf16, or fp8 (Transformer Engine; weights and master stay BF16/FP32)", {"bf16", "fp8"},

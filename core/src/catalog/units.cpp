@@ -1,5 +1,6 @@
 #include "gpuplan/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -43,6 +44,22 @@ std::string FormatFixed(double value, int decimals) {
 std::string FormatUsd(double usd, int decimals) {
   if (!std::isfinite(usd)) return "n/a";
   return "$" + (std::abs(usd) >= 1000 ? FormatCount(std::llround(usd)) : FormatFixed(usd, decimals));
+}
+
+std::string MoneySymbol(const Money& money) {
+  if (money.code == "JPY") return "¥";
+  if (money.code == "EUR") return "€";
+  if (money.code == "USD") return "$";
+  return money.code + " ";
+}
+
+std::string FormatMoney(double usd, const Money& money, int decimals) {
+  const double v = usd * money.per_usd;
+  if (!std::isfinite(v)) return "n/a";
+  const double a = std::abs(v);
+  if (decimals < 0) decimals = a >= 100 ? 0 : a >= 1 ? 2 : 4;
+  if (money.code == "JPY") decimals = std::max(0, decimals - 2);
+  return MoneySymbol(money) + (a >= 1000 ? FormatCount(std::llround(v)) : FormatFixed(v, decimals));
 }
 
 std::string FormatBytes(double bytes, ByteUnit unit, int decimals) {

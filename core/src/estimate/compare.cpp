@@ -25,6 +25,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
   constexpr Detail kNumbers = Detail::kNumbers;
   std::optional<CeilingTable> grouped;
   if (!ceilings) ceilings = &grouped.emplace(catalog);
+  const double jpy_per_usd = JpyPerUsd(catalog, s);  // yen prices and offers count at this rate
   for (const Gpu& g : catalog.gpus) {
     CompareRow row;
     row.gpu = g.id;
@@ -64,9 +65,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     const Model& model = r->model;
     row.max_context = model.max_context > 0 ? std::min(fit->max_context, model.max_context) : fit->max_context;
     row.max_batch = fit->max_batch;
-    const Price* price = nullptr;
-    for (const Price& p : g.prices)
-      if (!price || p.date > price->date) price = &p;
+    const Price* price = PurchasePrice(g, jpy_per_usd > 0 && t.currency == "jpy", jpy_per_usd);
     const int gpus = static_cast<int>(t.Gpus());
     row.watts = g.tdp_w * gpus;
     if (!fit->fits) {
@@ -74,7 +73,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
       rows.push_back(std::move(row));
       continue;
     }
-    row.upfront_usd = price ? price->usd * gpus : 0;
+    row.upfront_usd = price ? PriceUsd(*price, jpy_per_usd) * gpus : 0;
     Result<SpeedEstimate> speed = EstimateSpeed(*r, t, *fit, {}, kNumbers);
     if (!speed) {
       row.note = speed.error();
@@ -90,6 +89,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     row.ttft_s = speed->ttft_s;
     row.note = speed->decode.bound + "-bound decode";
     const CostEstimate cost = EstimateCost(*r, t, *speed, kNumbers);
+    row.money = cost.money;
     row.cloud_per_m_output = cost.cloud_per_m_output;
     row.owned_per_m_output = cost.owned_per_m_output;
     if (!(cost.cloud_per_m_output > 0))

@@ -12,8 +12,6 @@ namespace {
 constexpr double kHoursPerYear = 8760;
 constexpr double kHoursPerMonth = kHoursPerYear / 12;
 
-std::string Usd(double v) { return FormatUsd(v, v >= 100 ? 0 : v >= 1 ? 2 : 4); }
-
 // $ per million tokens at `tokens_per_s` for `usd_per_hour` (0 when either is unknown).
 double PerMillion(double usd_per_hour, double tokens_per_s) {
   if (!(usd_per_hour > 0) || !(tokens_per_s > 0)) return 0;
@@ -22,21 +20,93 @@ double PerMillion(double usd_per_hour, double tokens_per_s) {
 
 }  // namespace
 
-double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool spot, std::string* basis) {
+Money ScenarioMoney(const Catalog& catalog, const Scenario& s, std::vector<std::string>* warnings) {
+  Money m;
+  if (s.currency != "jpy" && s.currency != "eur") return m;
+  m.code = s.currency == "jpy" ? "JPY" : "EUR";
+  const FxRate* rate = catalog.LatestFx(m.code);
+  const Money unit{m.code, 1, ""};
+  if (s.fx > 0) {
+    m.per_usd = s.fx;
+    m.basis = "given: " + FormatMoney(1, Money{m.code, s.fx, ""}, 4) + " per $";
+    if (warnings && rate && (s.fx > 3 * rate->per_usd || s.fx < rate->per_usd / 3))
+      warnings->push_back("fx " + FormatShort(s.fx) + " is far from the catalog's " + FormatShort(rate->per_usd) + " " +
+                          m.code + " per US dollar (" + rate->date + "): check the units (" + MoneySymbol(unit) +
+                          " per $)");
+  } else if (rate) {
+    m.per_usd = rate->per_usd;
+    m.basis = FormatMoney(1, Money{m.code, rate->per_usd, ""}, 4) + " per $ (" + rate->date +
+              (rate->sources.empty() ? std::string() : ", " + rate->sources.front().title) + ")";
+  } else {
+    // No rate to convert with: dollars, said.
+    if (warnings) warnings->push_back("no " + m.code + " rate in the catalog: costs stay in US dollars (set fx)");
+    return Money{};
+  }
+  return m;
+}
+
+double JpyPerUsd(const Catalog& catalog, const Scenario& s) {
+  if (s.currency == "jpy" && s.fx > 0) return s.fx;
+  const FxRate* rate = catalog.LatestFx("JPY");
+  return rate ? rate->per_usd : 0;
+}
+
+double OfferUsdPerHour(const CloudOffer& o, bool spot, double jpy_per_usd, double utilization) {
+  if (spot) {
+    if (o.spot_usd_per_hour > 0) return o.spot_usd_per_hour;
+    return o.spot_jpy_per_hour > 0 && jpy_per_usd > 0 ? o.spot_jpy_per_hour / jpy_per_usd : 0;
+  }
+  if (o.on_demand_usd_per_hour > 0) return o.on_demand_usd_per_hour;
+  if (!(jpy_per_usd > 0)) return 0;
+  if (o.on_demand_jpy_per_hour > 0) return o.on_demand_jpy_per_hour / jpy_per_usd;
+  const double busy = kHoursPerMonth * std::clamp(utilization, 0.01, 1.0);
+  return o.monthly_jpy > 0 ? o.monthly_jpy / busy / jpy_per_usd : 0;
+}
+
+const Price* PurchasePrice(const Gpu& gpu, bool want_yen, double jpy_per_usd) {
+  const Price* best = nullptr;
+  for (const Price& p : gpu.prices) {
+    if (!(p.usd > 0 || (p.jpy > 0 && jpy_per_usd > 0))) continue;
+    const bool p_yen = p.jpy > 0, best_yen = best && best->jpy > 0;
+    if (!best || (p_yen != best_yen ? p_yen == want_yen : p.date > best->date)) best = &p;
+  }
+  return best;
+}
+
+double PriceUsd(const Price& p, double jpy_per_usd) {
+  if (p.usd > 0) return p.usd;
+  return p.jpy > 0 && jpy_per_usd > 0 ? p.jpy / jpy_per_usd : 0;
+}
+
+double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool spot, std::string* basis,
+                       double jpy_per_usd, const Money& shown, double utilization) {
   double best = 0;
+  auto money = [&](double usd) { return FormatMoney(usd, shown); };
   for (const CloudOffer& o : catalog.cloud_offers) {
-    if (o.gpu != gpu_id || o.gpu_count <= 0) continue;
-    const double price = spot ? o.spot_usd_per_hour : o.on_demand_usd_per_hour;
+    if (o.gpu != gpu_id || o.gpu_count <= 0 || o.access == "academic") continue;
+    const double price = OfferUsdPerHour(o, spot, jpy_per_usd, utilization);
     if (!(price > 0)) continue;
     const double per_gpu = price / o.gpu_count;
     if (best == 0 || per_gpu < best) {
       best = per_gpu;
-      if (basis)
-        // The offer's own size and price, then the per-GPU rate the scenario is charged at (its
-        // GPU count may differ: "(1 GPUs, $0.74/h)" on a 2-GPU scenario read as a wrong count).
-        *basis = o.provider + " " + o.instance + ": " + Usd(price) + "/h" + (spot ? " spot" : " on demand") +
-                 " for its " + FormatCountOf(o.gpu_count, "GPU", "GPUs") + " (" +
-                 o.date + "), " + Usd(per_gpu) + " per GPU-hour";
+      if (!basis) continue;
+      // The offer's own size and price as quoted (yen stay yen), then the per-GPU rate the
+      // scenario is charged at (its GPU count may differ: "(1 GPUs, $0.74/h)" on a 2-GPU
+      // scenario read as a wrong count).
+      const Money yen{"JPY", 1, ""};
+      const bool in_yen = o.on_demand_usd_per_hour == 0 && o.spot_usd_per_hour == 0;
+      const bool monthly = in_yen && !spot && o.on_demand_jpy_per_hour == 0;
+      const std::string quoted = !in_yen ? money(price) + "/h"
+                                 : monthly
+                                     ? FormatMoney(o.monthly_jpy, yen) + " a month ÷ (730 h × " +
+                                           FormatFixed(std::clamp(utilization, 0.01, 1.0) * 100, 0) + "% busy)"
+                                     : FormatMoney(spot ? o.spot_jpy_per_hour : o.on_demand_jpy_per_hour, yen) + "/h";
+      *basis = o.provider + " " + o.instance + (o.access == "application" ? " (by application)" : "") + ": " + quoted +
+               (spot      ? " spot"
+                : monthly ? ""
+                          : " on demand") +
+               " for its " + FormatCountOf(o.gpu_count, "GPU", "GPUs") + " (" + o.date + "), " + money(per_gpu) +
+               " per GPU-hour" + (in_yen && shown.code != "JPY" ? " at ¥" + FormatShort(jpy_per_usd, 2) + "/$" : "");
     }
   }
   return best;
@@ -49,6 +119,9 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
                   Detail detail) {
   const bool say = detail == Detail::kExplained;  // the words, besides the numbers
   CostEstimate c;
+  c.money = ScenarioMoney(catalog, s, say ? &c.warnings : nullptr);
+  const double jpy_per_usd = JpyPerUsd(catalog, s);
+  auto Usd = [&](double usd) { return FormatMoney(usd, c.money); };
   const double n = static_cast<double>(s.Gpus());  // GPUs in all
   const long long gpus = static_cast<long long>(n);
 
@@ -57,11 +130,12 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     c.cloud_gpu_hour = s.price_hour;
     if (say) c.cloud_basis = "given: " + Usd(s.price_hour) + " per GPU-hour";
   } else {
-    c.cloud_gpu_hour = CheapestGpuHour(catalog, s.gpu, false, say ? &c.cloud_basis : nullptr);
+    c.cloud_gpu_hour =
+        CheapestGpuHour(catalog, s.gpu, false, say ? &c.cloud_basis : nullptr, jpy_per_usd, c.money, s.utilization);
     if (c.cloud_gpu_hour == 0 && say)
       c.warnings.push_back("no cloud offer for this GPU in the catalog: set price-hour");
   }
-  c.spot_gpu_hour = CheapestGpuHour(catalog, s.gpu, true, say ? &c.spot_basis : nullptr);
+  c.spot_gpu_hour = CheapestGpuHour(catalog, s.gpu, true, say ? &c.spot_basis : nullptr, jpy_per_usd, c.money);
   c.cloud_hour = c.cloud_gpu_hour * n;
   // Spot: the hours lost to interruptions (work since the last checkpoint, restarts) are paid
   // again. AWS's Spot Instance Advisor buckets interruptions per month as <5%, 5-10%, 10-15%,
@@ -96,12 +170,15 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     c.purchase_gpu = s.buy_usd;
     if (say) c.purchase_basis = "given";
   } else if (gpu) {
-    const Price* best = nullptr;
-    for (const Price& p : gpu->prices)
-      if (!best || p.date > best->date) best = &p;
-    if (best) {
-      c.purchase_gpu = best->usd;
-      if (say) c.purchase_basis = best->kind + " price " + best->date + " (" + best->source.title + ")";
+    const bool want_yen = c.money.code == "JPY";
+    if (const Price* best = PurchasePrice(*gpu, want_yen, jpy_per_usd)) {
+      c.purchase_gpu = PriceUsd(*best, jpy_per_usd);
+      if (say)
+        c.purchase_basis = best->kind + " price " + best->date +
+                           (best->jpy > 0 ? " " + FormatMoney(best->jpy, Money{"JPY", 1, ""}) +
+                                                (want_yen ? "" : " at ¥" + FormatShort(jpy_per_usd, 2) + "/$")
+                                          : "") +
+                           " (" + best->source.title + ")";
     }
   }
   c.power_w = gpu ? gpu->tdp_w * n : 0;

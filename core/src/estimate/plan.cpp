@@ -466,22 +466,26 @@ Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& 
                                          : FormatCountOf(q.workload.concurrency, "client", "clients") + " at once") +
                     "; SLA: " + (q.ttft_p90_s > 0 ? "TTFT p90 <= " + FormatSeconds(q.ttft_p90_s) : "no TTFT limit") +
                     ", " + (q.tpot_p90_s > 0 ? "TPOT p90 <= " + FormatSeconds(q.tpot_p90_s) : "no TPOT limit"));
+  // Money in the scenario's currency (cost.h ScenarioMoney).
+  const Money money = ScenarioMoney(catalog, q.base);
+  const std::string sym = MoneySymbol(money);
+  if (!money.basis.empty()) r.lines.push_back("money in " + money.code + ": " + money.basis);
   Records t{{{"gpu", "GPU"},
              {"gpus", "GPUs", true},
              {"layout", "layout"},
              {"replicas", "replicas", true},
              {"engine", "engine"},
              {"weights", "weights"},
-             {"usd_hour", "$/h on demand", true},
-             {"spot_usd_hour", "$/h spot", true},
-             {"owned_usd_month", "$/month owned", true},
-             {"usd_per_m_output", "$/1M output", true},
+             {"usd_hour", sym + "/h on demand", true},
+             {"spot_usd_hour", sym + "/h spot", true},
+             {"owned_usd_month", sym + "/month owned", true},
+             {"usd_per_m_output", sym + "/1M output", true},
              {"ttft_p90_ms", "TTFT p90 ms", true},
              {"tpot_p90_ms", "TPOT p90 ms", true},
              {"output_tokens_per_s", "output tok/s", true},
              {"verdict", "verdict"}},
             {}};
-  auto usd = [](double v, int d) { return v > 0 ? Number(v, FormatUsd(v, d)) : Unknown(); };
+  auto usd = [&](double v, int d) { return v > 0 ? Number(v * money.per_usd, FormatMoney(v, money, d)) : Unknown(); };
   for (const PlanRow& row : p.rows) {
     const Gpu* g = catalog.FindGpu(row.s.gpu);
     const EngineProfile* e = catalog.FindEngine(row.s.engine);

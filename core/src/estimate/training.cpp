@@ -652,8 +652,11 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   // --- Cost: GPU-hours at the cheapest catalog offer (or price-hour); spot adds spot-overhead
   //     (10% by default) for restarts from checkpoints; energy at TDP × PUE.
   std::string basis;
-  const double hour = s.price_hour > 0 ? s.price_hour : CheapestGpuHour(catalog, s.gpu, false, &basis);
-  const double spot = CheapestGpuHour(catalog, s.gpu, true, nullptr);
+  e.money = ScenarioMoney(catalog, s, &e.warnings);
+  const double jpy_per_usd = JpyPerUsd(catalog, s);
+  const double hour =
+      s.price_hour > 0 ? s.price_hour : CheapestGpuHour(catalog, s.gpu, false, &basis, jpy_per_usd, e.money);
+  const double spot = CheapestGpuHour(catalog, s.gpu, true, nullptr, jpy_per_usd);
   e.price_basis = s.price_hour > 0 ? "given price per GPU-hour" : basis;
   e.cloud_usd = hour * e.gpu_hours;
   e.spot_usd = spot * e.gpu_hours * (1 + s.spot_overhead);

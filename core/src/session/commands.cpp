@@ -74,6 +74,7 @@ Records ValidateRecords(const Catalog& base, const Catalog& c) {
   row("cloud_offers", c.cloud_offers.size(), base.cloud_offers.size());
   row("engines", c.engines.size(), base.engines.size());
   row("ceilings", c.ceilings.size(), base.ceilings.size());
+  row("fx_rates", c.fx_rates.size(), base.fx_rates.size());
   return r;
 }
 

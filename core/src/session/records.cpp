@@ -290,16 +290,21 @@ Records SpeedRecords(const SpeedEstimate& e) {
 }
 
 Records CostRecords(const Scenario& s, const CostEstimate& c) {
+  // In the scenario's currency: the headers name it, the numbers are converted (sorting and
+  // JSON read the converted value; the JSON report keeps dollars beside it).
+  const std::string sym = MoneySymbol(c.money);
   Records r{{{"option", "option"},
-             {"gpu_hour", "$/GPU-hour", true},
-             {"hour", "$/hour", true},
-             {"month", "$/month", true},
-             {"per_m_output", "$/1M output", true},
-             {"per_m_input", "$/1M input", true},
+             {"gpu_hour", sym + "/GPU-hour", true},
+             {"hour", sym + "/hour", true},
+             {"month", sym + "/month", true},
+             {"per_m_output", sym + "/1M output", true},
+             {"per_m_input", sym + "/1M input", true},
              {"break_even_months", "break-even months", true},
              {"basis", "basis"}},
             {}};
-  auto usd = [](double v, int digits) { return v > 0 ? Number(v, FormatUsd(v, digits)) : Unknown(); };
+  auto usd = [&](double v, int digits) {
+    return v > 0 ? Number(v * c.money.per_usd, FormatMoney(v, c.money, digits)) : Unknown();
+  };
   auto months = [](double m) { return m > 0 ? Number(m, FormatFixed(m, 1)) : Unknown(); };
   const double n = static_cast<double>(s.Gpus());
   const double owned_gpu_hour = c.owned_hour > 0 ? c.owned_hour / n : 0;
@@ -322,6 +327,10 @@ Records CostRecords(const Scenario& s, const CostEstimate& c) {
 namespace {
 Cell Positive(double v, int decimals) { return v > 0 ? Number(v, FormatFixed(v, decimals)) : Unknown(); }
 Cell Whole(double v) { return v > 0 ? Number(v, FormatCount(std::llround(v))) : Unknown(); }
+// Money in the row's currency, three cents' decimals below a thousand (FormatMoney).
+Cell Money3(double usd, const Money& m) {
+  return usd > 0 ? Number(usd * m.per_usd, FormatMoney(usd, m, 3)) : Unknown();
+}
 }  // namespace
 
 const std::vector<CompareColumn>& CompareColumns() {
@@ -351,19 +360,24 @@ const std::vector<CompareColumn>& CompareColumns() {
       {"cloud_per_m_output", "$/1M rented",
        "renting: the catalog's cheapest on-demand offer, $ per GPU-hour x GPUs / (tok/s in all x 3,600 s) x 10^6; "
        "empty where the catalog has no offer for the GPU (hover the cell)",
-       O::kAscending, [](const CompareRow& x) { return x.cloud_per_m_output > 0 ? Number(x.cloud_per_m_output, FormatUsd(x.cloud_per_m_output, 3)) : Unknown(); }},
+       O::kAscending, [](const CompareRow& x) { return Money3(x.cloud_per_m_output, x.money); }},
       {"owned_per_m_output", "$/1M owned",
        "owning: the purchase price over the years at the utilisation, plus power x PUE x $/kWh, per GPU-hour x GPUs / "
        "(tok/s in all x 3,600 s) x 10^6; empty where the catalog has no price for the GPU (hover the cell)",
-       O::kAscending, [](const CompareRow& x) { return x.owned_per_m_output > 0 ? Number(x.owned_per_m_output, FormatUsd(x.owned_per_m_output, 3)) : Unknown(); }},
+       O::kAscending, [](const CompareRow& x) { return Money3(x.owned_per_m_output, x.money); }},
       {"upfront_usd", "upfront $", "the catalog's latest purchase price x GPUs", O::kAscending,
-       [](const CompareRow& x) { return Whole(x.upfront_usd); }},
+       [](const CompareRow& x) {
+         return x.upfront_usd > 0 ? Number(x.upfront_usd * x.money.per_usd, FormatMoney(x.upfront_usd, x.money, 0))
+                                  : Unknown();
+       }},
       {"watts", "W", "board power (TDP) x GPUs", O::kAscending, [](const CompareRow& x) { return Whole(x.watts); }},
       {"tokens_per_s_per_kw", "tok/s/kW",
        "tokens/s in all per kW of board power (TDP x GPUs): a floor on energy efficiency, since decode rarely draws "
        "the full TDP",
        O::kDescending,
-       [](const CompareRow& x) { return x.watts > 0 ? Positive(x.tokens_per_s_total / (x.watts / 1000), 0) : Unknown(); }},
+       [](const CompareRow& x) {
+         return x.watts > 0 ? Positive(x.tokens_per_s_total / (x.watts / 1000), 0) : Unknown();
+       }},
       {"note", "note", "why it does not fit, or what bounds the decode step", O::kNone,
        [](const CompareRow& x) { return Text(x.note); }, true},
   };
@@ -376,10 +390,18 @@ const CompareColumn* FindCompareColumn(std::string_view key) {
   return nullptr;
 }
 
+std::string CompareColumnTitle(const CompareColumn& c, const Money& m) {
+  std::string title = c.title;
+  if (const size_t at = title.find('$'); at != std::string::npos && m.code != "USD")
+    title.replace(at, 1, MoneySymbol(m));
+  return title;
+}
+
 Records CompareRecords(const std::vector<CompareRow>& rows) {
   Records r;
+  const Money money = rows.empty() ? Money{} : rows.front().money;
   for (const CompareColumn& c : CompareColumns())
-    r.cols.push_back({c.key, c.title,
+    r.cols.push_back({c.key, CompareColumnTitle(c, money),
                       c.order == CompareColumn::Order::kAscending || c.order == CompareColumn::Order::kDescending});
   for (const CompareRow& x : rows) {
     std::vector<Cell> cells;
@@ -459,11 +481,14 @@ Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstim
       "step");
   add("Time", e.seconds / 86400, 2, "days", FormatCount(static_cast<long long>(s.tokens)) + " tokens", "seconds");
   add("GPU-hours", e.gpu_hours, 0, "GPU-hours", "", "gpu_hours");
-  add("Cloud cost", e.cloud_usd, 0, "USD", e.price_basis, "cloud_usd");
-  add("Spot cost", e.spot_usd, 0, "USD", "cheapest spot offer + " + FormatFixed(s.spot_overhead * 100, 0) + "% restarts",
-      "spot_usd");
+  // Money in the scenario's currency (its rate and source in the basis where not dollars).
+  const Money& m = e.money;
+  const std::string rate = m.basis.empty() ? std::string() : "; " + m.basis;
+  add("Cloud cost", e.cloud_usd * m.per_usd, 0, m.code, e.price_basis + rate, "cloud_usd");
+  add("Spot cost", e.spot_usd * m.per_usd, 0, m.code,
+      "cheapest spot offer + " + FormatFixed(s.spot_overhead * 100, 0) + "% restarts", "spot_usd");
   add("Energy", e.energy_kwh, 0, "kWh", "TDP × PUE " + FormatFixed(s.pue, 2), "energy_kwh");
-  add("Energy cost", e.energy_usd, 0, "USD", FormatFixed(s.kwh_usd, 2) + " $/kWh", "energy_usd");
+  add("Energy cost", e.energy_usd * m.per_usd, 0, m.code, FormatMoney(s.kwh_usd, m, 3) + "/kWh", "energy_usd");
   return r;
 }
 
@@ -529,16 +554,35 @@ Records InterconnectRecords(const Catalog& cat) {
 
 Records CloudRecords(const Catalog& cat) {
   Records r;
-  r.cols = {{"id", "id"}, {"provider", "provider"}, {"instance", "instance"}, {"gpu", "GPU"},
-            {"gpu_count", "GPUs", true}, {"on_demand_usd_per_hour", "on-demand $/h", true},
-            {"spot_usd_per_hour", "spot $/h", true}, {"usd_per_gpu_hour", "$/GPU-h", true}, {"region", "region"},
+  r.cols = {{"id", "id"},
+            {"provider", "provider"},
+            {"instance", "instance"},
+            {"gpu", "GPU"},
+            {"gpu_count", "GPUs", true},
+            {"on_demand_usd_per_hour", "on-demand $/h", true},
+            {"spot_usd_per_hour", "spot $/h", true},
+            {"usd_per_gpu_hour", "$/GPU-h", true},
+            {"quoted", "quoted"},
+            {"access", "access"},
+            {"region", "region"},
             {"date", "date"}};
   auto usd = [](double v) { return v > 0 ? Number(v, FormatFixed(v, 2)) : Unknown(); };
-  for (const CloudOffer& o : cat.cloud_offers)
+  // Yen offers: their own price as quoted, and dollars at the catalog's latest yen rate (a
+  // monthly rent at every hour of the month busy).
+  const FxRate* jpy = cat.LatestFx("JPY");
+  const double rate = jpy ? jpy->per_usd : 0;
+  const Money yen{"JPY", 1, ""};
+  for (const CloudOffer& o : cat.cloud_offers) {
+    const double on_demand = OfferUsdPerHour(o, false, rate), spot = OfferUsdPerHour(o, true, rate);
+    const std::string quoted = o.monthly_jpy > 0              ? FormatMoney(o.monthly_jpy, yen) + "/month"
+                               : o.on_demand_jpy_per_hour > 0 ? FormatMoney(o.on_demand_jpy_per_hour, yen) + "/h"
+                               : o.spot_jpy_per_hour > 0      ? FormatMoney(o.spot_jpy_per_hour, yen) + "/h spot"
+                                                              : std::string();
     r.rows.push_back({Text(o.id), Text(o.provider), Text(o.instance), Text(o.gpu),
-                      Number(o.gpu_count, std::to_string(o.gpu_count)), usd(o.on_demand_usd_per_hour),
-                      usd(o.spot_usd_per_hour), usd(o.on_demand_usd_per_hour / o.gpu_count), Text(o.region),
-                      Text(o.date)});
+                      Number(o.gpu_count, std::to_string(o.gpu_count)), usd(on_demand), usd(spot),
+                      usd(on_demand / o.gpu_count), Text(quoted), Text(o.access.empty() ? "public" : o.access),
+                      Text(o.region), Text(o.date)});
+  }
   return r;
 }
 

@@ -81,6 +81,12 @@ ordered_json Numbers(const std::vector<double>& v) {
 }
 
 // The cost block: in the speed report (per token) and, with the monthly series, the cost report.
+// The currency the words show. The JSON's figures stay in US dollars (their keys say usd or
+// are dollars per unit); multiply by per_usd for the reader's currency.
+ordered_json MoneyJson(const Money& m) {
+  return {{"code", m.code}, {"per_usd", Number(m.per_usd)}, {"basis", m.basis}};
+}
+
 ordered_json CostJson(const CostEstimate& c) {
   ordered_json lines = ordered_json::array();
   for (const CostLine& l : c.lines)
@@ -112,6 +118,7 @@ ordered_json CostJson(const CostEstimate& c) {
           {"break_even_months", Number(c.break_even_months)},
           {"break_even_spot_months", Number(c.break_even_spot_months)},
           {"lines", lines},
+          {"currency", MoneyJson(c.money)},
           {"assumptions", c.assumptions},
           {"warnings", c.warnings}};
 }
@@ -349,8 +356,9 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
   j["days"] = Number(e.seconds / 86400);
   j["gpu_hours"] = Number(e.gpu_hours);
   j["chinchilla_tokens"] = Number(e.chinchilla_tokens);
-  j["cost"] = {{"cloud_usd", Number(e.cloud_usd)}, {"spot_usd", Number(e.spot_usd)}, {"price_basis", e.price_basis},
-               {"energy_kwh", Number(e.energy_kwh)}, {"energy_usd", Number(e.energy_usd)}};
+  j["cost"] = {{"cloud_usd", Number(e.cloud_usd)},   {"spot_usd", Number(e.spot_usd)},
+               {"price_basis", e.price_basis},       {"energy_kwh", Number(e.energy_kwh)},
+               {"energy_usd", Number(e.energy_usd)}, {"currency", MoneyJson(e.money)}};
   MarkUnknown(j, e.unknown);
   MarkUnknown(j["cost"], e.unknown);
   ordered_json curve = ordered_json::array();

@@ -66,8 +66,11 @@ Records StepRecords(const StepTime& t) {
 }
 
 Records CostLineRecords(const CostEstimate& c) {
-  Records r{{{"line", "line"}, {"usd", "$", true}, {"formula", "how"}}, {}};
-  for (const CostLine& l : c.lines) r.rows.push_back({Text(l.name), Number(l.usd, FormatFixed(l.usd, 4)), Text(l.formula)});
+  Records r{{{"line", "line"}, {"usd", MoneySymbol(c.money), true}, {"formula", "how"}}, {}};
+  for (const CostLine& l : c.lines) {
+    const double v = l.usd * c.money.per_usd;
+    r.rows.push_back({Text(l.name), Number(v, FormatFixed(v, c.money.code == "JPY" ? 2 : 4)), Text(l.formula)});
+  }
   return r;
 }
 
@@ -155,11 +158,14 @@ Report SpeedReport(Session& session, const ReportOptions& o) {
   r.sections.push_back({"", SpeedRecords(e)});
   if (!e.decode_band.basis.empty()) r.lines.push_back("decode band " + e.decode_band.basis);
   if (!e.prefill_band.basis.empty()) r.lines.push_back("prefill/TTFT band " + e.prefill_band.basis);
-  Records per_m{{{"option", "option"}, {"per_m_output", "$/1M output", true}, {"per_m_input", "$/1M input", true},
+  const std::string sym = MoneySymbol(c.money);
+  Records per_m{{{"option", "option"},
+                 {"per_m_output", sym + "/1M output", true},
+                 {"per_m_input", sym + "/1M input", true},
                  {"basis", "basis"}},
                 {}};
-  // FormatUsd: thousands separated ("$346,435", it printed "$346434.779"), 3 decimals below $1,000.
-  auto usd = [](double v) { return v > 0 ? Number(v, FormatUsd(v, 3)) : Unknown(); };
+  // FormatMoney: thousands separated ("$346,435", it printed "$346434.779"), 3 decimals below 1,000.
+  auto usd = [&](double v) { return v > 0 ? Number(v * c.money.per_usd, FormatMoney(v, c.money, 3)) : Unknown(); };
   if (c.cloud_per_m_output > 0)
     per_m.rows.push_back({Text("cloud"), usd(c.cloud_per_m_output), usd(c.cloud_per_m_input), Text(c.cloud_basis)});
   if (c.owned_per_m_output > 0)
@@ -471,6 +477,7 @@ Report CostReport(Session& session, const ReportOptions& o) {
   r.lines.push_back("at " + FormatFixed(e.tokens_per_s_total, 1) + " output tokens/s in all, " +
                     (e.unknown.count("prefill_tokens_per_s") ? std::string("unknown") : FormatFixed(e.prefill_tokens_per_s, 0)) +
                     " prefill tokens/s" + (session.Fit().value().fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)"));
+  if (!c.money.basis.empty()) r.lines.push_back("money in " + c.money.code + ": " + c.money.basis);
   r.sections.push_back({"", CostRecords(s, c)});
   if (c.break_even_months > 0)
     r.after.push_back("Buying pays off after " + FormatFixed(c.break_even_months, 1) + " months against on demand" +
@@ -482,11 +489,15 @@ Report CostReport(Session& session, const ReportOptions& o) {
                       FormatFixed(s.spot_overhead * 100, 0) + "% interruption overhead.");
   if (o.explain) {
     r.sections.push_back({"Cost lines", CostLineRecords(c)});
-    Records months{{{"month", "month", true}, {"cloud_usd", "on demand $", true}, {"spot_usd", "spot $", true},
-                    {"owned_usd", "owned $", true}},
+    const std::string sym = MoneySymbol(c.money);
+    Records months{{{"month", "month", true},
+                    {"cloud_usd", "on demand " + sym, true},
+                    {"spot_usd", "spot " + sym, true},
+                    {"owned_usd", "owned " + sym, true}},
                    {}};
-    auto at = [](const std::vector<double>& v, size_t i) {
-      return i < v.size() ? Number(v[i], FormatCount(std::llround(v[i]))) : Unknown();
+    auto at = [&](const std::vector<double>& v, size_t i) {
+      const double x = i < v.size() ? v[i] * c.money.per_usd : 0;
+      return i < v.size() ? Number(x, FormatCount(std::llround(x))) : Unknown();
     };
     for (size_t i = 0; i < c.months.size(); i += 6)
       months.rows.push_back({Number(c.months[i], FormatFixed(c.months[i], 1)), at(c.cloud_total, i), at(c.spot_total, i),
