@@ -694,6 +694,40 @@ test('Cost: the panel computes what gpuplan cost prints; its chart and break-eve
   await page.close();
 });
 
+test('Money in yen: the seeds\' ¥200,000 budget ranks what the CLI ranks; the Cost panel charts yen', async () => {
+  // The individual researcher's budget (a preset's link): the same rows as gpuplan compare --preset.
+  const preset = spawnSync(cli, ['compare', '--preset', 'seed-budget-individual', '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(preset.status, 0, preset.stderr);
+  const fromCli = JSON.parse(preset.stdout);
+  const { page, errors } = await openPage(fromCli.state + '&tab=compare');
+  await waitFrames(page, 3);
+  const ui = JSON.parse(await readBack(page, 'gpuplan_ui_state'));
+  assert.equal(ui.tab, 'compare');
+  const compare = await result(page, 'compare');
+  assert.deepEqual(compare, fromCli);
+  assert.ok(compare.rows.length > 0);
+  for (const row of compare.rows) assert.ok(row.upfront_usd * 155 < 220000, `${row.gpu} is over the budget`);
+  const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  assert.ok(rects['compare-max-upfront'] && rects['compare-currency'], 'the budget and the currency are on the filter bar');
+  await page.screenshot({ path: join(artifacts, 'page-compare-yen-budget.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+  // The Cost panel in yen, with a yen offer's monthly rent spread over the busy hours.
+  const hash = 'v=1&model=llama-3.1-8b&gpu=h200-sxm&currency=jpy&utilization=0.9&tab=cost';
+  const second = await openPage(hash);
+  const cost = await result(second.page, 'cost');
+  const r = spawnSync(cli, ['cost', '--state', hash, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(cost, JSON.parse(r.stdout));
+  assert.equal(cost.cost.currency.code, 'JPY');
+  assert.ok(cost.cost.currency.per_usd > 100);
+  assert.match(cost.cost.cloud_basis, /a month ÷ \(730 h × 90% busy\)/);
+  const shot = await second.page.screenshot({ path: join(artifacts, 'page-cost-yen.png') });
+  assert.ok(imageStats(shot).colors > 50);
+  assert.deepEqual(second.errors, []);
+  await second.page.close();
+});
+
 test('Export buttons on every panel: the copied CLI command prints the copied JSON and Markdown', async () => {
   const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=h100-sxm&batch=8&price-hour=2.5&buy-usd=30000');
   for (const panel of ['fit', 'speed', 'cost', 'compare', 'train', 'roofline']) {

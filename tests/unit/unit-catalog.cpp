@@ -266,7 +266,8 @@ TEST_CASE("the extended GPU fields load, and each needs its source", "[catalog]"
     return b.error();
   };
   CHECK_THAT(broken("\"sparsity_factor\": 2", "\"sparsity_factor\": 8"), Contains("'sparsity_factor' must be from 1 to 4"));
-  CHECK_THAT(broken("\"kind\": \"street\"", "\"kind\": \"rumour\""), Contains("prices[0]") && Contains("launch or street"));
+  CHECK_THAT(broken("\"kind\": \"street\"", "\"kind\": \"rumour\""),
+             Contains("prices[0]") && Contains("launch, street or estimate"));
   CHECK_THAT(broken("\"interconnect\", \"pcie\"", "\"pcie\""), Contains("'interconnect' has no source"));
   CHECK_THAT(broken("\"year\": 2024", "\"year\": 1999"), Contains("'year' must be a year"));
   CHECK_THAT(broken("\"value\": 132, \"kind\": \"SM\"", "\"value\": 132"), Contains("compute_units") && Contains("'kind' is missing"));
@@ -624,18 +625,20 @@ TEST_CASE("the built-in catalog programs start with is the compact form of the J
 TEST_CASE("money in the catalog: yen prices keep their yen, rates are dated and sane", "[catalog]") {
   const std::string src = R"("sources": [{"fields": ["per_usd", "on_demand_jpy_per_hour", "on_demand_usd_per_hour",
       "monthly_jpy"], "title": "t", "url": "https://example.invalid", "read": "2026-12-03"}])";
+  const std::string fsrc = R"("source": {"title": "t", "url": "https://example.invalid", "read": "2026-12-03"})";
   auto load = [&](const std::string& body) {
     return LoadCatalog({{"money.json", "{\"schema\": 1, " + body + "}"}}, test::Cat());
   };
   // A rate in the wrong units (yen per cent; dollars per euro) is refused with the reason.
   auto yen =
-      load(R"("fx_rates": [{"id": "j", "currency": "JPY", "per_usd": 1.55, "date": "2025-12-15", )" + src + "}]");
+      load(R"("fx_rates": [{"id": "j", "currency": "JPY", "per_usd": 1.55, "date": "2025-12-15", )" + fsrc + "}]");
   REQUIRE_FALSE(yen.ok());
   CHECK_THAT(yen.error(), Contains("yen per US dollar outside 50-500"));
-  auto gbp = load(R"("fx_rates": [{"id": "g", "currency": "GBP", "per_usd": 0.8, "date": "2025-12-15", )" + src + "}]");
+  auto gbp =
+      load(R"("fx_rates": [{"id": "g", "currency": "GBP", "per_usd": 0.8, "date": "2025-12-15", )" + fsrc + "}]");
   REQUIRE_FALSE(gbp.ok());
   CHECK_THAT(gbp.error(), Contains("must be JPY or EUR"));
-  auto date = load(R"("fx_rates": [{"id": "d", "currency": "EUR", "per_usd": 0.85, "date": "2025-12", )" + src + "}]");
+  auto date = load(R"("fx_rates": [{"id": "d", "currency": "EUR", "per_usd": 0.85, "date": "2025-12", )" + fsrc + "}]");
   REQUIRE_FALSE(date.ok());
   CHECK_THAT(date.error(), Contains("YYYY-MM-DD"));
   // An offer quotes one currency.
@@ -651,7 +654,7 @@ TEST_CASE("money in the catalog: yen prices keep their yen, rates are dated and 
   CHECK_THAT(who.error(), Contains("must be application or academic"));
   // A good yen offer and rate load, and the latest rate is the one used.
   auto ok =
-      load(R"("fx_rates": [{"id": "a", "currency": "JPY", "per_usd": 150, "date": "2027-01-04", )" + src +
+      load(R"("fx_rates": [{"id": "a", "currency": "JPY", "per_usd": 150, "date": "2027-01-04", )" + fsrc +
            R"(}], "cloud_offers": [{"id": "o", "provider": "P", "instance": "i", "gpu": "h100-sxm", "gpu_count": 1,
       "monthly_jpy": 300000, "date": "2026-01", )" +
            src + "}]");

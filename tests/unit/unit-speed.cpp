@@ -847,7 +847,7 @@ TEST_CASE("money: a yen offer keeps its yen - converted at the catalog's dated r
   const FxRate* rate = Cat().LatestFx("JPY");
   REQUIRE(rate != nullptr);
   CHECK(rate->per_usd > 100);
-  CHECK_FALSE(rate->sources.empty());
+  CHECK_FALSE(rate->source.url.empty());
   Scenario s;
   s.model = "llama-3.1-8b";
   s.gpu = "b200";  // the catalog's cheapest B200 hour may be a yen offer or a dollar one
@@ -921,4 +921,35 @@ TEST_CASE("money: the reader's rate far from the catalog's is named - a currency
   CHECK(none.code == "USD");
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0].find("set fx") != std::string::npos);
+}
+
+TEST_CASE("money: a budget in yen filters the whole catalog by what buying or renting costs in yen") {
+  Scenario s;
+  s.model = "llama-3.1-8b";
+  s.weights = "q4_k_m";
+  s.engine = "llama.cpp";
+  s.batch = 1;
+  s.currency = "jpy";
+  const std::vector<CompareRow> rows = CompareCatalog(Cat(), s);
+  CompareFilter buy;
+  buy.fits_only = true;
+  buy.max_upfront = 200000;  // the seeds' individual researcher
+  int bought = 0, priced = 0;
+  for (const CompareRow& r : rows) {
+    if (r.fits && r.upfront_usd > 0) ++priced;
+    const bool within = r.fits && r.upfront_usd > 0 && r.upfront_usd * r.money.per_usd <= 200000;
+    CHECK(PassesFilter(r, buy) == within);
+    bought += within;
+    if (r.gpu == "rtx-4060-ti-16gb") CHECK(r.upfront_usd * r.money.per_usd == Approx(88800));  // its yen price
+  }
+  CHECK(bought > 0);
+  CHECK(bought < priced);  // the budget excludes some
+  CompareFilter rent;
+  rent.max_month = 100000;  // ¥100k a month of the busy hours
+  for (const CompareRow& r : rows)
+    CHECK(PassesFilter(r, rent) == (r.cloud_month_usd > 0 && r.cloud_month_usd * r.money.per_usd <= 100000));
+  // In dollars the same budget number means dollars.
+  s.currency = "usd";
+  for (const CompareRow& r : CompareCatalog(Cat(), s))
+    CHECK(PassesFilter(r, buy) == (r.fits && r.upfront_usd > 0 && r.upfront_usd <= 200000));
 }

@@ -211,7 +211,7 @@ TEST_CASE("every preset decodes without a dropped field and computes", "[state][
   REQUIRE(Presets().size() >= 7);
   for (const Preset& p : Presets()) {
     INFO(p.id);
-    const DecodedState d = DecodeState(p.hash, Cat());
+    const DecodedState d = DecodeState(p.hash, Cat(), {}, ViewFields());  // as a link opens it (Session)
     CHECK(d.dropped.empty());
     // Its panel is a view of the scenario (views.h), and the view has a result for it.
     const View* v = FindView(p.panel);

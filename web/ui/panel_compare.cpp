@@ -19,7 +19,8 @@ namespace gpuplan::ui {
 void App::DrawCompare() {
   // The filters are view options: links, the CLI command and the exports carry them; each is
   // drawn from its field (fields.cpp) like the scenario's inputs.
-  static const char* const kFilters[] = {"fits", "vendor", "min-tps", "max-ttft", "max-upfront", "max-watts"};
+  static const char* const kFilters[] = {"fits",        "vendor",    "min-tps",   "max-ttft",
+                                         "max-upfront", "max-month", "max-watts", "currency"};
   ImGui::PushItemWidth(ImGui::GetFontSize() * 7);
   for (size_t i = 0; i < std::size(kFilters); ++i) {
     if (i % 3) ImGui::SameLine();

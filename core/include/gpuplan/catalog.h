@@ -40,7 +40,7 @@ struct Interconnect {
 struct Price {
   double usd = 0;
   double jpy = 0;            // a price quoted in yen (Japanese retail) keeps its yen; usd is then 0
-  std::string kind;          // "launch" (MSRP / list) or "street"
+  std::string kind;          // "launch" (MSRP / list), "street", or "estimate" (an analyst's, of what buyers pay)
   std::string date;          // YYYY-MM or YYYY-MM-DD
   Source source;
 };
@@ -319,7 +319,7 @@ struct FxRate {
   double per_usd = 0;    // units of the currency one US dollar buys
   std::string date;      // YYYY-MM-DD
   std::string notes;
-  std::vector<Source> sources;
+  Source source;  // one, like a price's: its title stays in the page's lean catalog (reports quote it)
 };
 
 // What an inference engine reserves (issue 4 turns these into memory terms).

@@ -32,6 +32,7 @@ struct CompareRow {
   double usd_per_m_output = 0;     // the JSON's older field: cloud when an offer exists, else owned
   std::string price_basis;         // "cloud" / "owned" / "": which of the two usd_per_m_output is
   double upfront_usd = 0;          // purchase price × count (0: unknown)
+  double cloud_month_usd = 0;      // renting them on demand for a month of the busy hours (0: unknown)
   Money money;                     // the currency the scenario shows (cost.h ScenarioMoney)
   double watts = 0;                // TDP × count
   int year = 0;
@@ -52,7 +53,9 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
 struct CompareFilter {
   bool fits_only = false;
   std::string vendor;            // case-insensitive substring of the vendor or the GPU id
-  double max_upfront_usd = 0;    // purchase budget for all the GPUs
+  // Budgets in the scenario's currency (CompareRow::money): what buying all the GPUs may cost,
+  // and what renting them for a month of the busy hours may cost (on demand).
+  double max_upfront = 0, max_month = 0;
   double max_watts = 0;          // TDP of all the GPUs
   double min_tokens_per_s = 0;   // decode, all users
   double max_ttft_s = 0;         // time to first token

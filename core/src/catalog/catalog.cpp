@@ -441,7 +441,8 @@ Gpu ReadGpu(Reader& r) {
       if ((price.usd > 0) == (price.jpy > 0)) pr.FailEntry("needs one amount: usd, or jpy for a price quoted in yen");
       price.kind = pr.String("kind");
       price.date = pr.String("date");
-      if (!price.kind.empty() && price.kind != "launch" && price.kind != "street") pr.Fail("kind", "must be launch or street");
+      if (!price.kind.empty() && price.kind != "launch" && price.kind != "street" && price.kind != "estimate")
+        pr.Fail("kind", "must be launch, street or estimate");
       if (const json* src = pr.Object("source")) price.source = ReadSource(*src, pr.where() + ": source", pr);
       r.Adopt(pr);
       g.prices.push_back(price);
@@ -635,8 +636,7 @@ FxRate ReadFxRate(Reader& r) {
   if (!x.date.empty() && (x.date.size() != 10 || x.date[4] != '-' || x.date[7] != '-'))
     r.Fail("date", "must be YYYY-MM-DD");
   x.notes = r.String("notes", false);
-  x.sources = ReadSources(r);
-  RequireSourced(r, x.sources, {"per_usd"});
+  if (const json* src = r.Object("source")) x.source = ReadSource(*src, r.where() + ": source", r);
   return x;
 }
 

@@ -129,7 +129,7 @@ void Fields(V& v, CloudOffer& x) {
 }
 template <class V>
 void Fields(V& v, FxRate& x) {
-  v.Struct(x, x.id, x.currency, x.per_usd, x.date, x.notes, x.sources);
+  v.Struct(x, x.id, x.currency, x.per_usd, x.date, x.notes, x.source);
 }
 template <class V>
 void Fields(V& v, EngineExample& x) {

@@ -111,7 +111,12 @@ std::vector<DetailRow> DescribeGpu(const Gpu& g) {
     std::string v = p.jpy > 0 ? "¥" : "$";  // appended, not chained: see the -Wrestrict note above
     v += FormatCount(static_cast<long long>(p.jpy > 0 ? p.jpy : p.usd));
     v += " (" + p.date + "; " + p.source.title + ")";
-    rows.push_back({"prices", p.kind == "launch" ? "Launch price" : "Street price", v, {}});
+    rows.push_back({"prices",
+                    p.kind == "launch"     ? "Launch price"
+                    : p.kind == "estimate" ? "Estimated price"
+                                           : "Street price",
+                    v,
+                    {}});
   }
   return rows;
 }

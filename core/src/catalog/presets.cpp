@@ -20,6 +20,23 @@ const std::vector<Preset>& Presets() {
       {"70b-fp8-which-gpu", "Which GPU for Llama 3.1 70B in FP8 at 32 users? (the whole catalog)", "compare",
        "v=1&model=llama-3.1-70b&weights=fp8&kv=fp8&context=8192&prompt=1024&batch=32&gpu=h100-sxm&tp=2&engine=vllm",
        ""},
+      // The seeds' budgets (gpu-hardware-guide-for-ai.ja.txt, 予算別推奨): what each buys or rents.
+      {"seed-budget-individual", "Buy for about ¥200,000: Llama 3.1 8B at 4-bit", "compare",
+       "v=1&model=llama-3.1-8b&weights=q4_k_m&batch=1&engine=llama.cpp&currency=jpy&tab=compare&fits=1"
+       "&max-upfront=200000",
+       "seeds: 個人研究者（約20万円）"},
+      {"seed-budget-startup", "Buy for ¥5M: Llama 3.1 70B in FP8, 8 users", "compare",
+       "v=1&model=llama-3.1-70b&weights=fp8&kv=fp8&batch=8&gpu=h100-sxm&tp=2&currency=jpy&tab=compare&fits=1"
+       "&max-upfront=5000000",
+       "seeds: スタートアップチーム（約100万〜500万円）"},
+      {"seed-budget-startup-rent", "Rent for ¥1M a month: Llama 3.1 70B in FP8, 8 users", "compare",
+       "v=1&model=llama-3.1-70b&weights=fp8&kv=fp8&batch=8&gpu=h100-sxm&tp=2&currency=jpy&tab=compare&fits=1"
+       "&max-month=1000000",
+       "seeds: スタートアップチーム（約100万〜500万円）"},
+      {"seed-budget-midsize", "Buy for ¥100M: Llama 3.1 405B in FP8, 32 users", "compare",
+       "v=1&model=llama-3.1-405b&weights=fp8&kv=fp8&batch=32&gpu=h200-sxm&tp=8&currency=jpy&tab=compare&fits=1"
+       "&max-upfront=100000000",
+       "seeds: 中規模AIチーム（約1億円以上）"},
       {"qlora-70b-48gb", "QLoRA-fine-tune a 70B model on one 48 GB card", "train",
        "v=1&model=llama-3.1-70b&gpu=rtx-a6000&method=qlora&context=2048&recompute=full", ""},
       // Fine-tuning recipes: each sets what its tool's config sets (pure BF16 = master 0).

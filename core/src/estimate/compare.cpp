@@ -26,8 +26,10 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
   std::optional<CeilingTable> grouped;
   if (!ceilings) ceilings = &grouped.emplace(catalog);
   const double jpy_per_usd = JpyPerUsd(catalog, s);  // yen prices and offers count at this rate
+  const Money money = ScenarioMoney(catalog, s);     // every row, priced or not, in one currency
   for (const Gpu& g : catalog.gpus) {
     CompareRow row;
+    row.money = money;
     row.gpu = g.id;
     row.name = g.name;
     row.vendor = g.vendor;
@@ -89,11 +91,13 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     row.ttft_s = speed->ttft_s;
     row.note = speed->decode.bound + "-bound decode";
     const CostEstimate cost = EstimateCost(*r, t, *speed, kNumbers);
-    row.money = cost.money;
     row.cloud_per_m_output = cost.cloud_per_m_output;
+    row.cloud_month_usd = cost.cloud_month;
     row.owned_per_m_output = cost.owned_per_m_output;
     if (!(cost.cloud_per_m_output > 0))
       row.unknown.emplace("cloud_per_m_output", "no cloud offer for this GPU in the catalog (price-hour sets one)");
+    if (!(cost.cloud_month > 0))
+      row.unknown.emplace("cloud_month", "no cloud offer for this GPU in the catalog (price-hour sets one)");
     if (!(cost.owned_per_m_output > 0))
       row.unknown.emplace("owned_per_m_output", "no purchase price for this GPU in the catalog (buy-usd sets one)");
     if (cost.cloud_per_m_output > 0) {
@@ -121,7 +125,9 @@ bool PassesFilter(const CompareRow& r, const CompareFilter& f) {
     if (lower(r.vendor).find(v) == std::string::npos && lower(r.gpu).find(v) == std::string::npos) return false;
   }
   // A limit excludes rows whose figure is unknown: a budget cannot be checked without a price.
-  if (f.max_upfront_usd > 0 && !(r.upfront_usd > 0 && r.upfront_usd <= f.max_upfront_usd)) return false;
+  // Budgets are in the reader's currency: the rows' dollars converted at the same rate.
+  if (f.max_upfront > 0 && !(r.upfront_usd > 0 && r.upfront_usd * r.money.per_usd <= f.max_upfront)) return false;
+  if (f.max_month > 0 && !(r.cloud_month_usd > 0 && r.cloud_month_usd * r.money.per_usd <= f.max_month)) return false;
   if (f.max_watts > 0 && !(r.watts > 0 && r.watts <= f.max_watts)) return false;
   if (f.min_tokens_per_s > 0 && !(r.tokens_per_s_total >= f.min_tokens_per_s)) return false;
   if (f.max_ttft_s > 0 && !(r.ttft_s > 0 && r.ttft_s <= f.max_ttft_s)) return false;

@@ -36,7 +36,7 @@ Money ScenarioMoney(const Catalog& catalog, const Scenario& s, std::vector<std::
   } else if (rate) {
     m.per_usd = rate->per_usd;
     m.basis = FormatMoney(1, Money{m.code, rate->per_usd, ""}, 4) + " per $ (" + rate->date +
-              (rate->sources.empty() ? std::string() : ", " + rate->sources.front().title) + ")";
+              (rate->source.title.empty() ? std::string() : ", " + rate->source.title) + ")";
   } else {
     // No rate to convert with: dollars, said.
     if (warnings) warnings->push_back("no " + m.code + " rate in the catalog: costs stay in US dollars (set fx)");
@@ -174,7 +174,8 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     if (const Price* best = PurchasePrice(*gpu, want_yen, jpy_per_usd)) {
       c.purchase_gpu = PriceUsd(*best, jpy_per_usd);
       if (say)
-        c.purchase_basis = best->kind + " price " + best->date +
+        c.purchase_basis = (best->kind == "estimate" ? std::string("analyst estimate ") : best->kind + " price ") +
+                           best->date +
                            (best->jpy > 0 ? " " + FormatMoney(best->jpy, Money{"JPY", 1, ""}) +
                                                 (want_yen ? "" : " at ¥" + FormatShort(jpy_per_usd, 2) + "/$")
                                           : "") +

@@ -365,6 +365,13 @@ const std::vector<CompareColumn>& CompareColumns() {
        "owning: the purchase price over the years at the utilisation, plus power x PUE x $/kWh, per GPU-hour x GPUs / "
        "(tok/s in all x 3,600 s) x 10^6; empty where the catalog has no price for the GPU (hover the cell)",
        O::kAscending, [](const CompareRow& x) { return Money3(x.owned_per_m_output, x.money); }},
+      {"cloud_month", "$/month rented", "on demand for 730 h x utilisation", O::kAscending,
+       [](const CompareRow& x) {
+         return x.cloud_month_usd > 0
+                    ? Number(x.cloud_month_usd * x.money.per_usd, FormatMoney(x.cloud_month_usd, x.money, 0))
+                    : Unknown();
+       },
+       true},
       {"upfront_usd", "upfront $", "the catalog's latest purchase price x GPUs", O::kAscending,
        [](const CompareRow& x) {
          return x.upfront_usd > 0 ? Number(x.upfront_usd * x.money.per_usd, FormatMoney(x.upfront_usd, x.money, 0))

@@ -99,8 +99,10 @@ const std::vector<FieldInfo>& ViewFields() {
               FieldKind::kNumber, 1e12),
         field("max-ttft", "Max TTFT s", "compare: time to first token at most this many seconds; 0 = no limit",
               FieldKind::kNumber, 1e12),
-        field("max-upfront", "Max upfront $", "compare: purchase budget in $ for all the GPUs; 0 = no limit",
+        field("max-upfront", "Max upfront", "compare: purchase budget for all the GPUs (currency); 0 = no limit",
               FieldKind::kNumber, 1e12),
+        field("max-month", "Max rent a month",
+              "compare: rent budget for a month of busy hours (currency); 0 = no limit", FieldKind::kNumber, 1e12),
         field("max-watts", "Max W", "compare, plan: power budget, TDP of all the GPUs in W; 0 = no limit",
               FieldKind::kNumber, 1e12),
         field("overlay", "Overlay", "roofline: more catalog GPUs whose roofs to draw (ids, comma-separated, up to 6)",
@@ -148,7 +150,8 @@ std::string GetViewField(const ViewOptions& v, std::string_view key) {
   if (key == "vendor") return v.filter.vendor;
   if (key == "min-tps") return NumberText(v.filter.min_tokens_per_s);
   if (key == "max-ttft") return NumberText(v.filter.max_ttft_s);
-  if (key == "max-upfront") return NumberText(v.filter.max_upfront_usd);
+  if (key == "max-upfront") return NumberText(v.filter.max_upfront);
+  if (key == "max-month") return NumberText(v.filter.max_month);
   if (key == "max-watts") return NumberText(v.filter.max_watts);
   if (key == "overlay") return Join(v.overlay, ",");
   if (key == "phase") return v.phase;
@@ -191,12 +194,13 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
     v.filter.vendor = text;
     return std::nullopt;
   }
-  if (key == "min-tps" || key == "max-ttft" || key == "max-upfront" || key == "max-watts") {
+  if (key == "min-tps" || key == "max-ttft" || key == "max-upfront" || key == "max-month" || key == "max-watts") {
     double d = 0;
     if (!ReadNumber(value, 0, 1e12, d)) return fail("must be a number from 0 to 1e12");
-    (key == "min-tps" ? v.filter.min_tokens_per_s
-     : key == "max-ttft" ? v.filter.max_ttft_s
-     : key == "max-upfront" ? v.filter.max_upfront_usd
+    (key == "min-tps"       ? v.filter.min_tokens_per_s
+     : key == "max-ttft"    ? v.filter.max_ttft_s
+     : key == "max-upfront" ? v.filter.max_upfront
+     : key == "max-month"   ? v.filter.max_month
                             : v.filter.max_watts) = d;
     return std::nullopt;
   }

@@ -533,12 +533,29 @@ Report CompareReport(Session& session, const ReportOptions&) {
   size_t no_offer = 0, no_price = 0;
   for (const CompareRow& x : rows)
     if (x.fits) no_offer += x.unknown.count("cloud_per_m_output"), no_price += x.unknown.count("owned_per_m_output");
+  const std::string sym = rows.empty() ? std::string("$") : MoneySymbol(rows.front().money);
   if (no_offer)
-    r.notes.push_back("$/1M rented is empty for " + GpusThatFit(no_offer) +
+    r.notes.push_back(sym + "/1M rented is empty for " + GpusThatFit(no_offer) +
                       ": the catalog has no cloud offer (--price-hour sets one for --gpu)");
   if (no_price)
-    r.notes.push_back("$/1M owned is empty for " + GpusThatFit(no_price) +
+    r.notes.push_back(sym + "/1M owned is empty for " + GpusThatFit(no_price) +
                       ": the catalog has no purchase price (--buy-usd sets one for --gpu)");
+  // A budget cannot be checked without a price: name the GPUs it leaves out for that reason.
+  const CompareFilter& f = session.view().filter;
+  if (f.max_upfront > 0 || f.max_month > 0) {
+    std::vector<std::string> unpriced;
+    for (const CompareRow& x : session.CompareAll())
+      if (x.fits && ((f.max_upfront > 0 && !(x.upfront_usd > 0)) || (f.max_month > 0 && !(x.cloud_month_usd > 0))))
+        unpriced.push_back(x.gpu);
+    if (!unpriced.empty()) {
+      std::string names;
+      for (size_t i = 0; i < unpriced.size() && i < 8; ++i) names += (i ? ", " : "") + unpriced[i];
+      if (unpriced.size() > 8) names += " and " + std::to_string(unpriced.size() - 8) + " more";
+      r.notes.push_back("the budget leaves out " + GpusThatFit(unpriced.size()) + " but " +
+                        (unpriced.size() == 1 ? "has" : "have") + " no " +
+                        (f.max_upfront > 0 ? "purchase price" : "cloud offer") + " in the catalog: " + names);
+    }
+  }
   r.state = ReportState(session, "compare");
   return r;
 }
