@@ -260,3 +260,22 @@ TEST_CASE("the seeds' VRAM table: what each figure implies, and the recommended 
     }
   }
 }
+
+// A mixed format's average bits over what a stage holds: a stage that holds nothing (every
+// layer left in host RAM by llama.cpp's -ngl 0) prints the format's own figure, not "n/a".
+TEST_CASE("a pipeline stage that holds no weights still states its bits", "[inference]") {
+  Scenario s;
+  s.model = "qwen2.5-1.5b";
+  s.weights = "llm-int8";
+  s.engine = "llama.cpp";
+  s.gpu = "rtx-4090";
+  s.pp = 4;
+  s.gpu_layers = 0;
+  Result<MemoryEstimate> e = EstimateMemory(Cat(), s);
+  REQUIRE(e.ok());
+  const std::string& f = e->terms[0].formula;
+  INFO(f);
+  CHECK(f.find("n/a") == std::string::npos);
+  CHECK(f.find("nan") == std::string::npos);
+  CHECK(f.find("bits on average") != std::string::npos);
+}

@@ -269,8 +269,10 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   std::string weights_formula;
   if (say) {
     // The bits as one figure: the format's own, or the mix's average over what the GPUs hold.
-    const std::string bits_text = wf.Mixed() ? FormatFixed(stage_bytes * 8 / stage_params, 3) + " bits on average (" +
-                                                   wf.name + "; " + MixedBitsText(wf, params.routed > 0) + ")"
+    // (A stage that holds nothing, every layer on the host: the format's own figure.)
+    const double mixed_bits = stage_params > 0 ? stage_bytes * 8 / stage_params : wf.bits_per_weight;
+    const std::string bits_text = wf.Mixed() ? FormatFixed(mixed_bits, 3) + " bits on average (" + wf.name + "; " +
+                                                   MixedBitsText(wf, params.routed > 0) + ")"
                                              : FormatFixed(wf.bits_per_weight, 3) + " bits (" + wf.name + ")";
     weights_formula =
         FormatParams(params.total) + " params × " + bits_text + " / 8 / " + FormatCountOf(s.tp, "GPU", "GPUs");
