@@ -3,7 +3,8 @@
 # against the budget: cmake -DDIR=<site> [-DBUDGET_KB=<n>] -P print_sizes.cmake
 # KB here are 1000 bytes. The code the first frame does not run (index.deferred.wasm, fetched
 # once the first frame is drawn: cmake/split_page.py), the probe modules (probe.js + .wasm + .worker.js threaded, probe-st.js +
-# .wasm) and the catalog's sources (catalog-sources.json) load only when the visitor needs them,
+# .wasm), the catalog's sources (catalog-sources.json) and Japanese (i18n-ja.json, font-ja.ttf; font-ja-full.ttf
+# when a typed character is outside the subset) load only when the visitor needs them,
 # so they are listed but not counted.
 find_program(GZIP gzip REQUIRED)
 if(NOT DEFINED BUDGET_KB)
@@ -31,7 +32,8 @@ endfunction()
 set(total_raw 0)
 set(total_gz 0)
 set(missing "")
-foreach(name index.html index.js index.wasm index.deferred.wasm probe.js probe.wasm probe.worker.js probe-st.js probe-st.wasm catalog-sources.json)
+foreach(name index.html index.js index.wasm index.deferred.wasm probe.js probe.wasm probe.worker.js probe-st.js probe-st.wasm catalog-sources.json
+                i18n-ja.json font-ja.ttf font-ja-full.ttf)
   set(path "${DIR}/${name}")
   if(NOT EXISTS "${path}")
     if(name MATCHES "^index\\.(html|js|wasm)$")

@@ -27,6 +27,7 @@ packages=(
   nlohmann-json3-dev catch2 libcli11-dev libfmt-dev
   chromium                        # headless browser for end-to-end tests
   xvfb xauth x11-utils imagemagick          # native window under a virtual X server + screenshot
+  fonts-ipaexfont-gothic fonttools  # the Japanese font, subset at build time (pyftsubset)
   libopenblas-dev libeigen3-dev   # references for the GEMM benchmark only (scripts/bench.sh), never linked by gpuplan
 )
 # Node.js/npm: keep an existing installation (e.g. a newer one), otherwise Debian's.

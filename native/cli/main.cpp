@@ -27,6 +27,7 @@
 #include "gpuplan/commands.h"
 #include "gpuplan/describe.h"
 #include "gpuplan/hf_config.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/machine.h"
 #include "gpuplan/presets.h"
 #include "gpuplan/serving_check.h"
@@ -170,6 +171,12 @@ int main(int argc, char** argv) {
   app.add_option("--catalog", catalog_files, "extra catalog JSON file(s); entries add to or replace built-in ids")
       ->type_name("FILE");
   const std::vector<std::string> formats(std::begin(kFormats), std::end(kFormats));
+  std::string lang = "en";
+  app.add_option("--lang", lang,
+                 "language of the table and Markdown reports: en or ja (JSON and CSV keys stay English; "
+                 "the page takes lang= in its link)")
+      ->check(CLI::IsMember({"en", "ja"}))
+      ->capture_default_str();
 
   // The views of the scenario: one subcommand each, with the scenario's fields and its options.
   std::string format = "table", state, preset_id, measured_path, svg_path, cpu_path;
@@ -280,6 +287,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gpuplan: error: %s\nRun 'gpuplan --help' or 'gpuplan <command> --help' for usage.\n", e.what());
     return kExitBadInput;
   }
+
+  // Before any estimate: the records carry words in the chosen language.
+  if (Result<Lang> l = UseBuiltInLang(*ParseLang(lang)); !l.ok()) Fail(l.error());
 
   if (*import_cmd) {
     const std::string text = ReadFileOrFail("import-hf", import_path);

@@ -15,11 +15,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "app.h"
-#include "gpuplan/machine.h"
 #include "frame.h"
+#include "gpuplan/i18n.h"
+#include "gpuplan/machine.h"
 
 namespace {
 
@@ -97,6 +100,29 @@ int main(int argc, char** argv) {
     return gpuplan::MeasureMachine(options);
   };
   if (const char* url = std::getenv("GPUPLAN_PAGE_URL")) host.page_url = url;
+  // Japanese: the built-in message table and the system's Japanese font (Debian's
+  // fonts-ipaexfont-gothic, or GPUPLAN_CJK_FONT), of which the atlas takes the characters of the
+  // table and the kana, then whatever the reader types.
+  host.load_language = [&app](gpuplan::Lang lang) {
+    const char* path = std::getenv("GPUPLAN_CJK_FONT");
+    if (!path) path = "/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf";
+    std::ifstream in(path, std::ios::binary);
+    std::vector<unsigned char> font((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!gpuplan::ui::SetCjkFont(std::move(font), true))
+      return app.LanguageFailed(lang,
+                                std::string("no Japanese font at ") + path + " (apt install fonts-ipaexfont-gothic)");
+    const std::string_view table = gpuplan::BuiltInMessages(lang);
+    if (gpuplan::Result<std::size_t> n = gpuplan::LoadMessages(lang, table); !n.ok())
+      return app.LanguageFailed(lang, n.error());
+    std::string glyphs;
+    for (unsigned c = 0x3001; c <= 0x30FF; ++c)  // CJK punctuation, hiragana, katakana
+      glyphs += static_cast<char>(0xE0 | (c >> 12)), glyphs += static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
+          glyphs += static_cast<char>(0x80 | (c & 0x3F));
+    for (std::size_t i = 0; i < gpuplan::MessageCount(lang); ++i) glyphs += gpuplan::MessageValue(lang, i);
+    gpuplan::ui::WantGlyphs(glyphs);
+    app.LanguageReady(lang, {});
+  };
+  if (const char* l = std::getenv("LANG")) app.SetBrowserLang(l);  // ja_JP.UTF-8: Japanese
   app.SetHost(host);
   app.LoadState(state);
   for (const std::string& n : app.Notices()) std::fprintf(stderr, "gpuplan-gui: dropped from --state: %s\n", n.c_str());

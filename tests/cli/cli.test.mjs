@@ -73,6 +73,30 @@ test('table output shows units, the verdict and the page link', () => {
   assert.doesNotMatch(r.out, /\b(nan|inf|infinity)\b/i);
 });
 
+test('--lang ja: the table and the Markdown in Japanese, aligned by display width; JSON keys and numbers unchanged', () => {
+  const ja = run('fit', '--model', 'llama-3.1-70b', '--gpu', 'rtx-4090', '--lang', 'ja');
+  assert.equal(ja.code, 0, ja.err);
+  assert.match(ja.out, /収まらない: 使用可能な/);
+  assert.match(ja.out, /ページの状態: #v=1&model=llama-3\.1-70b/);
+  // Columns line up in a terminal: a wide character takes two columns, so every row's "GiB"
+  // figure ends in the same column as the header's.
+  const lines = ja.out.split('\n').filter((l) => /^\s{2}\S.*\s\d+\.\d\d\s+\d+\.\d\d\s/.test(l));
+  const width = (s) => [...s].reduce((w, c) => w + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(c) ? 2 : 1), 0);
+  const ends = new Set(lines.map((l) => width(l.match(/^(.*?\d+\.\d\d)\s/)[1])));
+  assert.ok(lines.length >= 5 && ends.size === 1, `GiB column ends at ${[...ends].join(', ')}`);
+  const md = run('cost', '--model', 'llama-3.1-8b', '--gpu', 'h200-sxm', '--currency', 'jpy', '--lang', 'ja', '--format', 'md');
+  assert.match(md.out, /万円/);
+  const en = JSON.parse(run('fit', '--model', 'llama-3.1-70b', '--gpu', 'rtx-4090', '--format', 'json').out);
+  const jaJson = JSON.parse(run('fit', '--model', 'llama-3.1-70b', '--gpu', 'rtx-4090', '--format', 'json', '--lang', 'ja').out);
+  assert.deepEqual(Object.keys(jaJson), Object.keys(en));
+  assert.equal(jaJson.usable_bytes, en.usable_bytes);
+  assert.ok(en.usable_bytes > 0);
+  assert.deepEqual(jaJson.per_gpu.terms.map((t) => t.key), en.per_gpu.terms.map((t) => t.key));
+  const bad = run('fit', '--lang', 'fr');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--lang/);
+});
+
 test('bad input: clear message naming the flag, exit 2, nothing on stdout', () => {
   const cases = [
     [['fit', '--model', 'nope'], /--model: unknown model 'nope' \(known: .*llama-3\.1-8b/],

@@ -112,7 +112,7 @@ test('clicking and typing into the panel changes the scenario, the URL, and surv
 
   // Typing an out-of-range value is refused with a message naming the field, and changes nothing.
   await typeInto(page, rects.context, '0');
-  assert.equal((await report(page)).scenario.context, 8192);
+  assert.equal((await report(page)).scenario.context, 12288);
   const fieldErrors = JSON.parse(await readBack(page, 'gpuplan_field_errors'));
   assert.match(fieldErrors.context ?? '', /context: '0' must be a whole number from 1/);
 
@@ -726,6 +726,59 @@ test('Money in yen: the seeds\' ¥200,000 budget ranks what the CLI ranks; the C
   assert.ok(imageStats(shot).colors > 50);
   assert.deepEqual(second.errors, []);
   await second.page.close();
+});
+
+test('Japanese: lang=ja draws Fit and Cost in Japanese with the font fetched for it; their Markdown is what gpuplan --lang ja prints', async () => {
+  const hash = 'v=1&model=llama-3.1-70b&weights=q4_k_m&engine=llama.cpp&gpu=rtx-4090&tp=2&currency=jpy&lang=ja';
+  const { page, errors } = await openPage(hash);
+  await page.waitForFunction(() => JSON.parse(Module.UTF8ToString(Module._gpuplan_ui_state())).lang === 'ja', null, { timeout: 30000 });
+  await waitFrames(page, 3);
+  const exported = (kind, panel) => page.evaluate(([k, p]) => Module.ccall('gpuplan_export_text', 'string', ['string', 'string'], [k, p]), [kind, panel]);
+  const missing = (text) => page.evaluate((t) => Module.ccall('gpuplan_missing_glyphs', 'number', ['string'], [t]), text);
+  for (const panel of ['fit', 'cost']) {
+    if (panel !== 'fit') await clickWidget(page, `tab-${panel}`, 4);
+    const md = await exported('markdown', panel);
+    const r = spawnSync(cli, [panel, '--state', hash, '--lang', 'ja', '--format', 'md'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(md, r.stdout, `${panel}: the page's Markdown is gpuplan ${panel} --lang ja`);
+    assert.match(md, panel === 'fit' ? /収まる \(GPUあたり\)/ : /オンデマンド/);
+    assert.equal(await missing(md.replace(/[^\u3000-\u9fff\uff00-\uffef]/g, '')), 0, `${panel}: every Japanese character has a glyph`);
+    assert.match(await exported('cli', panel), / --lang ja$/);
+    const shot = imageStats(await page.screenshot({ path: join(artifacts, `page-${panel}-ja.png`) }));
+    assert.ok(shot.colors > 50);
+  }
+  // A desktop IME: a click into a field moves the typing into the page's hidden input, where the
+  // IME composes; its committed full-width digits set the field.
+  await clickWidget(page, 'tab-fit', 4);
+  const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));
+  await page.mouse.click(rects.context.x0 + 25, (rects.context.y0 + rects.context.y1) / 2, { delay: 80 });
+  await page.waitForFunction(() => document.activeElement.id === 'text-entry', null, { timeout: 5000 });
+  const cdp = await page.context().newCDPSession(page);
+  await page.keyboard.press('Control+a');
+  await cdp.send('Input.imeSetComposition', { text: '１２', selectionStart: 2, selectionEnd: 2 });
+  await waitFrames(page, 2);
+  await cdp.send('Input.insertText', { text: '１２２８８' });
+  await page.keyboard.press('Enter');
+  await waitFrames(page, 3);
+  assert.equal((await report(page)).scenario.context, 12288);
+  await clickWidget(page, 'tab-cost', 4);
+  // Yen in 万 on the Cost panel, the link keeps the language.
+  assert.match(await exported('markdown', 'cost'), /万円/);
+  assert.match(await readBack(page, 'gpuplan_state_hash'), /&lang=ja/);
+  // Back to English with the switch; the font stays loaded, the words change.
+  await clickWidget(page, 'lang', 3);
+  await clickWidget(page, 'lang:en', 3);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_ui_state')).lang, 'en');
+  assert.doesNotMatch(await readBack(page, 'gpuplan_state_hash'), /lang=/);
+  assert.match(await exported('markdown', 'cost'), /Buying pays off|on demand/);
+  assert.deepEqual(errors, []);
+  await page.close();
+  // A language the page does not speak is named, and English kept.
+  const bad = await openPage('v=1&lang=xx');
+  const notices = JSON.parse(await readBack(bad.page, 'gpuplan_notices'));
+  assert.ok(notices.some((n) => /lang: 'xx' is not a language/.test(n)), JSON.stringify(notices));
+  assert.equal(JSON.parse(await readBack(bad.page, 'gpuplan_ui_state')).lang, 'en');
+  await bad.page.close();
 });
 
 test('Export buttons on every panel: the copied CLI command prints the copied JSON and Markdown', async () => {

@@ -191,6 +191,39 @@ test('A phone: one tap per tab, a swipe scrolls and a fling glides, the 40th GPU
   await ctx.close();
 });
 
+test('A phone in Japanese: the page speaks Japanese in its own font, and a number typed through a Japanese IME (full-width) sets the field', async () => {
+  const { ctx, page, errors, cdp } = await openPhone('v=1&model=llama-3.1-8b&gpu=rtx-4090&lang=ja');
+  await page.waitForFunction(() => JSON.parse(Module.UTF8ToString(Module._gpuplan_ui_state())).lang === 'ja', null, { timeout: 30000 });
+  await waitFrames(page, 3);
+  const live = await page.evaluate(() => document.getElementById('live').textContent);
+  assert.match(live, /収まる/);
+  assert.equal(await page.evaluate((t) => Module.ccall('gpuplan_missing_glyphs', 'number', ['string'], [t]), live), 0,
+    `every character of '${live}' has a glyph`);
+  const shot = imageStats(await page.screenshot({ path: join(artifacts, 'phone-fit-ja.png') }));
+  assert.ok(shot.colors > 50);
+  await tapWidget(page, 'inputs');
+  const rects = await rectsOf(page);
+  await tap(page, rects.context.x0 + 25, (rects.context.y0 + rects.context.y1) / 2);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'text-entry');
+  // What a Japanese IME does with 16384 typed in its default (full-width) mode: a composition
+  // shown as it grows, then committed.
+  await cdp.send('Input.imeSetComposition', { text: '１６', selectionStart: 2, selectionEnd: 2 });
+  await waitFrames(page, 2);
+  await cdp.send('Input.imeSetComposition', { text: '１６３８４', selectionStart: 5, selectionEnd: 5 });
+  await waitFrames(page, 2);
+  await cdp.send('Input.insertText', { text: '１６３８４' });
+  await waitFrames(page, 2);
+  await page.screenshot({ path: join(artifacts, 'phone-ime-ja.png') });
+  await page.keyboard.press('Enter');
+  await waitFrames(page, 3);
+  const r = JSON.parse(await readBack(page, 'gpuplan_report_json'));
+  assert.equal(r.scenario.context, 16384);
+  assert.deepEqual(JSON.parse(await readBack(page, 'gpuplan_field_errors')), {});
+  assert.match(await readBack(page, 'gpuplan_state_hash'), /&lang=ja/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('A phone: the Catalog\'s search fits the screen and takes the on-screen keyboard; the panel does not jump when the sources arrive', async () => {
   const { ctx, page, errors, cdp } = await openPhone('v=1&tab=catalog');
   let rects = await rectsOf(page);

@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app.h"
 #include "frame.h"
@@ -129,6 +131,46 @@ EM_JS(void, JsAnnounce, (const char* title, const char* live), {
 // or any listener for 'gpuplan:height', sets the frame's height from it).
 EM_JS(void, JsPostHeight, (double height), {
   if (window.parent !== window) window.parent.postMessage({ type: 'gpuplan:height', height: Math.ceil(height) }, '*');
+});
+// The reader's language (navigator.language): the page's where the link names none.
+EM_JS(char*, JsBrowserLang, (), {
+  var s = (navigator.languages && navigator.languages[0]) || navigator.language || 'en';
+  var n = lengthBytesUTF8(s) + 1; var p = _malloc(n); stringToUTF8(s, p, n); return p;
+});
+// A language besides English: its message table and its font (a subset made at build time for
+// the table and the catalog), fetched together; the answer comes back through
+// gpuplan_language_ready or gpuplan_language_failed. The service worker keeps both for offline use.
+EM_JS(void, JsLoadLanguage, (const char* code), {
+  var c = UTF8ToString(code);
+  var get = function (url, kind) {
+    return fetch(url).then(function (r) {
+      if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
+      return kind === 'text' ? r.text() : r.arrayBuffer();
+    });
+  };
+  Promise.all([get('i18n-' + c + '.json', 'text'), get('font-' + c + '.ttf', 'bytes')]).then(function (got) {
+    var text = got[0], font = new Uint8Array(got[1]);
+    var n = lengthBytesUTF8(text) + 1, t = _malloc(n);
+    stringToUTF8(text, t, n);
+    var f = _malloc(font.length);
+    HEAPU8.set(font, f);
+    Module.ccall('gpuplan_language_ready', null, ['string', 'number', 'number', 'number'], [c, t, f, font.length]);
+    _free(t); _free(f);
+  }).catch(function (e) {
+    Module.ccall('gpuplan_language_failed', null, ['string', 'string'], [c, String(e.message || e)]);
+  });
+});
+// The whole Japanese font (about 2 MB), fetched once the reader types a character the subset lacks.
+EM_JS(void, JsLoadFullFont, (), {
+  fetch('font-ja-full.ttf').then(function (r) {
+    if (!r.ok) throw new Error('HTTP ' + r.status);
+    return r.arrayBuffer();
+  }).then(function (b) {
+    var font = new Uint8Array(b), f = _malloc(font.length);
+    HEAPU8.set(font, f);
+    Module._gpuplan_full_font(f, font.length);
+    _free(f);
+  }, function (e) { console.warn('gpuplan: font-ja-full.ttf: ' + (e.message || e)); });
 });
 // clang-format on
 
@@ -341,8 +383,14 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_active_text() {
   g_host.scratch = gpuplan::ui::ActiveText();
   return g_host.scratch.c_str();
 }
+// 1 while a text field has the keyboard and the page speaks a language typed through an IME
+// (Japanese): the shell then moves a mouse user's typing into its hidden input.
+EMSCRIPTEN_KEEPALIVE int gpuplan_text_field_ime() {
+  return gpuplan::CurrentLang() != gpuplan::Lang::kEn && gpuplan::ui::TextFieldActive() ? 1 : 0;
+}
 EMSCRIPTEN_KEEPALIVE void gpuplan_set_active_text(const char* text) {
   Wake();
+  gpuplan::ui::WantGlyphs(text ? text : "");  // an IME's kanji the font subset lacks
   gpuplan::ui::ReplaceActiveText(text ? text : "");
 }
 // The hidden input's Enter (0) or Escape (1), or the input left (0): the field takes (or drops)
@@ -360,6 +408,29 @@ EMSCRIPTEN_KEEPALIVE void gpuplan_text_key(int which) {
   e.type = SDL_KEYUP;
   SDL_PushEvent(&e);
   DrawFrame();
+}
+// The language's table (JSON text) and font (TrueType bytes) the shell fetched (JsLoadLanguage).
+EMSCRIPTEN_KEEPALIVE void gpuplan_language_ready(const char* code, const char* table, const unsigned char* font,
+                                                 int size) {
+  Wake();
+  const std::optional<gpuplan::Lang> lang = gpuplan::ParseLang(code ? code : "");
+  if (!lang) return;
+  if (!gpuplan::ui::SetCjkFont(std::vector<unsigned char>(font, font + std::max(size, 0)), false))
+    return g_host.app->LanguageFailed(*lang, "the font is not a TrueType font with a Unicode cmap");
+  g_host.app->LanguageReady(*lang, table ? table : "");
+}
+EMSCRIPTEN_KEEPALIVE void gpuplan_language_failed(const char* code, const char* why) {
+  Wake();
+  if (const std::optional<gpuplan::Lang> lang = gpuplan::ParseLang(code ? code : ""))
+    g_host.app->LanguageFailed(*lang, why ? why : "");
+}
+EMSCRIPTEN_KEEPALIVE void gpuplan_full_font(const unsigned char* font, int size) {
+  Wake();
+  gpuplan::ui::SetCjkFont(std::vector<unsigned char>(font, font + std::max(size, 0)), true);
+}
+// Characters of `text` that no loaded font draws (the tests: Japanese shows as glyphs, not '?').
+EMSCRIPTEN_KEEPALIVE int gpuplan_missing_glyphs(const char* text) {
+  return gpuplan::ui::MissingGlyphCount(text ? text : "");
 }
 EMSCRIPTEN_KEEPALIVE long gpuplan_idle_ticks() { return g_host.idle_ticks; }
 EMSCRIPTEN_KEEPALIVE void gpuplan_keep_drawing(int on) { g_host.keep_drawing = on != 0; }
@@ -412,6 +483,8 @@ int main() {
     return "downloaded " + name;
   };
   host.load_sources = [] { JsLoadSources(); };
+  host.load_language = [](gpuplan::Lang lang) { JsLoadLanguage(gpuplan::LangCode(lang)); };
+  gpuplan::ui::SetWantFullCjkFont([] { JsLoadFullFont(); });
   char* url = JsPageUrl();
   host.page_url = url;
   std::free(url);
@@ -420,6 +493,9 @@ int main() {
   g_host.prefer_dark = JsPreferDark() != 0;
   app.SetPreferDark(g_host.prefer_dark);
   gpuplan::ui::SetPixelRatio(static_cast<float>(JsPixelRatio()));
+  char* browser_lang = JsBrowserLang();
+  app.SetBrowserLang(browser_lang);
+  std::free(browser_lang);
   LoadHash();
   JsWriteHash(app.StateHash().c_str());  // a complete, versioned link from the first frame
   Wake();

@@ -7,8 +7,9 @@
 //   Frame: the tab bar (views.h), DrawPanel, DrawViewBody, DrawReport
 //   embed mode, exports: DrawEmbedded, ExportText, DrawExportBar, DrawWithInputs
 #include "app.h"
-#include "theme.h"
+#include "gpuplan/i18n.h"
 #include "tables.h"
+#include "theme.h"
 
 #include <algorithm>
 #include <cctype>
@@ -75,10 +76,60 @@ void App::LoadState(std::string_view hash) {
     else notices_.push_back("theme: '" + it->second + "' is not light, dark or auto");
   }
   ApplyTheme();
+  // The language: the link's lang=, else the browser's.
+  Lang lang = browser_lang_;
+  if (auto it = decoded.page.find("lang"); it != decoded.page.end()) {
+    if (std::optional<Lang> l = ParseLang(it->second); l && it->second.size() == 2)
+      lang = *l;
+    else
+      notices_.push_back(
+          TrF("lang: '{0}' is not a language of the page (en, ja); {1} kept", {it->second, LangName(lang)}));
+  }
+  ChooseLanguage(lang);
+}
+
+void App::SetBrowserLang(std::string_view tag) {
+  browser_lang_ = ParseLang(tag).value_or(Lang::kEn);
+}
+
+void App::ChooseLanguage(Lang lang) {
+  lang_message_.clear();
+  if (lang == Lang::kEn || HasMessages(lang) || !host_.load_language) {
+    wanted_lang_.reset();  // a load still under way is no longer wanted
+    return SwitchLanguage(lang);
+  }
+  if (wanted_lang_ == lang) return;  // asked for already
+  wanted_lang_ = lang;
+  host_.load_language(lang);  // answers with LanguageReady or LanguageFailed, now or later
+}
+
+void App::LanguageReady(Lang lang, std::string_view table) {
+  if (!table.empty()) {
+    Result<std::size_t> n = LoadMessages(lang, table);
+    if (!n.ok()) return LanguageFailed(lang, n.error());
+  }
+  if (wanted_lang_ != lang) return;  // the reader chose another meanwhile: kept for later
+  wanted_lang_.reset();
+  if (lang != Lang::kEn && !HasMessages(lang)) return LanguageFailed(lang, "no message table");
+  SwitchLanguage(lang);
+}
+
+void App::SwitchLanguage(Lang lang) {
+  if (lang == CurrentLang()) return;
+  SetLang(lang);
+  session_.LanguageChanged();  // the records and estimates carry words: made again
+  report_cache_.clear();
+  state_changed_ = true;  // the link's lang=, the title, the live region
+}
+
+void App::LanguageFailed(Lang lang, const std::string& why) {
+  if (wanted_lang_ == lang) wanted_lang_.reset();
+  lang_message_ = TrF("{0} could not be loaded: {1}", {LangName(lang), why});
 }
 
 std::string App::StateHash() const {
   std::string h = session_.StateHash();
+  if (const Lang l = wanted_lang_.value_or(CurrentLang()); l != Lang::kEn) h += std::string("&lang=") + LangCode(l);
   if (!embed_.empty()) h += "&embed=" + embed_;
   if (theme_ != "auto") h += "&theme=" + theme_;
   if (compact_) h += "&compact=1";
@@ -220,7 +271,7 @@ void App::Frame() {
     return;
   }
   ImGui::TextUnformatted("gpuplan");
-  const char* tagline = "which GPU, how many, how fast, at what cost - with the work shown";
+  const char* tagline = Tr("which GPU, how many, how fast, at what cost - with the work shown");
   if (ImGui::CalcTextSize(tagline).x < ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 24) {
     ImGui::SameLine();
     ImGui::TextColored(Muted(), "%s", tagline);
@@ -228,9 +279,9 @@ void App::Frame() {
   // Presets: the common questions (the seeds' examples among them) as whole scenarios.
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
-  if (ImGui::BeginCombo("##presets", "Presets...", ImGuiComboFlags_HeightLarge)) {
+  if (ImGui::BeginCombo("##presets", Tr("Presets..."), ImGuiComboFlags_HeightLarge)) {
     for (const Preset& p : Presets()) {
-      if (ImGui::Selectable(p.question.c_str())) {
+      if (ImGui::Selectable((std::string(Tr(p.question.c_str())) + "##" + p.id).c_str())) {
         LoadState(p.hash);
         state_changed_ = true;
         requested_tab_ = FindView(p.panel) ? p.panel : "fit";
@@ -241,12 +292,14 @@ void App::Frame() {
     ImGui::EndCombo();
   }
   Track("presets");
+  DrawLanguageSwitch();
 
-  if (!catalog_error_.empty()) ImGui::TextColored(Bad(), "Catalog failed to load: %s", catalog_error_.c_str());
+  if (!catalog_error_.empty())
+    ImGui::TextColored(Bad(), "%s", TrF("Catalog failed to load: {0}", {catalog_error_}).c_str());
   if (!notices_.empty()) {
-    ImGui::TextColored(Warn(), "The link had fields that could not be used; defaults were kept for them:");
+    ImGui::TextColored(Warn(), "%s", Tr("The link had fields that could not be used; defaults were kept for them:"));
     for (const std::string& n : notices_) ImGui::BulletText("%s", n.c_str());
-    if (ImGui::SmallButton("Dismiss")) notices_.clear();
+    if (ImGui::SmallButton((std::string(Tr("Dismiss")) + "##notices").c_str())) notices_.clear();
     ImGui::Separator();
   }
   DrawImportBanner();
@@ -255,17 +308,19 @@ void App::Frame() {
   // over rows, each name whole (a tab bar would cut them to "Sp..." and need two taps).
   float names = 0;
   for (const View& v : Views())
-    names += ImGui::CalcTextSize(v.title).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemInnerSpacing.x;
+    names += ImGui::CalcTextSize(Tr(v.title)).x + ImGui::GetStyle().FramePadding.x * 2 +
+             ImGui::GetStyle().ItemInnerSpacing.x;
   if (names > ImGui::GetContentRegionAvail().x) {
     const View* shown = nullptr;
     for (const View& v : Views()) {
       if (requested_tab_ == v.id) SelectTab(v);
-      if (&v != &Views().front()) SameLineIfFits(ImGui::CalcTextSize(v.title).x + ImGui::GetStyle().FramePadding.x * 2);
+      if (&v != &Views().front())
+        SameLineIfFits(ImGui::CalcTextSize(Tr(v.title)).x + ImGui::GetStyle().FramePadding.x * 2);
       const bool current = tab_ == v.id;
       ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(current ? ImGuiCol_TabActive : ImGuiCol_Tab));
-      if (ImGui::Button(v.title)) SelectTab(v);
+      if (ImGui::Button((std::string(Tr(v.title)) + "###" + v.id).c_str())) SelectTab(v);
       ImGui::PopStyleColor();
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", v.help);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(v.help));
       Track((std::string("tab-") + v.id).c_str());
       if (tab_ == v.id) shown = &v;
     }
@@ -285,8 +340,8 @@ void App::Frame() {
         flags = ImGuiTabItemFlags_SetSelected;
         consumed = true;
       }
-      const bool open = ImGui::BeginTabItem(v.title, nullptr, flags);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", v.help);
+      const bool open = ImGui::BeginTabItem((std::string(Tr(v.title)) + "###" + v.id).c_str(), nullptr, flags);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(v.help));
       Track((std::string("tab-") + v.id).c_str());
       if (!open) continue;
       SelectTab(v);
@@ -347,7 +402,7 @@ void App::DrawReport(const View& v, bool verdict) { DrawReport(v, CachedReport(v
 void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_only, size_t from_section, bool head) {
   size_t first = 0;
   if (verdict && !r.after.empty()) {
-    const bool fits = r.after[0].rfind("FITS", 0) == 0;
+    const bool fits = r.verdict > 0 || (r.verdict == 0 && r.after[0].rfind("FITS", 0) == 0);
     ImGui::PushStyleColor(ImGuiCol_Text, fits ? Good() : Bad());
     Paragraph(r.after[0]);
     ImGui::PopStyleColor();
@@ -369,11 +424,38 @@ void App::DrawReport(const View& v, const Report& r, bool verdict, bool tables_o
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
   for (const std::string& n : r.notes) Paragraph(n);
   ImGui::PopStyleColor();
-  if (!r.assumptions.empty() && ImGui::TreeNode("Assumptions")) {
+  if (!r.assumptions.empty() && ImGui::TreeNode("assumptions", "%s", Tr("Assumptions"))) {
     for (const std::string& a : r.assumptions) ImGui::BulletText("%s", a.c_str());
     ImGui::TreePop();
   }
   DrawCliTwin(v);
+}
+
+void App::DrawLanguageSwitch() {
+  // Each language named in the page's language ("Japanese" in English, "日本語" in Japanese):
+  // the start-up font has no Japanese glyphs until the Japanese font is loaded.
+  auto name = [](Lang l) { return l == Lang::kEn ? "English" : Tr("Japanese"); };
+  const Lang shown = wanted_lang_.value_or(CurrentLang());
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize(name(Lang::kJa)).x + ImGui::CalcTextSize("English").x +
+                          ImGui::GetFrameHeight());
+  if (ImGui::BeginCombo("##lang", name(shown))) {
+    for (Lang l : {Lang::kEn, Lang::kJa}) {
+      if (ImGui::Selectable(name(l), l == shown)) {
+        ChooseLanguage(l);
+        state_changed_ = true;
+      }
+      Track((std::string("lang:") + LangCode(l)).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Language of the page (lang=en or lang=ja in the link)"));
+  Track("lang");
+  if (wanted_lang_) {
+    ImGui::SameLine();
+    ImGui::TextColored(Muted(), "%s", Tr("loading..."));
+  }
+  if (!lang_message_.empty()) ImGui::TextColored(Bad(), "%s", lang_message_.c_str());
 }
 
 void App::DrawImportBanner() {
@@ -382,15 +464,15 @@ void App::DrawImportBanner() {
   Paragraph(import_banner_);
   ImGui::PopStyleColor();
   Track("import-banner");
-  if (ImGui::SmallButton("Dismiss##import")) import_banner_.clear();
+  if (ImGui::SmallButton((std::string(Tr("Dismiss")) + "##import").c_str())) import_banner_.clear();
 }
 
 void App::DrawCliTwin(const View& v) {
   if (compact_ && !embed_.empty()) return;
   // In an embed the command folds (one line, not four of a 700 px column); on the page it shows.
-  if (!embed_.empty() && !ImGui::TreeNode("CLI twin")) return;
+  if (!embed_.empty() && !ImGui::TreeNode("cli-twin", "%s", Tr("CLI twin"))) return;
   if (embed_.empty()) {
-    ImGui::TextColored(Muted(), "CLI twin:");
+    ImGui::TextColored(Muted(), "%s:", Tr("CLI twin"));
     ImGui::SameLine();
   }
   Paragraph(ViewCliCommand(v, session_));
@@ -400,19 +482,19 @@ void App::DrawCliTwin(const View& v) {
 std::string App::PageTitle() const {
   const View* v = FindView(embed_.empty() ? tab_ : embed_);
   if (!v) return "gpuplan";  // the em dash as in the shell's own <title>
-  if (!v->scenario) return std::string("gpuplan \xE2\x80\x94 ") + v->title;
-  return std::string("gpuplan \xE2\x80\x94 ") + v->title + ": " + ScenarioLine(*v, session_);
+  if (!v->scenario) return std::string("gpuplan \xE2\x80\x94 ") + Tr(v->title);
+  return std::string("gpuplan \xE2\x80\x94 ") + Tr(v->title) + ": " + ScenarioLine(*v, session_);
 }
 
 std::string App::LiveText() {
   const View* v = FindView(embed_.empty() ? tab_ : embed_);
   if (!v || !v->scenario) return PageTitle();
-  std::string text = std::string(v->title) + ": " + ScenarioLine(*v, session_) + ". ";
+  std::string text = std::string(Tr(v->title)) + ": " + ScenarioLine(*v, session_) + ". ";
   // Results computed between frames are not computed here: said as under way until they are.
   if (defer_ranking_ && v->id == std::string_view("serve") && !session_.ServeReady())
-    return text + "Simulating the requests.";
+    return text + Tr("Simulating the requests.");
   if (defer_ranking_ && v->id == std::string_view("plan") && !session_.PlanShown().done())
-    return text + "Searching the catalog (" + session_.PlanShown().stage() + ").";
+    return text + TrF("Searching the catalog ({0}).", {session_.PlanShown().stage()});
   const Report& r = CachedReport(*v);
   if (!r.after.empty() && (std::string_view(v->id) == "fit" || std::string_view(v->id) == "train")) return text + r.after[0];
   int rows = 0;
@@ -444,7 +526,7 @@ void App::DrawEmbedded() {
   ImGui::PopStyleColor();
   DrawImportBanner();
   ImGui::PushID("embed");
-  if (ImGui::CollapsingHeader("Inputs")) {
+  if (ImGui::CollapsingHeader((std::string(Tr("Inputs")) + "###inputs").c_str())) {
     Track("embed-inputs");
     if (embed_ == "train") DrawTrainInputs();
     else if (embed_ == "cost") DrawCostInputs();
@@ -465,7 +547,7 @@ void App::Copy(const std::string& kind, const std::string& text) {
   last_copy_text_ = text;
   if (host_.copy) host_.copy(text);
   else ImGui::SetClipboardText(text.c_str());
-  export_message_ = "Copied " + kind + " (" + FormatCount(static_cast<long long>(text.size())) + " characters)";
+  export_message_ = TrF("Copied {0} ({1} characters)", {kind, FormatCount(static_cast<long long>(text.size()))});
 }
 
 // For the embed code: resize each gpuplan frame to the height its panel reports.
@@ -510,12 +592,16 @@ std::string App::ExportText(std::string_view kind, std::string_view panel) {
 void App::DrawExportBar(const View& v) {
   const std::string panel = v.id;
   ImGui::PushID("export");
-  static const struct { const char* label; const char* kind; const char* tip; } kButtons[] = {
-      {"Copy link", "link", "the page's address with the whole scenario in the hash (opens on this panel)"},
-      {"Copy embed code", "embed", "an <iframe> that shows this panel alone, for a blog or a docs page"},
-      {"Copy Markdown", "markdown", "the result as Markdown (what the CLI prints with --format md)"},
-      {"Copy JSON", "json", "the result as JSON (what the CLI prints with --format json)"},
-      {"Copy CLI command", "cli", "the gpuplan command that prints the same numbers"},
+  static const struct {
+    const char* label;
+    const char* kind;
+    const char* tip;
+  } kButtons[] = {
+      {N_("Copy link"), "link", N_("the page's address with the whole scenario in the hash (opens on this panel)")},
+      {N_("Copy embed code"), "embed", N_("an <iframe> that shows this panel alone, for a blog or a docs page")},
+      {N_("Copy Markdown"), "markdown", N_("the result as Markdown (what the CLI prints with --format md)")},
+      {N_("Copy JSON"), "json", N_("the result as JSON (what the CLI prints with --format json)")},
+      {N_("Copy CLI command"), "cli", N_("the gpuplan command that prints the same numbers")},
   };
   // Side by side while they fit, then on the next line (a phone-width iframe).
   auto same_line_if_fits = [](const char* label) {
@@ -523,35 +609,40 @@ void App::DrawExportBar(const View& v) {
   };
   bool first = true;
   for (const auto& b : kButtons) {
-    if (!first) same_line_if_fits(b.label);
+    if (!first) same_line_if_fits(Tr(b.label));
     first = false;
-    if (ImGui::SmallButton(b.label)) {
+    if (ImGui::SmallButton((std::string(Tr(b.label)) + "###" + b.kind).c_str())) {
       const std::string text = ExportText(b.kind, panel);
-      if (text.empty()) export_message_ = std::string("Nothing to copy: ") + "the scenario has no result";
+      if (text.empty())
+        export_message_ = Tr("Nothing to copy: the scenario has no result");
       else Copy(b.kind, text);
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", b.tip);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr(b.tip));
     Track((panel + "-copy-" + b.kind).c_str());
     if (std::string_view(b.kind) == "embed") {
       // The embed code's options: the frame's theme (as shown now, or the reader's, or fixed)
       // and a compact frame (the result alone: no export buttons, no CLI twin).
       ImGui::SameLine(0, 1);
       if (ImGui::SmallButton("v##embed-options")) ImGui::OpenPopup("embed-options");
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("embed code options: theme, compact, click to load");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("embed code options: theme, compact, click to load"));
       Track((panel + "-embed-options").c_str());
       if (ImGui::BeginPopup("embed-options")) {
-        ImGui::TextColored(Muted(), "Theme of the embedded frame");
+        ImGui::TextColored(Muted(), "%s", Tr("Theme of the embedded frame"));
         for (const char* t : {"", "auto", "light", "dark"}) {
-          if (ImGui::RadioButton(*t ? t : "as shown now", embed_theme_ == t)) embed_theme_ = t;
-          ItemTip(std::string_view(t) == "auto" ? "follows the reader's system setting, not the blog's" : "");
+          if (ImGui::RadioButton((std::string(*t ? t : Tr("as shown now")) + "###theme-" + t).c_str(),
+                                 embed_theme_ == t))
+            embed_theme_ = t;
+          ItemTip(std::string_view(t) == "auto" ? Tr("follows the reader's system setting, not the blog's") : "");
           Track(("embed-theme:" + std::string(*t ? t : "shown")).c_str());
         }
-        ImGui::Checkbox("compact: the result alone", &embed_compact_);
-        ItemTip("no export buttons and no CLI twin in the frame (compact=1)");
+        ImGui::Checkbox((std::string(Tr("compact: the result alone")) + "###compact").c_str(), &embed_compact_);
+        ItemTip(Tr("no export buttons and no CLI twin in the frame (compact=1)"));
         Track("embed-compact");
-        ImGui::Checkbox("click to load: a preview until the reader asks", &embed_facade_);
-        ItemTip("the frame shows a still image and the scenario in words; gpuplan loads when the reader "
-                "presses its button (facade=...): for a post with many embeds");
+        ImGui::Checkbox((std::string(Tr("click to load: a preview until the reader asks")) + "###facade").c_str(),
+                        &embed_facade_);
+        ItemTip(
+            Tr("the frame shows a still image and the scenario in words; gpuplan loads when the reader presses its "
+               "button (facade=...): for a post with many embeds"));
         Track("embed-facade");
         ImGui::EndPopup();
       }
@@ -559,15 +650,16 @@ void App::DrawExportBar(const View& v) {
   }
   if (panel == "serve" && session_.ServeReady() && session_.Launch().ok()) {
     // The engine command that realises the served setup (launch.h), as `gpuplan serve` prints it.
-    same_line_if_fits("Copy launch command");
-    if (ImGui::SmallButton("Copy launch command")) Copy("launch", session_.Launch()->Command());
+    same_line_if_fits(Tr("Copy launch command"));
+    if (ImGui::SmallButton((std::string(Tr("Copy launch command")) + "###launch").c_str()))
+      Copy("launch", session_.Launch()->Command());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("the %s command with the flags this run assumed", session_.Launch()->engine.c_str());
     Track("serve-copy-launch");
   }
   if (panel == "roofline") {
-    same_line_if_fits("Download SVG");
-    if (ImGui::SmallButton("Download SVG")) {
+    same_line_if_fits(Tr("Download SVG"));
+    if (ImGui::SmallButton((std::string(Tr("Download SVG")) + "###svg").c_str())) {
       const std::string svg = RooflineSvg(session_.Chart());
       last_copy_kind_ = "svg";
       last_copy_text_ = svg;
@@ -604,7 +696,7 @@ void App::DrawWithInputs(const View& v) {
     ImGui::PushStyleColor(ImGuiCol_Text, Muted());
     Paragraph(ScenarioLine(v, session_));
     ImGui::PopStyleColor();
-    if (ImGui::CollapsingHeader("Inputs")) DrawInputs(v.id);
+    if (ImGui::CollapsingHeader((std::string(Tr("Inputs")) + "###inputs").c_str())) DrawInputs(v.id);
     Track("inputs");
     result();
   }

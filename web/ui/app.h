@@ -14,15 +14,16 @@
 #include "gpuplan/catalog.h"
 #include "gpuplan/compare.h"
 #include "gpuplan/cost.h"
-#include "gpuplan/inference.h"
-#include "gpuplan/speed.h"
-#include "gpuplan/training.h"
-#include "gpuplan/model.h"
 #include "gpuplan/cpu_probe.h"
+#include "gpuplan/i18n.h"
+#include "gpuplan/inference.h"
+#include "gpuplan/model.h"
 #include "gpuplan/probe_result.h"
 #include "gpuplan/roofline.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/session.h"
+#include "gpuplan/speed.h"
+#include "gpuplan/training.h"
 #include "gpuplan/views.h"
 
 namespace gpuplan::ui {
@@ -41,6 +42,10 @@ struct HostServices {
   // Fetches the catalog's sources (the page's catalog-sources.json) and hands the text to
   // ImportText; empty where the built-in catalog has them already (natively).
   std::function<void()> load_sources;
+  // Fetches what a language needs besides English (its message table, its font) and answers
+  // with App::LanguageReady or App::LanguageFailed, now or later. Empty: the language is built in
+  // (the native window loads it itself before LanguageReady).
+  std::function<void(Lang lang)> load_language;
   // Measures this machine's CPU on the calling thread (quick: about 2 s), where the host can
   // (the native window: machine.h's MeasureMachine); empty on the page, whose probe runs in a
   // module of its own (SetThreadedProbe).
@@ -94,6 +99,15 @@ class App {
   void SetHost(HostServices host) { host_ = std::move(host); }
   // The host page's colour preference (prefers-color-scheme); a theme= key in the hash wins.
   void SetPreferDark(bool dark);
+  // The browser's language (navigator.language): the page's language where the link names none.
+  void SetBrowserLang(std::string_view tag);
+  // The language the page is drawn in, and the one asked for (a link's lang=, the switch).
+  Lang Language() const { return CurrentLang(); }
+  void ChooseLanguage(Lang lang);
+  // The host has what `lang` needs (table: the message table's JSON text; the font is the
+  // host's): the page switches to it. A failure keeps the language shown and says why.
+  void LanguageReady(Lang lang, std::string_view table);
+  void LanguageFailed(Lang lang, const std::string& why);
   bool Dark() const { return dark_; }
   // What the export buttons copy for a panel: kind = link, embed, markdown, json, cli; panel =
   // fit, speed, cost, compare, train, roofline. Empty for a kind the panel has not.
@@ -137,6 +151,9 @@ class App {
   void DrawCliTwin(const View& v);
   // What became of a file dropped or pasted on the page, on whichever panel is open.
   void DrawImportBanner();
+  // The language switch beside the presets, and what it is waiting for.
+  void DrawLanguageSwitch();
+  void SwitchLanguage(Lang lang);  // the table is loaded: the page speaks it from the next frame
   // Copy link / embed code / Markdown / JSON / CLI command (and the roofline's SVG) for a panel.
   void DrawExportBar(const View& v);
   void Copy(const std::string& kind, const std::string& text);
@@ -224,6 +241,9 @@ class App {
   std::string embed_theme_;         // the embed code's theme= ("": as shown now)
   bool embed_compact_ = false;      // the embed code asks for compact=1
   bool embed_facade_ = false;       // the embed code asks for click-to-load (facade=<caption>)
+  Lang browser_lang_ = Lang::kEn;   // navigator.language, where it is one the page speaks
+  std::optional<Lang> wanted_lang_;  // asked for and not yet loaded
+  std::string lang_message_;         // why a language could not be loaded
   std::string theme_ = "auto";      // theme=: light, dark, or auto (the host page's preference)
   bool prefer_dark_ = true, dark_ = true, theme_applied_ = false;
   HostServices host_;

@@ -11,12 +11,13 @@
 #include <imgui.h>
 
 #include "app.h"
+#include "gpuplan/describe.h"
+#include "gpuplan/i18n.h"
+#include "gpuplan/model.h"
+#include "gpuplan/units.h"
 #include "tables.h"
 #include "theme.h"
 #include "touch.h"
-#include "gpuplan/describe.h"
-#include "gpuplan/model.h"
-#include "gpuplan/units.h"
 
 namespace gpuplan::ui {
 
@@ -138,51 +139,58 @@ void App::Field(std::string_view key) {
   bool tip = true;  // the field's help on hover (the pickers show their entries' own)
   switch (f->kind) {
     case FieldKind::kModel:
-      if (auto id = Picker(f->label, cat.models, value, model_filter_, sizeof model_filter_,
-                           [this](const Model& m) { return m.name + "  (" + FormatParams(Params(m).total) + ")"; },
-                           [this](const Model& m) {
-                             const ParamCount& c = Params(m);
-                             return m.name + "\n" + std::to_string(m.layers) + " layers; " + DescribeAttention(m) + "\n" +
-                                    FormatParams(c.total) + " parameters" +
-                                    (m.moe ? ", " + FormatParams(c.active) + " active per token" : "") +
-                                    (m.hf_repo.empty() ? "" : "\n" + m.hf_repo);
-                           },
-                           [this](const std::string& entry) { TrackPick("model", entry); }))
+      if (auto id = Picker(
+              FieldLabel(*f).c_str(), cat.models, value, model_filter_, sizeof model_filter_,
+              [this](const Model& m) { return m.name + "  (" + FormatParams(Params(m).total) + ")"; },
+              [this](const Model& m) {
+                const ParamCount& c = Params(m);
+                return m.name + "\n" + std::to_string(m.layers) + " layers; " + DescribeAttention(m) + "\n" +
+                       FormatParams(c.total) + " parameters" +
+                       (m.moe ? ", " + FormatParams(c.active) + " active per token" : "") +
+                       (m.hf_repo.empty() ? "" : "\n" + m.hf_repo);
+              },
+              [this](const std::string& entry) { TrackPick("model", entry); }))
         Edit(f->key, *id);
       tip = false;
       break;
     case FieldKind::kGpu:
-      if (auto id = Picker(f->label, cat.gpus, value, gpu_filter_, sizeof gpu_filter_, GpuLabel, [this](const Gpu& g) {
-            RequestSources();  // the tooltip lists the sources
-            return GpuTip(g);
-          }, [this](const std::string& entry) { TrackPick("gpu", entry); }, GpuOrder(cat.gpus)))
+      if (auto id = Picker(
+              FieldLabel(*f).c_str(), cat.gpus, value, gpu_filter_, sizeof gpu_filter_, GpuLabel,
+              [this](const Gpu& g) {
+                RequestSources();  // the tooltip lists the sources
+                return GpuTip(g);
+              },
+              [this](const std::string& entry) { TrackPick("gpu", entry); }, GpuOrder(cat.gpus)))
         Edit(f->key, *id);
       tip = false;
       break;
     case FieldKind::kWeights:
-      if (auto id = Picker(f->label, cat.weight_formats, value, nullptr, 0,
-                           [](const WeightFormat& w) { return w.name + "  (" + FormatFixed(w.bits_per_weight, 2) + " bits)"; },
-                           [this](const WeightFormat& w) { return Words(w.derivation) + "\nSource: " + w.source.title; },
-                           [](const std::string&) {}))
+      if (auto id = Picker(
+              FieldLabel(*f).c_str(), cat.weight_formats, value, nullptr, 0,
+              [](const WeightFormat& w) { return w.name + "  (" + FormatFixed(w.bits_per_weight, 2) + " bits)"; },
+              [this](const WeightFormat& w) { return Words(w.derivation) + "\nSource: " + w.source.title; },
+              [](const std::string&) {}))
         Edit(f->key, *id);
       if (const WeightFormat* w = cat.FindWeightFormat(value))
         ItemTip(w->name + ": " + FormatFixed(w->bits_per_weight, 3) + " bits per weight\n" + Words(w->derivation));
       tip = false;
       break;
     case FieldKind::kKv:
-      if (auto id = Picker(f->label, cat.kv_formats, value, nullptr, 0,
-                           [](const KvFormat& k) { return k.name + "  (" + FormatShort(k.bytes_per_element) + " B)"; },
-                           [this](const KvFormat& k) { return Words(k.derivation) + "\nSource: " + k.source.title; },
-                           [](const std::string&) {}))
+      if (auto id = Picker(
+              FieldLabel(*f).c_str(), cat.kv_formats, value, nullptr, 0,
+              [](const KvFormat& k) { return k.name + "  (" + FormatShort(k.bytes_per_element) + " B)"; },
+              [this](const KvFormat& k) { return Words(k.derivation) + "\nSource: " + k.source.title; },
+              [](const std::string&) {}))
         Edit(f->key, *id);
       if (const KvFormat* k = cat.FindKvFormat(value))
         ItemTip(k->name + ": " + FormatShort(k->bytes_per_element) + " bytes per element\n" + Words(k->derivation));
       tip = false;
       break;
     case FieldKind::kEngine:
-      if (auto id = Picker(f->label, cat.engines, value, nullptr, 0, [](const EngineProfile& e) { return e.name; },
-                           [this](const EngineProfile& e) { return e.version + "\n" + Words(e.activation_workspace); },
-                           [](const std::string&) {}))
+      if (auto id = Picker(
+              FieldLabel(*f).c_str(), cat.engines, value, nullptr, 0, [](const EngineProfile& e) { return e.name; },
+              [this](const EngineProfile& e) { return e.version + "\n" + Words(e.activation_workspace); },
+              [](const std::string&) {}))
         Edit(f->key, *id);
       if (const EngineProfile* e = cat.FindEngine(value)) ItemTip(e->name + " " + e->version + "\n" + Words(e->activation_workspace));
       tip = false;
@@ -196,7 +204,7 @@ void App::Field(std::string_view key) {
       const Gpu* gpu = cat.FindGpu(scenario_.gpu);
       std::string preview = value;
       if (key == "ecc" && value == "default" && gpu && gpu->ecc.value_or(false)) preview += gpu->ecc_default_on ? " (on)" : " (off)";
-      if (ImGui::BeginCombo(f->label, preview.c_str())) {
+      if (ImGui::BeginCombo(FieldLabel(*f).c_str(), preview.c_str())) {
         for (const std::string& w : f->choices) {
           if (ImGui::Selectable(w.c_str(), value == w)) Edit(f->key, w);
           Track((std::string(f->key) + ":" + w).c_str());
@@ -207,7 +215,7 @@ void App::Field(std::string_view key) {
     }
     case FieldKind::kSwitch: {
       bool on = value == "1";
-      if (ImGui::Checkbox(f->label, &on)) Edit(f->key, on ? "1" : "0");
+      if (ImGui::Checkbox(FieldLabel(*f).c_str(), &on)) Edit(f->key, on ? "1" : "0");
       break;
     }
     case FieldKind::kInteger:
@@ -230,7 +238,7 @@ void App::Field(std::string_view key) {
           const bool every = std::count(text.begin(), text.end(), ',') + 1 == static_cast<long>(f->choices.size());
           Edit(f->key, text.empty() ? "none" : every ? "all" : text);
         }
-        ItemTip(f->help);
+        ItemTip(Tr(f->help));
         Track((std::string(f->key) + ":" + w).c_str());
       }
       tip = false;
@@ -246,7 +254,7 @@ void App::Field(std::string_view key) {
         Edit(f->key, text);
       };
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-      if (ImGui::BeginCombo(("##" + std::string(f->key)).c_str(), (std::string(f->label) + "...").c_str())) {
+      if (ImGui::BeginCombo(("##" + std::string(f->key)).c_str(), (std::string(Tr(f->label)) + "...").c_str())) {
         for (const Gpu& g : cat.gpus) {
           if (g.id == scenario_.gpu || g.bandwidth_bytes_per_s <= 0 || g.dense_flops.empty()) continue;
           const auto at = std::find(ids.begin(), ids.end(), g.id);
@@ -258,7 +266,7 @@ void App::Field(std::string_view key) {
         }
         ImGui::EndCombo();
       }
-      ItemTip(f->help);
+      ItemTip(Tr(f->help));
       for (size_t i = 0; i < ids.size(); ++i) {
         ImGui::SameLine();
         ImGui::PushID(static_cast<int>(i));
@@ -277,7 +285,7 @@ void App::Field(std::string_view key) {
       // Taken when the field is left or on Enter, like a typed number.
       char buf[128];
       std::snprintf(buf, sizeof buf, "%s", value.c_str());
-      ImGui::InputText(f->label, buf, sizeof buf);
+      ImGui::InputText(FieldLabel(*f).c_str(), buf, sizeof buf);
       KeepTypingInView();
       if (ImGui::IsItemDeactivatedAfterEdit() && value != buf) Edit(f->key, buf);
       break;
@@ -285,7 +293,7 @@ void App::Field(std::string_view key) {
   }
   Track(f->key);
   if (tip) {
-    std::string help = f->help;
+    std::string help = Tr(f->help);
     if (key == "ecc") help += EccNote();
     ItemTip(help);
   }
@@ -325,7 +333,7 @@ void App::NumberField(const FieldInfo& f, const std::string& value) {
     ImGui::PopButtonRepeat();
     ImGui::EndDisabled();
   }
-  const std::string_view label(f.label);
+  const std::string_view label(Tr(f.label));
   ImGui::SameLine(0, gap);
   ImGui::TextUnformatted(label.data(), label.data() + std::min(label.size(), label.find("##")));
   ImGui::EndGroup();
@@ -355,7 +363,7 @@ void App::MigField(const FieldInfo& f) {
   for (const MigProfile& p : profiles)
     if (p.name == scenario_.mig) preview = label(p);
   ImGui::BeginDisabled(profiles.empty() && scenario_.mig == "none");
-  if (ImGui::BeginCombo(f.label, preview.c_str())) {
+  if (ImGui::BeginCombo(FieldLabel(f).c_str(), preview.c_str())) {
     if (ImGui::Selectable("none  (the whole GPU)", scenario_.mig == "none")) Edit(f.key, "none");
     Track("mig:none");
     for (const MigProfile& p : profiles) {
@@ -367,8 +375,9 @@ void App::MigField(const FieldInfo& f) {
     ImGui::EndCombo();
   }
   ImGui::EndDisabled();
-  ItemTip(profiles.empty() ? (gpu ? gpu->name : scenario_.gpu) + ": no MIG profiles in the catalog."
-                           : std::string(f.help) + "\nThe estimate gets that slice's memory, SMs and bandwidth.");
+  ItemTip(profiles.empty()
+              ? (gpu ? gpu->name : scenario_.gpu) + ": no MIG profiles in the catalog."
+              : std::string(Tr(f.help)) + "\n" + Tr("The estimate gets that slice's memory, SMs and bandwidth."));
 }
 
 void App::OptionFields(const char* const* keys, size_t count, const char* track_prefix) {
@@ -377,7 +386,7 @@ void App::OptionFields(const char* const* keys, size_t count, const char* track_
   for (size_t i = 0; i < count; ++i) {
     // As many on a line as fit (a phone: one or two): the input, its +/- buttons and its label.
     const FieldInfo* f = Session::Field(keys[i]);
-    if (i) SameLineIfFits(em * 11 + (f ? ImGui::CalcTextSize(f->label).x : em * 6));
+    if (i) SameLineIfFits(em * 11 + (f ? ImGui::CalcTextSize(Tr(f->label)).x : em * 6));
     Field(keys[i]);
     Track((std::string(track_prefix) + keys[i]).c_str());
   }
@@ -391,7 +400,7 @@ void App::DrawInputs(std::string_view view) {
   static constexpr const char* kMemoryKeys[] = {"ecc", "mig", "gpu-mem-gib", "used-gib"};
   float label = 0;
   for (const char* key : kKeys)
-    if (const FieldInfo* f = Session::Field(key)) label = std::max(label, ImGui::CalcTextSize(f->label).x);
+    if (const FieldInfo* f = Session::Field(key)) label = std::max(label, ImGui::CalcTextSize(Tr(f->label)).x);
   ImGui::PushItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label - ImGui::GetStyle().ItemInnerSpacing.x * 2,
                                   ImGui::GetFontSize() * 8.0f, ImGui::GetFontSize() * 18.0f));
   Field("model");

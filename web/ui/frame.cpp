@@ -1,5 +1,6 @@
 #include "frame.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -8,6 +9,7 @@
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8, ImTextStrToUtf8
 
 #include "app.h"
 #include "touch.h"
@@ -82,23 +84,193 @@ void AddExtraGlyphs(ImFontAtlas* atlas, ImFont* font, int scale) {
 
 }  // namespace
 
-// ImGui's font is ProggyClean, a pixel font drawn for 13 px: on a display with 2 device pixels
-// per CSS pixel it is rasterised at 26 px and drawn at half scale, so each glyph pixel lands on
-// whole device pixels (crisp, not a blurred 13 px texture stretched twice).
-void SetPixelRatio(float ratio) {
-  static float current = 0;
-  const float r = ratio >= 1.5f ? std::round(ratio) : 1.0f;
-  if (r == current) return;
-  current = r;
+namespace {
+
+// The CJK fonts and the codepoints the atlas takes from them (ImGui keeps a pointer to the
+// ranges until the atlas is rebuilt, so they live here).
+struct CjkFonts {
+  std::vector<unsigned char> subset, full;
+  std::vector<ImWchar> subset_ranges, extra_ranges;  // pairs, 0-terminated
+  std::vector<unsigned> extra;                       // typed codepoints found in the full font
+  std::vector<unsigned> pending;                     // typed before the full font arrived
+  std::function<void()> want_full;
+  bool full_asked = false;
+  bool dirty = false;
+  float ratio = 0;
+};
+CjkFonts& Cjk() {
+  static CjkFonts fonts;
+  return fonts;
+}
+
+unsigned Be16(const std::vector<unsigned char>& b, size_t at) {
+  return at + 2 <= b.size() ? (b[at] << 8u) | b[at + 1] : 0;
+}
+unsigned long Be32(const std::vector<unsigned char>& b, size_t at) {
+  return at + 4 <= b.size() ? (static_cast<unsigned long>(Be16(b, at)) << 16) | Be16(b, at + 2) : 0;
+}
+
+// The blocks taken from the CJK font; the rest (Latin, the marks drawn above) stays the UI font's.
+bool CjkBlock(unsigned c) {
+  return (c >= 0x3000 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
+}
+
+// The codepoints a TrueType font maps to a glyph (its cmap's format 4 subtable, Windows Unicode
+// BMP or Unicode platform; OpenType spec, "cmap — Character to Glyph Index Mapping Table"),
+// within `keep`. Every read is bounds-checked: the bytes come over the network.
+std::vector<unsigned> MappedCodepoints(const std::vector<unsigned char>& b, bool (*keep)(unsigned)) {
+  std::vector<unsigned> out;
+  const unsigned tables = Be16(b, 4);
+  size_t cmap = 0;
+  for (unsigned i = 0; i < tables && !cmap; ++i)
+    if (Be32(b, 12 + 16 * i) == 0x636D6170u) cmap = Be32(b, 12 + 16 * i + 8);  // 'cmap'
+  if (!cmap) return out;
+  size_t sub = 0;
+  for (unsigned i = 0, n = Be16(b, cmap + 2); i < n; ++i) {
+    const size_t rec = cmap + 4 + 8 * i;
+    const unsigned platform = Be16(b, rec), encoding = Be16(b, rec + 2);
+    const size_t at = cmap + Be32(b, rec + 4);
+    if (((platform == 3 && encoding == 1) || platform == 0) && Be16(b, at) == 4) sub = at;
+  }
+  if (!sub) return out;
+  const unsigned segs = Be16(b, sub + 6) / 2;
+  const size_t ends = sub + 14, starts = ends + 2 * segs + 2, deltas = starts + 2 * segs, offsets = deltas + 2 * segs;
+  if (offsets + 2 * segs > b.size()) return out;
+  for (unsigned i = 0; i < segs; ++i) {
+    const unsigned end = Be16(b, ends + 2 * i), start = Be16(b, starts + 2 * i), delta = Be16(b, deltas + 2 * i);
+    const unsigned range = Be16(b, offsets + 2 * i);
+    for (unsigned c = start; c <= end && c < 0xFFFF; ++c) {
+      if (!keep(c)) continue;
+      unsigned glyph = 0;
+      if (range == 0)
+        glyph = (c + delta) & 0xFFFFu;
+      else if (const unsigned g = Be16(b, offsets + 2 * i + range + 2 * (c - start)))
+        glyph = (g + delta) & 0xFFFFu;
+      if (glyph) out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// Sorted codepoints as ImGui's ranges: [first, last] pairs, then 0.
+std::vector<ImWchar> Ranges(std::vector<unsigned> cps) {
+  std::sort(cps.begin(), cps.end());
+  std::vector<ImWchar> r;
+  for (unsigned c : cps) {
+    if (!r.empty() && r.back() + 1u == c)
+      r.back() = static_cast<ImWchar>(c);
+    else if (r.empty() || r.back() < c)
+      r.push_back(static_cast<ImWchar>(c)), r.push_back(static_cast<ImWchar>(c));
+  }
+  r.push_back(0);
+  return r;
+}
+
+void Utf8Codepoints(std::string_view s, const std::function<void(unsigned)>& each) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned c = 0;
+    const int n = ImTextCharFromUtf8(&c, s.data() + i, s.data() + s.size());
+    if (n <= 0) break;
+    i += static_cast<size_t>(n);
+    each(c);
+  }
+}
+
+// The UI font: ImGui's ProggyClean, a pixel font drawn for 13 px; on a display with 2 device
+// pixels per CSS pixel it is rasterised at 26 px and drawn at half scale, so each glyph pixel
+// lands on whole device pixels (crisp, not a blurred 13 px texture stretched twice). The CJK
+// font merges into it at the same size: IPAex Gothic's em is 13 px, its ideographs sit on the
+// pixel font's baseline one pixel lower than its own ascent puts them.
+void BuildFonts(float r) {
+  CjkFonts& cjk = Cjk();
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   ImFontConfig config;
   config.SizePixels = 13.0f * r;
   ImFont* font = io.Fonts->AddFontDefault(&config);
+  auto merge = [&](std::vector<unsigned char>& ttf, const std::vector<ImWchar>& ranges) {
+    if (ttf.empty() || ranges.size() < 2) return;
+    ImFontConfig c;
+    c.MergeMode = true;
+    c.FontDataOwnedByAtlas = false;  // the bytes stay ours: the atlas is rebuilt on every ratio change
+    c.OversampleH = 1;
+    c.PixelSnapH = true;
+    c.GlyphOffset = ImVec2(0, 1.0f * r);
+    io.Fonts->AddFontFromMemoryTTF(ttf.data(), static_cast<int>(ttf.size()), 13.0f * r, &c, ranges.data());
+  };
+  merge(cjk.subset, cjk.subset_ranges);
+  merge(cjk.full, cjk.extra_ranges);
   AddExtraGlyphs(io.Fonts, font, static_cast<int>(r));
   io.FontGlobalScale = 1.0f / r;
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
+  cjk.ratio = r;
+  cjk.dirty = false;
+}
+
+}  // namespace
+
+void SetPixelRatio(float ratio) {
+  const float r = ratio >= 1.5f ? std::round(ratio) : 1.0f;
+  if (r == Cjk().ratio && !Cjk().dirty) return;
+  BuildFonts(r);
+}
+
+bool SetCjkFont(std::vector<unsigned char> ttf, bool full) {
+  CjkFonts& cjk = Cjk();
+  std::vector<unsigned> cps = MappedCodepoints(ttf, CjkBlock);
+  if (cps.empty()) return false;
+  if (full) {
+    cjk.full = std::move(ttf);
+    for (unsigned c : cjk.pending)
+      if (std::binary_search(cps.begin(), cps.end(), c)) cjk.extra.push_back(c);
+    cjk.pending.clear();
+    cjk.extra_ranges = Ranges(cjk.extra);
+  } else {
+    cjk.subset = std::move(ttf);
+    cjk.subset_ranges = Ranges(std::move(cps));
+  }
+  cjk.dirty = true;
+  return true;
+}
+
+void SetWantFullCjkFont(std::function<void()> want_full) {
+  Cjk().want_full = std::move(want_full);
+}
+
+void WantGlyphs(std::string_view utf8) {
+  CjkFonts& cjk = Cjk();
+  const ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
+  if (!font || (cjk.subset.empty() && cjk.full.empty())) return;  // no Japanese in use: ImGui's '?' as before
+  bool added = false, need_full = false;
+  Utf8Codepoints(utf8, [&](unsigned c) {
+    if (!CjkBlock(c) || font->FindGlyphNoFallback(static_cast<ImWchar>(c))) return;
+    if (std::find(cjk.extra.begin(), cjk.extra.end(), c) != cjk.extra.end()) return;
+    if (cjk.full.empty()) {
+      need_full = true;
+      cjk.pending.push_back(c);
+      return;
+    }
+    cjk.extra.push_back(c);
+    added = true;
+  });
+  if (added) {
+    cjk.extra_ranges = Ranges(cjk.extra);
+    cjk.dirty = true;
+  }
+  if (need_full && !cjk.full_asked && cjk.want_full) {
+    cjk.full_asked = true;
+    cjk.want_full();
+  }
+}
+
+int MissingGlyphCount(std::string_view utf8) {
+  const ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
+  int missing = 0;
+  Utf8Codepoints(utf8, [&](unsigned c) {
+    if (c >= 0x20 && (!font || !font->FindGlyphNoFallback(static_cast<ImWchar>(c)))) ++missing;
+  });
+  return missing;
 }
 
 bool PumpEvents(SDL_Window* window, App& app) {
@@ -128,6 +300,15 @@ bool PumpEvents(SDL_Window* window, App& app) {
 
 void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int height, const float* rgba), Touch* touch,
                  double t_ms) {
+  // Characters typed this frame that the atlas lacks come from the full CJK font next frame.
+  const ImVector<ImWchar>& typed = ImGui::GetIO().InputQueueCharacters;
+  if (!typed.empty()) {
+    std::string utf8(static_cast<size_t>(typed.Size) * 4 + 1, '\0');
+    utf8.resize(
+        static_cast<size_t>(ImTextStrToUtf8(utf8.data(), static_cast<int>(utf8.size()), typed.begin(), typed.end())));
+    WantGlyphs(utf8);
+  }
+  if (Cjk().dirty) BuildFonts(Cjk().ratio);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   if (touch) touch->BeforeNewFrame();

@@ -5,6 +5,10 @@
 
 #include <SDL.h>
 
+#include <functional>
+#include <string_view>
+#include <vector>
+
 namespace gpuplan::ui {
 
 class App;
@@ -24,5 +28,18 @@ void RenderFrame(SDL_Window* window, App& app, void (*clear)(int width, int heig
 // Device pixels per CSS pixel (the page's devicePixelRatio): the font is rebuilt for it.
 void SetPixelRatio(float ratio);
 void ShutdownImGui();
+
+// Japanese glyphs: a TrueType font merged into the UI font, every character its cmap maps in
+// the CJK blocks (the page fetches a subset made at build time for the message table and the
+// catalog; the native window reads the system's font). `full`: a font with every glyph, read
+// only for characters the reader types that the subset lacks. The atlas is rebuilt before the
+// next frame. False where the bytes are not a TrueType font with a Unicode cmap.
+bool SetCjkFont(std::vector<unsigned char> ttf, bool full);
+// Characters to draw that the atlas lacks (typed or pasted text): added from the full font at
+// the next rebuild; where no full font is loaded yet, `want_full` is called once to fetch it.
+void WantGlyphs(std::string_view utf8);
+void SetWantFullCjkFont(std::function<void()> want_full);
+// Codepoints drawn as '?' because no loaded font has them (for the page's tests).
+int MissingGlyphCount(std::string_view utf8);
 
 }  // namespace gpuplan::ui

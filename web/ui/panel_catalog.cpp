@@ -7,12 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
-#include "tables.h"
-#include "theme.h"
 #include "gpuplan/describe.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/model.h"
 #include "gpuplan/small_sort.h"
 #include "gpuplan/units.h"
+#include "tables.h"
+#include "theme.h"
 
 namespace gpuplan::ui {
 
@@ -47,14 +48,18 @@ void NumberCell(double v, double scale, int decimals) {
 void App::DrawCatalog() {
   RequestSources();  // the page's built-in catalog comes without them: fetched on first view
   // One status line whatever the state, so the panel does not jump when the sources arrive.
-  if (sources_state_ == "loading") ImGui::TextColored(Muted(), "Loading the catalog's sources...");
+  if (sources_state_ == "loading")
+    ImGui::TextColored(Muted(), "%s", Tr("Loading the catalog's sources..."));
   else if (sources_state_ != "" && sources_state_ != "loaded" && sources_state_ != "elsewhere")
     ImGui::TextColored(Bad(), "%s", sources_state_.c_str());
-  else ImGui::TextColored(Muted(), "%s", ("The catalog: " + FormatCountOf(static_cast<int64_t>(catalog_->gpus.size()), "accelerator", "accelerators") +
-                                          ", " + FormatCountOf(static_cast<int64_t>(catalog_->models.size()), "model", "models") + ".").c_str());
-  ImGui::RadioButton("Accelerators", &catalog_view_, 0);
+  else
+    ImGui::TextColored(Muted(), "%s",
+                       TrF("The catalog: {0} accelerators, {1} models.",
+                           {std::to_string(catalog_->gpus.size()), std::to_string(catalog_->models.size())})
+                           .c_str());
+  ImGui::RadioButton((std::string(Tr("Accelerators")) + "###accelerators").c_str(), &catalog_view_, 0);
   ImGui::SameLine();
-  ImGui::RadioButton("Models", &catalog_view_, 1);
+  ImGui::RadioButton((std::string(Tr("Models")) + "###models").c_str(), &catalog_view_, 1);
   // The search box on the same row where it fits at a useful width, and never wider than the
   // row (a phone).
   SameLineIfFits(ImGui::GetFontSize() * 10);
@@ -70,7 +75,7 @@ void App::DrawCatalog() {
       ImGui::Separator();
       DrawGpuDetail(*g);
     } else {
-      ImGui::TextColored(Muted(), "Select a row to see every figure with its sources.");
+      ImGui::TextColored(Muted(), "%s", Tr("Select a row to see every figure with its sources."));
     }
   } else {
     DrawModelTable();
@@ -81,7 +86,7 @@ void App::DrawGpuTable() {
   std::set<std::string> vendor_set;
   for (const Gpu& g : catalog_->gpus) vendor_set.insert(g.vendor);
   std::vector<std::string> vendors(vendor_set.begin(), vendor_set.end());
-  vendors.insert(vendors.begin(), "All vendors");
+  vendors.insert(vendors.begin(), Tr("All vendors"));
   if (vendor_index_ >= static_cast<int>(vendors.size())) vendor_index_ = 0;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
@@ -124,16 +129,17 @@ void App::DrawGpuTable() {
   visible_ids_.clear();
   if (!ImGui::BeginTable("gpus", 8, flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(narrow ? 1 : 0, 1);
-  ImGui::TableSetupColumn("Accelerator", ImGuiTableColumnFlags_DefaultSort |
-                                             (narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch),
+  ImGui::TableSetupColumn(Tr("Accelerator"),
+                          ImGuiTableColumnFlags_DefaultSort |
+                              (narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch),
                           narrow ? ImGui::GetFontSize() * 11 : 0.0f);
-  ImGui::TableSetupColumn("Year");
-  ImGui::TableSetupColumn("Memory GiB");
+  ImGui::TableSetupColumn(Tr("Year"));
+  ImGui::TableSetupColumn(Tr("Memory GiB"));
   ImGui::TableSetupColumn("GB/s");
   ImGui::TableSetupColumn("BF16 dense");
   ImGui::TableSetupColumn("FP8 dense");
   ImGui::TableSetupColumn("W");
-  ImGui::TableSetupColumn("Vendor");
+  ImGui::TableSetupColumn(Tr("Vendor"));
   ImGui::TableHeadersRow();
   if (ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs(); sort && sort->SpecsCount > 0) {
     const ImGuiTableColumnSortSpecs& spec = sort->Specs[0];
@@ -195,16 +201,16 @@ void App::DrawGpuTable() {
 void App::DrawGpuDetail(const Gpu& g) {
   ImGui::Text("%s", g.name.c_str());
   ImGui::SameLine();
-  if (ImGui::SmallButton("Use in Fit")) {
+  if (ImGui::SmallButton((std::string(Tr("Use in Fit")) + "###use-in-fit").c_str())) {
     Edit("gpu", g.id);
     requested_tab_ = "fit";
   }
   Track("use-in-fit");
   DrawQuotedCheck(g);
   if (ImGui::BeginTable("detail", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("Field");
-    ImGui::TableSetupColumn("Value", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("Sources");
+    ImGui::TableSetupColumn(Tr("Field"));
+    ImGui::TableSetupColumn(Tr("Value"), ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn(Tr("Sources"));
     for (const DetailRow& row : DescribeGpu(g)) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -218,13 +224,13 @@ void App::DrawGpuDetail(const Gpu& g) {
     }
     ImGui::EndTable();
   }
-  ImGui::TextUnformatted("Sources");
+  ImGui::TextUnformatted(Tr("Sources"));
   for (size_t i = 0; i < g.sources.size(); ++i) {
     const Source& s = g.sources[i];
     Paragraph("[" + std::to_string(i + 1) + "] " + s.title + " (read " + s.read + ")");
     ImGui::Indent();
     ImGui::TextColored(kLink, "%s", s.url.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click to copy the address");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Click to copy the address"));
     if (ImGui::IsItemClicked()) ImGui::SetClipboardText(s.url.c_str());
     if (!s.note.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, Muted());
@@ -238,7 +244,7 @@ void App::DrawGpuDetail(const Gpu& g) {
 // Paste a config.json or a catalog file (or drop one on the window): it joins this session's catalog.
 void App::DrawImport() {
   // Short enough for a phone's width; the tip says the rest.
-  const bool open = ImGui::CollapsingHeader("Add your own model or GPU");
+  const bool open = ImGui::CollapsingHeader((std::string(Tr("Add your own model or GPU")) + "###add-own").c_str());
   ItemTip("paste a model's config.json or a catalog file here, or drop the file anywhere on the page");
   if (!open) return;
   DrawImportBody(false);
@@ -251,7 +257,7 @@ void App::DrawImportBody(bool select_model) {
                             ImVec2(select_model ? ImGui::GetFontSize() * 30 : -1, ImGui::GetFontSize() * 6));
   KeepTypingInView();
   Track(select_model ? "model-import-text" : "import-text");
-  if (ImGui::Button("Add to catalog")) {
+  if (ImGui::Button((std::string(Tr("Add to catalog")) + "###add").c_str())) {
     std::vector<std::string> before;
     for (const Model& m : catalog_->models) before.push_back(m.id);
     ImportText(import_buffer_.data(), "");
@@ -309,12 +315,13 @@ void App::DrawModelTable() {
   visible_ids_.clear();
   if (!ImGui::BeginTable("models", 6, flags, ImVec2(0, 0))) return;
   ImGui::TableSetupScrollFreeze(narrow ? 1 : 0, 1);
-  ImGui::TableSetupColumn("Model", narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_None,
+  ImGui::TableSetupColumn(Tr("Model"), narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_None,
                           narrow ? ImGui::GetFontSize() * 11 : 0.0f);
-  ImGui::TableSetupColumn("Params");
-  ImGui::TableSetupColumn("Active");
-  ImGui::TableSetupColumn("Layers");
-  ImGui::TableSetupColumn("Attention (KV cache)", narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch,
+  ImGui::TableSetupColumn(Tr("Params"));
+  ImGui::TableSetupColumn(Tr("Active"));
+  ImGui::TableSetupColumn(Tr("Layers"));
+  ImGui::TableSetupColumn(Tr("Attention (KV cache)"),
+                          narrow ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch,
                           narrow ? ImGui::GetFontSize() * 22 : 0.0f);
   ImGui::TableSetupColumn("");
   ImGui::TableHeadersRow();
@@ -335,7 +342,7 @@ void App::DrawModelTable() {
     ImGui::TableNextColumn();
     Paragraph(DescribeAttention(m));
     ImGui::TableNextColumn();
-    if (ImGui::SmallButton(("Use##" + m.id).c_str())) {
+    if (ImGui::SmallButton((std::string(Tr("Use")) + "##" + m.id).c_str())) {
       Edit("model", m.id);
       requested_tab_ = "fit";
     }
@@ -351,6 +358,9 @@ std::string App::UiStateJson() const {
   j["embed"] = embed_;
   j["theme"] = theme_;
   j["dark"] = dark_;
+  j["lang"] = LangCode(CurrentLang());
+  j["lang_loading"] = wanted_lang_ ? LangCode(*wanted_lang_) : "";
+  j["lang_message"] = lang_message_;
   j["last_copy"] = {{"kind", last_copy_kind_}, {"text", last_copy_text_}};
   j["compare_sort"] = session_.view().sort;
   j["compare_ms"] = session_.compare_ms();

@@ -9,6 +9,7 @@
 #include "app.h"
 #include "chart.h"
 #include "gpuplan/cost.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/records.h"
 #include "gpuplan/units.h"
 #include "tables.h"
@@ -36,8 +37,10 @@ void App::DrawCompare() {
   if (due) ranking_wanted_ = true;
   const std::vector<CompareRow> rows = session_.CompareShown(!defer_ranking_);
   if (due)
-    ImGui::TextColored(Muted(), "Ranking the catalog for this scenario... (%zu rows of the last ranking shown)",
-                       rows.size());
+    ImGui::TextColored(Muted(), "%s",
+                       TrF("Ranking the catalog for this scenario... ({0} rows of the last ranking shown)",
+                           {std::to_string(rows.size())})
+                           .c_str());
   else
     ImGui::TextColored(Muted(),
                        "%zu of %zu accelerators shown, ranked in %.2f ms; fewest GPUs (1-%d) that hold the scenario",
@@ -128,7 +131,7 @@ void App::DrawServe(const View& v) {
   ImGui::PopStyleColor();
   if (defer_ranking_ && !session_.ServeReady()) {
     serve_wanted_ = true;
-    ImGui::TextColored(Muted(), "Simulating the requests...");
+    ImGui::TextColored(Muted(), "%s", Tr("Simulating the requests..."));
     if (auto it = report_cache_.find("serve"); it != report_cache_.end() && it->second.generation != 0)
       DrawReport(v, it->second.report, false);  // the last run's, until this one is ready
     return;
@@ -159,8 +162,8 @@ void App::DrawServe(const View& v) {
     };
     const float h = ImGui::GetFontSize() * 11;
     const ViewOptions& o = session_.view();
-    Paragraph(curve.done ? "Latency against the arrival rate (Poisson; capacity: a full batch's steady throughput)"
-                         : "Latency against the arrival rate (computing...)");
+    Paragraph(curve.done ? Tr("Latency against the arrival rate (Poisson; capacity: a full batch's steady throughput)")
+                         : Tr("Latency against the arrival rate (computing...)"));
     std::vector<Series> tpot = {series(false)};
     if (o.tpot_sla > 0) tpot.push_back(sla(o.tpot_sla));
     Chart("serve-tpot", tpot, "requests/s", "TPOT p90 ms", h, XAxis::kLinear, "saturated");

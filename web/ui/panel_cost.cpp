@@ -9,6 +9,7 @@
 
 #include "app.h"
 #include "chart.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/records.h"
 #include "gpuplan/units.h"
 #include "tables.h"
@@ -18,11 +19,11 @@ namespace gpuplan::ui {
 
 void App::DrawCostInputs() {
   ImGui::PushItemWidth(ImGui::GetFontSize() * 9.0f);
-  ImGui::TextColored(Muted(), "Currency");
+  ImGui::TextColored(Muted(), "%s", Tr("Currency"));
   for (const char* key : {"currency", "fx"}) Field(key);
-  ImGui::TextColored(Muted(), "Renting");
+  ImGui::TextColored(Muted(), "%s", Tr("Renting"));
   for (const char* key : {"price-hour", "spot-overhead", "utilization"}) Field(key);
-  ImGui::TextColored(Muted(), "Owning");
+  ImGui::TextColored(Muted(), "%s", Tr("Owning"));
   for (const char* key : {"buy-usd", "years", "kwh-usd", "pue"}) Field(key);
   ImGui::PopItemWidth();
 }
@@ -33,7 +34,7 @@ void App::DrawCost() {
     return;
   }
   if (!session_.Speed().ok()) {
-    ImGui::TextColored(Warn(), "Speed: %s", session_.Speed().error().c_str());
+    ImGui::TextColored(Warn(), "%s", TrF("Speed: {0}", {session_.Speed().error()}).c_str());
     return;
   }
   const CostEstimate& c = CostNow();
@@ -53,11 +54,11 @@ void App::DrawCost() {
     std::transform(usd.begin(), usd.end(), y.begin(), [&](double x) { return x * c.money.per_usd; });
     series.push_back(Series{c.months, y, {}, {}, color, name, {}});
   };
-  add(c.cloud_total, IM_COL32(90, 150, 240, 255), "on demand");
-  add(c.spot_total, IM_COL32(240, 160, 60, 255), "spot");
-  add(c.owned_total, IM_COL32(80, 190, 120, 255), "owned");
-  const std::string y_label = MoneySymbol(c.money) + " cumulative";
-  Chart("cost-chart", series, "months", y_label.c_str(), ImGui::GetFontSize() * 12, XAxis::kLinear);
+  add(c.cloud_total, IM_COL32(90, 150, 240, 255), Tr("on demand"));
+  add(c.spot_total, IM_COL32(240, 160, 60, 255), Tr("spot"));
+  add(c.owned_total, IM_COL32(80, 190, 120, 255), Tr("owned"));
+  const std::string y_label = TrF("{0} cumulative", {MoneySymbol(c.money)});
+  Chart("cost-chart", series, Tr("months"), y_label.c_str(), ImGui::GetFontSize() * 12, XAxis::kLinear);
   Track("cost-chart");
 
   // The rows `gpuplan cost` prints: each option per GPU-hour, hour, month and 1M tokens.

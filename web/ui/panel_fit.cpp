@@ -7,10 +7,11 @@
 #include <imgui.h>
 
 #include "app.h"
+#include "gpuplan/capacity.h"
+#include "gpuplan/i18n.h"
+#include "gpuplan/units.h"
 #include "tables.h"
 #include "theme.h"
-#include "gpuplan/capacity.h"
-#include "gpuplan/units.h"
 
 namespace gpuplan::ui {
 
@@ -45,7 +46,7 @@ void App::DrawResult() {
     }
     ImGui::Dummy(ImVec2(w, h));
     Track("usage-bar");
-    ItemTip("the terms against the capacity and the engine's cap");
+    ItemTip(Tr("the terms against the capacity and the engine's cap"));
     // The legend: a swatch and the term's size each, flowing over as many lines as it takes.
     const float box = ImGui::GetFontSize() * 0.8f;
     auto entry = [&](bool first, ImU32 color, bool line, const std::string& text) {
@@ -61,8 +62,8 @@ void App::DrawResult() {
     };
     for (size_t i = 0; i < e.terms.size(); ++i)
       entry(i == 0, colors[i % kColors], false, e.terms[i].name + " " + FormatBytes(e.terms[i].bytes, ByteUnit::GiB));
-    entry(e.terms.empty(), Colors().marker, true, "capacity " + FormatBytes(e.capacity_bytes, ByteUnit::GiB));
-    entry(false, IM_COL32(255, 220, 80, 255), true, "usable " + FormatBytes(e.usable_bytes, ByteUnit::GiB));
+    entry(e.terms.empty(), Colors().marker, true, TrF("capacity {0}", {FormatBytes(e.capacity_bytes, ByteUnit::GiB)}));
+    entry(false, IM_COL32(255, 220, 80, 255), true, TrF("usable {0}", {FormatBytes(e.usable_bytes, ByteUnit::GiB)}));
     Track("usage-legend");
   }
   // The rows `gpuplan fit` prints, the verdict first; then speed and cost of the same scenario.
@@ -74,10 +75,12 @@ void App::DrawResult() {
 void App::DrawSpeedSummary() {
   ImGui::Separator();
   if (!session_.Speed().ok()) {
-    ImGui::TextColored(Warn(), "Speed: %s", session_.Speed().error().c_str());
+    ImGui::TextColored(Warn(), "%s", TrF("Speed: {0}", {session_.Speed().error()}).c_str());
     return;
   }
-  ImGui::TextColored(Muted(), "Speed of the same scenario, with the band from the reference set (the Speed panel shows the work):");
+  ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+  Paragraph(Tr("Speed of the same scenario, with the band from the reference set (the Speed panel shows the work):"));
+  ImGui::PopStyleColor();
   RecordsTable("speed-summary", SpeedRecords(session_.Speed().value()));
   Track("speed");
 }

@@ -7,9 +7,11 @@
 #include <imgui.h>
 
 #include "app.h"
-#include "theme.h"
 #include "chart.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/units.h"
+#include "tables.h"
+#include "theme.h"
 
 namespace gpuplan::ui {
 
@@ -37,38 +39,47 @@ void App::DrawMachine() {
       machine_message_ = "the page's probe module is not available here";
     }
   }
-  ImGui::TextUnformatted("This computer's CPU");
-  ImGui::TextColored(Muted(), "Measured here, in this %s. Results join the Roofline tab.",
-                     !threaded_probe_ ? "process"
-                                      : "browser tab (WebAssembly; on every core where the page is cross-origin "
-                                        "isolated, else on one thread)");
+  ImGui::TextUnformatted(Tr("This computer's CPU"));
+  ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+  Paragraph(!threaded_probe_ ? Tr("Measured here, in this process. Results join the Roofline tab.")
+                             : Tr("Measured here, in this browser tab (WebAssembly; on every core where the page is "
+                                  "cross-origin isolated, else on one thread). Results join the Roofline tab."));
+  ImGui::PopStyleColor();
   if (machine_pending_ > 0) {
-    ImGui::TextUnformatted("Measuring... the page does not respond until it is done.");
+    ImGui::TextUnformatted(Tr("Measuring... the page does not respond until it is done."));
   } else if (machine_threads_ > 0) {
-    ImGui::Text("Measuring on %d thread(s) in the page's probe module...", machine_threads_);
+    ImGui::TextUnformatted(
+        TrF("Measuring on {0} thread(s) in the page's probe module...", {std::to_string(machine_threads_)}).c_str());
   } else {
-    if (ImGui::Button("Measure (quick, ~2 s)")) machine_pending_ = 1, machine_wait_frames_ = 0;
+    if (ImGui::Button((std::string(Tr("Measure (quick, ~2 s)")) + "###quick").c_str()))
+      machine_pending_ = 1, machine_wait_frames_ = 0;
     Track("machine-quick");
     ImGui::SameLine();
-    if (ImGui::Button("Measure (full, ~20 s)")) machine_pending_ = 2, machine_wait_frames_ = 0;
+    if (ImGui::Button((std::string(Tr("Measure (full, ~20 s)")) + "###full").c_str()))
+      machine_pending_ = 2, machine_wait_frames_ = 0;
     Track("machine-full");
     if (session_.cpu_probe()) {
       ImGui::SameLine();
-      if (ImGui::Button("Copy JSON")) ImGui::SetClipboardText(CpuProbeToJson(*session_.cpu_probe()).c_str());
+      if (ImGui::Button((std::string(Tr("Copy JSON")) + "###copy").c_str()))
+        ImGui::SetClipboardText(CpuProbeToJson(*session_.cpu_probe()).c_str());
       Track("machine-copy");
     }
   }
   if (!machine_message_.empty()) ImGui::TextColored(Bad(), "%s", machine_message_.c_str());
-  ImGui::TextColored(Muted(),
-                     "Drop a probe file here (gpuplan probe cpu --out cpu.json, gpuplan probe gpu --out gpu.json) "
-                     "to load it.");
+  ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+  Paragraph(
+      Tr("Drop a probe file here (gpuplan probe cpu --out cpu.json, gpuplan probe gpu --out gpu.json) to load it."));
+  ImGui::PopStyleColor();
   // The rows `gpuplan probe cpu` and `gpuplan probe compare` print: the CPU measured here (or
   // loaded), a loaded GPU probe against its catalog entry.
   if (session_.cpu_probe() || session_.gpu_probe()) {
     DrawReport(*FindView("machine"), false);
     Track("machine-table");
   } else {
-    ImGui::TextColored(Muted(), "No measurement yet. A GPU: run `gpuplan probe gpu --out gpu.json` on its machine and drop the file here.");
+    ImGui::PushStyleColor(ImGuiCol_Text, Muted());
+    Paragraph(
+        Tr("No measurement yet. A GPU: run `gpuplan probe gpu --out gpu.json` on its machine and drop the file here."));
+    ImGui::PopStyleColor();
   }
   if (session_.cpu_probe() && !session_.cpu_probe()->sweep.empty()) {
     Series bw{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "read GB/s", {}};
@@ -76,7 +87,7 @@ void App::DrawMachine() {
       bw.x.push_back(sp.size_bytes);
       bw.y.push_back(sp.bytes_per_s / 1e9);
     }
-    ImGui::TextUnformatted("Read bandwidth against the working set (bytes): the steps are the cache levels");
+    Paragraph(Tr("Read bandwidth against the working set (bytes): the steps are the cache levels"));
     Chart("sweep", {bw}, "working set", "GB/s", ImGui::GetFontSize() * 10);
     Track("chart-sweep");
   }

@@ -6,6 +6,7 @@
 
 #include "app.h"
 #include "chart.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/plan.h"
 #include "gpuplan/units.h"
 #include "tables.h"
@@ -57,8 +58,8 @@ void App::DrawPlan(const View& v) {
   const char* measure = q.by == "cloud"  ? "$ per 1M output tokens, on demand"
                         : q.by == "spot" ? "$ per 1M output tokens, spot"
                                          : "$ per 1M output tokens, owned";
-  Paragraph(search.done() ? "Cost against latency: green, the Pareto set; blue, within the SLA; hollow, not"
-                          : "Cost against latency (the setups replayed so far)");
+  Paragraph(search.done() ? Tr("Cost against latency: green, the Pareto set; blue, within the SLA; hollow, not")
+                          : Tr("Cost against latency (the setups replayed so far)"));
   Scatter("plan-pareto", points, "TPOT p90 ms", measure, ImGui::GetFontSize() * 12, q.tpot_p90_s * 1000);
   Track("chart-plan");
   if (!search.done()) {
@@ -70,10 +71,10 @@ void App::DrawPlan(const View& v) {
   int shown = 0;
   for (const PlanRow& row : res.rows) {
     if (!row.meets || shown == 4) continue;
-    if (shown == 0) Paragraph("The cheapest within the SLA; Serve opens one replica at its share of the load:");
+    if (shown == 0) Paragraph(Tr("The cheapest within the SLA; Serve opens one replica at its share of the load:"));
     ImGui::PushID(shown);
-    const bool clicked = ImGui::SmallButton("Serve");
-    ItemTip("Sets the scenario's GPU, count, layout, engine and formats to this setup and opens Serve");
+    const bool clicked = ImGui::SmallButton((std::string(Tr("Serve")) + "###serve-row").c_str());
+    ItemTip(Tr("Sets the scenario's GPU, count, layout, engine and formats to this setup and opens Serve"));
     Track(("plan-use-" + std::to_string(shown)).c_str());
     ImGui::SameLine();
     Paragraph(PlanRowText(*catalog_, row) + ": " + FormatUsd(row.usd_hour, 2) + "/h on demand");

@@ -7,10 +7,11 @@
 #include <imgui.h>
 
 #include "app.h"
+#include "chart.h"
+#include "gpuplan/i18n.h"
+#include "gpuplan/units.h"
 #include "tables.h"
 #include "theme.h"
-#include "chart.h"
-#include "gpuplan/units.h"
 
 namespace gpuplan::ui {
 
@@ -22,7 +23,9 @@ void App::DrawSpeed() {
   }
   if (session_.gpu_probe()) {  // the probe's measured efficiencies instead of the engine's fitted ones
     bool measured = session_.use_measured();
-    if (ImGui::Checkbox("Use the loaded GPU probe's efficiencies", &measured)) session_.SetUseMeasured(measured);
+    if (ImGui::Checkbox((std::string(Tr("Use the loaded GPU probe's efficiencies")) + "###measured").c_str(),
+                        &measured))
+      session_.SetUseMeasured(measured);
     Track("speed-measured");
     ItemTip("gpuplan speed --measured FILE: the probe's read bandwidth and GEMM rate on this GPU in place of the "
             "engine's fitted efficiencies; an upper bound for any engine");
@@ -57,11 +60,11 @@ void App::DrawSpeed() {
   Track("speed-decode");
   const ImU32 blue = IM_COL32(90, 150, 240, 255), orange = IM_COL32(240, 160, 60, 255);
   const SpeedCurves& curves = session_.Curves();
-  ImGui::TextUnformatted("Tokens/s against batch (concurrent sequences)");
+  ImGui::TextUnformatted(Tr("Tokens/s against batch (concurrent sequences)"));
   Chart("batch", {series(curves.batch, true, blue, "all users"), series(curves.batch, false, orange, "per user")}, "batch",
         "tok/s", h);
   Track("chart-batch");
-  ImGui::TextUnformatted("Tokens/s per user against context");
+  ImGui::TextUnformatted(Tr("Tokens/s per user against context"));
   Chart("context", {series(curves.context, false, orange, "per user")}, "context (tokens)", "tok/s", h);
   Track("chart-context");
   DrawReport(v, r, false, false, 1);

@@ -7,10 +7,11 @@
 #include <imgui.h>
 
 #include "app.h"
-#include "theme.h"
 #include "chart.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/units.h"
 #include "tables.h"
+#include "theme.h"
 
 namespace gpuplan::ui {
 
@@ -42,7 +43,7 @@ void App::DrawTrainInputs() {
   }
   ImGui::PopItemWidth();
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
-  ImGui::TextWrapped("Sequence length = Context; GPUs = tp x pp x dp x cp; recipes: Presets menu");
+  Paragraph(Tr("Sequence length = Context; GPUs = tp x pp x dp x cp; recipes: Presets menu"));
   ImGui::PopStyleColor();
 }
 
@@ -65,7 +66,7 @@ void App::DrawTrain() {
     ideal.x.push_back(p.gpus);
     ideal.y.push_back(scaling.front().tokens_per_s / scaling.front().gpus * p.gpus);
   }
-  ImGui::TextUnformatted("Tokens/s against data-parallel GPUs (gpuplan train --explain lists them)");
+  Paragraph(Tr("Tokens/s against data-parallel GPUs (gpuplan train --explain lists them)"));
   Chart("scaling", {ideal, s}, "GPUs", "tok/s", ImGui::GetFontSize() * 11);
   Track("chart-scaling");
 }

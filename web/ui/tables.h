@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpuplan/records.h"
+#include "gpuplan/scenario.h"
 
 namespace gpuplan::ui {
 
@@ -27,6 +28,10 @@ void SameLineIfFits(float width, float spacing = -1.0f);
 // After a text field: while it is being typed into, keep it in view in its window and the
 // windows around it (an on-screen keyboard shrinks the page under it).
 void KeepTypingInView();
+
+// A field's label in the reader's language, with its key as the widget's id ("Context###context"):
+// the widget keeps its state when the language changes.
+std::string FieldLabel(const FieldInfo& f);
 
 // Any records (records.h) as a table: the cells' text, numbers right-aligned, the last text
 // column wrapping. Where the columns do not fit side by side (a phone), each row becomes a

@@ -103,6 +103,8 @@ class Session {
   std::optional<Error> Set(std::string_view key, std::string_view value);
   void SetScenario(const Scenario& s);
   void SetView(const ViewOptions& v);
+  // The language (i18n.h SetLang) changed: results that carry words are made again.
+  void LanguageChanged() { Changed(true); }
 
   // A scenario field's or a view option's value as text (what links and flags carry); its
   // FieldInfo, from either table.

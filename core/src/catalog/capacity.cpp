@@ -1,4 +1,5 @@
 #include "gpuplan/capacity.h"
+#include "gpuplan/i18n.h"
 
 #include <algorithm>
 #include <cmath>
@@ -70,9 +71,10 @@ double NvidiaReserveRule(double total) { return 300 * kMiB + 0.0024 * total; }
 }  // namespace
 
 std::vector<CapacityRow> CapacityRows(const DeviceMemory& d) {
-  std::vector<CapacityRow> rows = {{"Device total", d.total_bytes, d.total_basis}};
+  std::vector<CapacityRow> rows = {{Tr("Device total"), d.total_bytes, d.total_basis}};
   for (const CapacityStep& s : d.steps) rows.push_back({(s.bytes >= 0 ? "- " : "+ ") + s.name, std::abs(s.bytes), s.formula});
-  rows.push_back({"Available", d.free_bytes, "what this workload can allocate: the total less the steps above"});
+  rows.push_back(
+      {Tr("Available"), d.free_bytes, Tr("what this workload can allocate: the total less the steps above")});
   return rows;
 }
 
@@ -129,7 +131,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
       if (say) d.total_basis += "; ECC off: the reading (ECC on) / (1 - " + FormatShort(f * 100) + "%)";
     } else if (!read_on && want_on) {
       const double ecc = d.total_bytes * f;
-      d.steps.push_back({"ecc", "ECC reservation",
+      d.steps.push_back({"ecc", Tr("ECC reservation"),
                          !say ? std::string()
                               : FormatShort(f * 100) + "% of " + FormatMiB(d.total_bytes) + " while ECC is on (" +
                                     (s.ecc == "default" ? "the card's factory setting" : "ecc=on") + ")",
@@ -157,7 +159,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
                                                         : " has no MIG profile '" + s.mig + "' (known: " + known + ")")};
     }
     d.steps.push_back(
-        {"mig", "MIG slice",
+        {"mig", Tr("MIG slice"),
          !say ? std::string()
               : "GPU instance " + p->name + " gets " + FormatMiB(p->bytes) + " (nvidia-smi mig -lgip)" +
                     (p->max_instances > 0 ? ", up to " + std::to_string(p->max_instances) + " per GPU" : ""),
@@ -191,7 +193,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
   if (!mig && !gpu.unified) {
     if (gpu.memory_runtime && gpu.memory_reported) {
       const double reserve = std::max(0.0, gpu.memory_reported->bytes - gpu.memory_runtime->bytes);
-      d.steps.push_back({"driver_reserve", "Driver reserve",
+      d.steps.push_back({"driver_reserve", Tr("Driver reserve"),
                          !say ? std::string()
                               : "driver total " + FormatMiB(gpu.memory_reported->bytes) + " - runtime total " +
                                     FormatMiB(gpu.memory_runtime->bytes) + " (" + gpu.memory_runtime->how + ")",
@@ -199,7 +201,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
       left -= reserve;
     } else if (gpu.vendor == "NVIDIA") {
       const double reserve = NvidiaReserveRule(left);
-      d.steps.push_back({"driver_reserve", "Driver reserve",
+      d.steps.push_back({"driver_reserve", Tr("Driver reserve"),
                          !say ? std::string()
                               : "300 MiB + 0.24% of the total: a line through 17 published pairs of nvidia-smi's and "
                                 "CUDA's totals (100-940 MiB reserved)",
@@ -213,7 +215,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
     // What the OS shows as its memory (MemTotal) where a reading has it: CUDA's total on a DGX
     // Spark or a Jetson is that figure, the firmware and kernel carve-outs already gone.
     if (gpu.memory_runtime && gpu.memory_runtime->bytes < left) {
-      d.steps.push_back({"os_reserved", "Firmware and kernel",
+      d.steps.push_back({"os_reserved", Tr("Firmware and kernel"),
                          !say ? std::string()
                               : FormatMiB(left) + " of RAM - " + FormatMiB(gpu.memory_runtime->bytes) +
                                     " the runtime sees (" + gpu.memory_runtime->how + ")",
@@ -228,7 +230,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
     }();
     if (share < left) {
       d.steps.push_back(
-          {"os_rule", "OS limit for the GPU",
+          {"os_rule", Tr("OS limit for the GPU"),
            !say ? std::string()
                 : words +
                       (gpu.unified->rule == "fraction" ? " (" + FormatShort(gpu.unified->gpu_fraction * 100) + "%)"
@@ -250,7 +252,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
   //     carve-out, another board variant): it replaces everything above.
   if (s.gpu_mem_gib > 0) {
     const double mine = s.gpu_mem_gib * kGiB;
-    d.steps.push_back({"user_limit", "Set by gpu-mem-gib",
+    d.steps.push_back({"user_limit", Tr("Set by gpu-mem-gib"),
                        !say ? std::string() : FormatFixed(s.gpu_mem_gib, 2) + " GiB instead of " + FormatMiB(left),
                        left - mine});
     left = mine;
@@ -261,7 +263,7 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
   if (s.used_gib > 0) {
     const double used = s.used_gib * kGiB;
     d.steps.push_back(
-        {"other_processes", "Used by other processes",
+        {"other_processes", Tr("Used by other processes"),
          !say ? std::string() : FormatFixed(s.used_gib, 2) + " GiB per GPU (used-gib: a desktop, another model)",
          used});
     if (say && used >= d.runtime_bytes)

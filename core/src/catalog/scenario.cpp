@@ -375,8 +375,39 @@ std::string GetField(const Scenario& s, std::string_view key) {
   return FormatNumber(s.*(f->number));
 }
 
-std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_view value,
-                              const Catalog& catalog) {
+namespace {
+
+// A Japanese IME types full-width forms (U+FF01..U+FF5E: "３２７６８", "ｑ４＿ｋ＿ｍ") and the
+// ideographic space: read as the ASCII they stand for (Unicode's NFKC folds them the same way).
+std::string HalfWidth(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == 0xEF && i + 2 < text.size()) {
+      const unsigned cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
+                          (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
+      if (cp >= 0xFF01 && cp <= 0xFF5E) {
+        out += static_cast<char>(cp - 0xFF01 + 0x21);
+        i += 2;
+        continue;
+      }
+    }
+    if (c == 0xE3 && text.substr(i, 3) == "\xE3\x80\x80") {
+      out += ' ';
+      i += 2;
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_view typed, const Catalog& catalog) {
+  const std::string half = HalfWidth(typed);
+  const std::string_view value = half;
   const FieldDef* f = FindDef(key);
   if (!f) return Error{"unknown field " + Quote(key)};
   switch (f->info.kind) {
@@ -509,7 +540,7 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
 }
 
 const std::vector<std::string>& PageKeys() {
-  static const std::vector<std::string> keys = {"embed", "theme", "compact", "facade"};
+  static const std::vector<std::string> keys = {"embed", "theme", "compact", "facade", "lang"};
   return keys;
 }
 

@@ -1,5 +1,7 @@
 #include "gpuplan/units.h"
 
+#include "gpuplan/i18n.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -59,6 +61,17 @@ std::string FormatMoney(double usd, const Money& money, int decimals) {
   const double a = std::abs(v);
   if (decimals < 0) decimals = a >= 100 ? 0 : a >= 1 ? 2 : 4;
   if (money.code == "JPY") decimals = std::max(0, decimals - 2);
+  // In Japanese, ten thousand yen and up in 万 (10^4) and 億 (10^8) with four significant digits,
+  // as Japanese prices are written ("24.09万円", "1.2億円"); below that "¥9,800".
+  if (money.code == "JPY" && CurrentLang() == Lang::kJa && a >= 1e4) {
+    const bool oku = a >= 1e8;
+    const double n = v / (oku ? 1e8 : 1e4), an = std::abs(n);
+    return FormatShort(n, an >= 1000  ? 0
+                          : an >= 100 ? 1
+                          : an >= 10  ? 2
+                                      : 3) +
+           (oku ? "\xE5\x84\x84" : "\xE4\xB8\x87") + "\xE5\x86\x86";
+  }
   return MoneySymbol(money) + (a >= 1000 ? FormatCount(std::llround(v)) : FormatFixed(v, decimals));
 }
 

@@ -1,4 +1,5 @@
 #include "gpuplan/cost.h"
+#include "gpuplan/i18n.h"
 
 #include <algorithm>
 #include <cmath>
@@ -152,13 +153,13 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   c.cloud_month = c.cloud_hour * c.busy_hours_month;
   c.spot_month = c.spot_hour * c.busy_hours_month;
   if (c.cloud_hour > 0)
-    c.lines.push_back({"cloud_hour", "Cloud on demand, per hour",
+    c.lines.push_back({"cloud_hour", Tr("Cloud on demand, per hour"),
                        !say ? std::string()
                             : Usd(c.cloud_gpu_hour) + " per GPU-hour × " + FormatCountOf(gpus, "GPU", "GPUs") + " (" +
                                   c.cloud_basis + ")",
                        c.cloud_hour});
   if (c.spot_hour > 0)
-    c.lines.push_back({"spot_hour", "Cloud spot, per hour",
+    c.lines.push_back({"spot_hour", Tr("Cloud spot, per hour"),
                        !say
                            ? std::string()
                            : Usd(c.spot_gpu_hour) + " per GPU-hour × (1 + " + FormatFixed(s.spot_overhead * 100, 0) +
@@ -195,7 +196,7 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     c.owned_month = c.amortised_month + c.energy_month;
     c.owned_per_m_output = PerMillion(c.owned_hour, speed.tokens_per_s_total);
     c.owned_per_m_input = PerMillion(c.owned_hour, speed.prefill_tokens_per_s);
-    c.lines.push_back({"amortisation", "Purchase, per busy hour",
+    c.lines.push_back({"amortisation", Tr("Purchase, per busy hour"),
                        !say ? std::string()
                             : Usd(c.purchase_gpu) + " × " + FormatCountOf(gpus, "GPU", "GPUs") + " / (" +
                                   FormatFixed(s.years, 1) + " years × 8,760 h × " +
@@ -212,10 +213,10 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     c.break_even_months = months(gap);
     c.break_even_spot_months = months(spot_gap);
   } else if (say) {
-    c.warnings.push_back("no purchase price for this GPU in the catalog: set buy-usd");
+    c.warnings.push_back(Tr("no purchase price for this GPU in the catalog: set buy-usd"));
   }
   c.lines.push_back(
-      {"energy", "Energy, per busy hour",
+      {"energy", Tr("Energy, per busy hour"),
        !say ? std::string()
             : FormatFixed(c.power_w, 0) + " W TDP × PUE " + FormatFixed(s.pue, 2) + " × " + Usd(s.kwh_usd) + "/kWh",
        c.energy_hour});

@@ -1,4 +1,5 @@
 #include "gpuplan/inference.h"
+#include "gpuplan/i18n.h"
 
 #include <algorithm>
 #include <cmath>
@@ -301,7 +302,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
       weights_formula += "; DP attention: the attention's " +
                          FormatParams(params.attention * stage_layers / model.layers) + " params whole on every GPU";
   }
-  Term weights{"weights", "Weights", std::move(weights_formula), weights_bytes};
+  Term weights{"weights", Tr("Weights"), std::move(weights_formula), weights_bytes};
 
   // KV cache per token = 2 (K and V) × layers × kv_heads × head_dim × bytes per element
   // (vLLM paper, Kwon et al. 2023, §3: OPT-13B ≈ 800 KB per token); GQA/MQA models have fewer
@@ -331,18 +332,19 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
                   " tokens × " + FormatCountOf(static_cast<long long>(seqs_per_gpu), "sequence", "sequences") +
                   (dp_attention ? " per GPU (DP attention: its share of the " + std::to_string(s.batch) + ")" : "");
   }
-  Term kv{"kv_cache", "KV cache", std::move(kv_formula), kv_per_sequence * seqs_per_gpu};
+  Term kv{"kv_cache", Tr("KV cache"), std::move(kv_formula), kv_per_sequence * seqs_per_gpu};
 
   Result<DeviceMemory> device = EstimateDeviceMemory(gpu, s, detail);
   if (!device) return Error{device.error()};
   e.device = std::move(device).value();
   const double capacity = e.device.free_bytes;
   const Workspace ws = EngineWorkspace(engine, gpu, model, s, e.device.runtime_bytes, say);
-  Term activations{"activations",
-                   engine.workspace_model == WorkspaceModel::kComputeBuffer ? "Compute buffer" : "Activations / workspace",
-                   ws.formula, ws.bytes};
+  Term activations{
+      "activations",
+      engine.workspace_model == WorkspaceModel::kComputeBuffer ? Tr("Compute buffer") : Tr("Activations / workspace"),
+      ws.formula, ws.bytes};
 
-  Term overhead{"overhead", "Runtime overhead",
+  Term overhead{"overhead", Tr("Runtime overhead"),
                 say ? FormatFixed(s.overhead_gib, 2) +
                           " GiB per GPU (stated assumption: CUDA context and framework; "
                           "adjust with overhead-gib)"
@@ -371,7 +373,7 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // by default); earlier releases take it from the headroom the memory cap leaves.
   const double graphs = s.graphs ? engine.cuda_graph_bytes_per_layer * stage_layers : 0;
   if (graphs > 0 && engine.cuda_graphs_in_budget)
-    e.terms.push_back({"cuda_graphs", "CUDA graphs",
+    e.terms.push_back({"cuda_graphs", Tr("CUDA graphs"),
                        say ? FormatCount(stage_layers) + " layers × " +
                                  FormatShort(engine.cuda_graph_bytes_per_layer / kMiB) + " MiB (" + engine.name +
                                  "'s captured graphs, counted before the KV cache)"

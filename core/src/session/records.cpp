@@ -7,6 +7,8 @@
 //   CatalogRecords: the catalog lists by kind
 #include "gpuplan/records.h"
 
+#include "gpuplan/i18n.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -30,9 +32,23 @@ std::string CsvQuote(const std::string& s) {
 }
 
 // Display width in characters: UTF-8 continuation bytes take no column.
+// Columns a terminal gives the text: one per code point, two for the East Asian wide ones
+// (UAX #11 W and F: CJK, kana, Hangul, full-width forms), so Japanese tables stay aligned.
 size_t Width(const std::string& s) {
   size_t w = 0;
-  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if ((c & 0xC0) == 0x80) continue;
+    unsigned cp = c;
+    if (c >= 0xE0 && c < 0xF0 && i + 2 < s.size())
+      cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
+           (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
+    const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F) ||
+                      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                      (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                      (cp >= 0xFFE0 && cp <= 0xFFE6);
+    w += wide ? 2 : 1;
+  }
   return w;
 }
 
@@ -151,13 +167,15 @@ std::string FormatReport(const Report& r, std::string_view format) {
   if (!r.after.empty()) out += "\n";
   for (const std::string& l : r.after) out += (md ? "" : "  ") + l + (md ? "  \n" : "\n");
   if (md && (!r.warnings.empty() || !r.notes.empty())) out += "\n";
-  bullets(r.warnings, "warning: ");
-  bullets(r.notes, "note: ");
+  bullets(r.warnings, Tr("warning: "));
+  bullets(r.notes, Tr("note: "));
   if (!r.assumptions.empty()) {
-    out += md ? "\nAssumptions:\n\n" : "  assumptions:\n";
+    out += md ? "\n" + std::string(Tr("Assumptions")) + ":\n\n" : "  " + std::string(Tr("assumptions")) + ":\n";
     for (const std::string& a : r.assumptions) out += (md ? "- " : "    - ") + a + "\n";
   }
-  if (!r.state.empty()) out += (md ? "\nPage state: `#" + r.state + "`\n" : "  page state: #" + r.state + "\n");
+  if (!r.state.empty())
+    out += md ? "\n" + std::string(Tr("Page state")) + ": `#" + r.state + "`\n"
+              : "  " + std::string(Tr("page state")) + ": #" + r.state + "\n";
   return out;
 }
 
@@ -241,8 +259,10 @@ std::string ReportSvg(const Report& r, bool dark, int width, size_t max_rows) {
   }
   if (!r.after.empty()) y += 6;
   for (const std::string& l : r.after) {
-    const bool no = l.rfind("DOES NOT", 0) == 0 || l.find(": DOES NOT") != std::string::npos;
-    const bool yes = l.rfind("FITS", 0) == 0;
+    const bool first = &l == &r.after.front();
+    const bool no =
+        (first && r.verdict < 0) || l.rfind("DOES NOT", 0) == 0 || l.find(": DOES NOT") != std::string::npos;
+    const bool yes = (first && r.verdict > 0) || l.rfind("FITS", 0) == 0;
     text(kPad, clip(l, columns_fit), no ? (dark ? "#ff7b72" : "#b3261e") : yes ? (dark ? "#7ee787" : "#1a7f37") : ink,
          no || yes ? " font-weight=\"bold\"" : "");
     y += kLine;
@@ -255,37 +275,42 @@ std::string ReportSvg(const Report& r, bool dark, int width, size_t max_rows) {
 }
 
 Records FitRecords(const MemoryEstimate& e) {
-  Records r{{{"term", "term"}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", "how"}}, {}};
+  Records r{{{"term", Tr("term")}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", Tr("how")}}, {}};
   auto row = [&](const std::string& name, double bytes, const std::string& how) {
     r.rows.push_back({Text(name), Number(bytes / kGiB, FormatFixed(bytes / kGiB, 2)),
                       Number(bytes / kGB, FormatFixed(bytes / kGB, 2)), Text(how)});
   };
   for (const Term& t : e.terms) row(t.name, t.bytes, t.formula);
-  row("Total", e.total_bytes, "sum of the terms");
+  row(Tr("Total"), e.total_bytes, Tr("sum of the terms"));
   for (const CapacityRow& c : CapacityRows(e.device)) row(c.name, c.bytes, c.how);
-  row("Usable", e.usable_bytes, e.usable_basis);
-  row(e.fits ? "Free" : "Short", std::abs(e.headroom_bytes), "usable - total");
+  row(Tr("Usable"), e.usable_bytes, e.usable_basis);
+  row(e.fits ? Tr("Free") : Tr("Short"), std::abs(e.headroom_bytes), Tr("usable - total"));
   return r;
 }
 
 Records SpeedRecords(const SpeedEstimate& e) {
-  Records r{{{"metric", "metric"}, {"value", "value", true}, {"unit", "unit"}, {"low", "band low", true},
-             {"high", "band high", true}},
+  Records r{{{"metric", Tr("metric")},
+             {"value", Tr("value"), true},
+             {"unit", Tr("unit")},
+             {"low", Tr("band low"), true},
+             {"high", Tr("band high"), true}},
             {}};
   auto row = [&](const char* name, const char* key, double v, const char* unit, const Band& b, int digits) {
     if (e.unknown.count(key)) {
-      r.rows.push_back({Text(name), Unknown(), Text(unit + std::string(" (unknown: ") + e.unknown.at(key) + ")"), Unknown(),
-                        Unknown()});
+      r.rows.push_back({Text(Tr(name)), Unknown(), Text(TrF("{0} (unknown: {1})", {unit, e.unknown.at(key)})),
+                        Unknown(), Unknown()});
       return;
     }
-    r.rows.push_back({Text(name), Number(v, FormatFixed(v, digits)), Text(unit),
-                      Number(v * b.lo, FormatFixed(v * b.lo, digits)), Number(v * b.hi, FormatFixed(v * b.hi, digits))});
+    r.rows.push_back({Text(Tr(name)), Number(v, FormatFixed(v, digits)), Text(unit),
+                      Number(v * b.lo, FormatFixed(v * b.lo, digits)),
+                      Number(v * b.hi, FormatFixed(v * b.hi, digits))});
   };
-  row("decode tokens/s per user", "tokens_per_s_user", e.tokens_per_s_user, "tokens/s", e.decode_band, 1);
-  row("decode tokens/s total", "tokens_per_s_total", e.tokens_per_s_total, "tokens/s", e.decode_band, 1);
-  row("time per output token", "decode_s", e.decode.seconds, "s", Band{1 / e.decode_band.hi, 1 / e.decode_band.lo, 0, ""}, 4);
-  row("time to first token", "ttft_s", e.ttft_s, "s", Band{1 / e.prefill_band.hi, 1 / e.prefill_band.lo, 0, ""}, 3);
-  row("prefill tokens/s", "prefill_tokens_per_s", e.prefill_tokens_per_s, "tokens/s", e.prefill_band, 0);
+  row(N_("decode tokens/s per user"), "tokens_per_s_user", e.tokens_per_s_user, "tokens/s", e.decode_band, 1);
+  row(N_("decode tokens/s total"), "tokens_per_s_total", e.tokens_per_s_total, "tokens/s", e.decode_band, 1);
+  row(N_("time per output token"), "decode_s", e.decode.seconds, "s",
+      Band{1 / e.decode_band.hi, 1 / e.decode_band.lo, 0, ""}, 4);
+  row(N_("time to first token"), "ttft_s", e.ttft_s, "s", Band{1 / e.prefill_band.hi, 1 / e.prefill_band.lo, 0, ""}, 3);
+  row(N_("prefill tokens/s"), "prefill_tokens_per_s", e.prefill_tokens_per_s, "tokens/s", e.prefill_band, 0);
   return r;
 }
 
@@ -293,14 +318,14 @@ Records CostRecords(const Scenario& s, const CostEstimate& c) {
   // In the scenario's currency: the headers name it, the numbers are converted (sorting and
   // JSON read the converted value; the JSON report keeps dollars beside it).
   const std::string sym = MoneySymbol(c.money);
-  Records r{{{"option", "option"},
-             {"gpu_hour", sym + "/GPU-hour", true},
-             {"hour", sym + "/hour", true},
-             {"month", sym + "/month", true},
-             {"per_m_output", sym + "/1M output", true},
-             {"per_m_input", sym + "/1M input", true},
-             {"break_even_months", "break-even months", true},
-             {"basis", "basis"}},
+  Records r{{{"option", Tr("option")},
+             {"gpu_hour", TrF("{0}/GPU-hour", {sym}), true},
+             {"hour", TrF("{0}/hour", {sym}), true},
+             {"month", TrF("{0}/month", {sym}), true},
+             {"per_m_output", TrF("{0}/1M output", {sym}), true},
+             {"per_m_input", TrF("{0}/1M input", {sym}), true},
+             {"break_even_months", Tr("break-even months"), true},
+             {"basis", Tr("basis")}},
             {}};
   auto usd = [&](double v, int digits) {
     return v > 0 ? Number(v * c.money.per_usd, FormatMoney(v, c.money, digits)) : Unknown();
@@ -308,18 +333,19 @@ Records CostRecords(const Scenario& s, const CostEstimate& c) {
   auto months = [](double m) { return m > 0 ? Number(m, FormatFixed(m, 1)) : Unknown(); };
   const double n = static_cast<double>(s.Gpus());
   const double owned_gpu_hour = c.owned_hour > 0 ? c.owned_hour / n : 0;
-  r.rows.push_back({Text("cloud on demand"), usd(c.cloud_gpu_hour, 2), usd(c.cloud_hour, 2), usd(c.cloud_month, 0),
+  r.rows.push_back({Text(Tr("cloud on demand")), usd(c.cloud_gpu_hour, 2), usd(c.cloud_hour, 2), usd(c.cloud_month, 0),
                     usd(c.cloud_per_m_output, 3), usd(c.cloud_per_m_input, 3), Unknown(), Text(c.cloud_basis)});
-  r.rows.push_back({Text("cloud spot"), usd(c.spot_effective_gpu_hour, 2), usd(c.spot_hour, 2), usd(c.spot_month, 0),
-                    usd(c.spot_per_m_output, 3), Unknown(), Unknown(),
-                    Text(c.spot_gpu_hour > 0 ? c.spot_basis + " + " + FormatFixed(s.spot_overhead * 100, 0) +
-                                                   "% interruptions"
-                                             : std::string())});
-  r.rows.push_back({Text("owned"), usd(owned_gpu_hour, 2), usd(c.owned_hour, 2), usd(c.owned_month, 0),
+  r.rows.push_back(
+      {Text(Tr("cloud spot")), usd(c.spot_effective_gpu_hour, 2), usd(c.spot_hour, 2), usd(c.spot_month, 0),
+       usd(c.spot_per_m_output, 3), Unknown(), Unknown(),
+       Text(c.spot_gpu_hour > 0 ? TrF("{0} + {1}% interruptions", {c.spot_basis, FormatFixed(s.spot_overhead * 100, 0)})
+                                : std::string())});
+  r.rows.push_back({Text(Tr("owned")), usd(owned_gpu_hour, 2), usd(c.owned_hour, 2), usd(c.owned_month, 0),
                     usd(c.owned_per_m_output, 3), usd(c.owned_per_m_input, 3), months(c.break_even_months),
-                    Text(c.purchase_basis.empty() ? std::string()
-                                                  : c.purchase_basis + "; " + FormatFixed(s.years, 1) + " years, " +
-                                                        FormatFixed(s.utilization * 100, 0) + "% busy")});
+                    Text(c.purchase_basis.empty()
+                             ? std::string()
+                             : TrF("{0}; {1} years, {2}% busy",
+                                   {c.purchase_basis, FormatFixed(s.years, 1), FormatFixed(s.utilization * 100, 0)}))});
   return r;
 }
 

@@ -7,6 +7,8 @@
 //   Views(): the table itself, at the end
 #include "gpuplan/views.h"
 
+#include "gpuplan/i18n.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -66,7 +68,7 @@ Records StepRecords(const StepTime& t) {
 }
 
 Records CostLineRecords(const CostEstimate& c) {
-  Records r{{{"line", "line"}, {"usd", MoneySymbol(c.money), true}, {"formula", "how"}}, {}};
+  Records r{{{"line", Tr("line")}, {"usd", MoneySymbol(c.money), true}, {"formula", Tr("how")}}, {}};
   for (const CostLine& l : c.lines) {
     const double v = l.usd * c.money.per_usd;
     r.rows.push_back({Text(l.name), Number(v, FormatFixed(v, c.money.code == "JPY" ? 2 : 4)), Text(l.formula)});
@@ -100,33 +102,42 @@ Report FitReport(Session& session, const ReportOptions&) {
   const Gpu* g = cat.FindGpu(s.gpu);
   const WeightFormat* wf = cat.FindWeightFormat(s.weights);
   const KvFormat* kvf = cat.FindKvFormat(s.kv);
-  const std::string per = s.tp > 1 ? " per GPU" : "";
+  const bool per = s.tp > 1;
   Report r;
   r.title = "gpuplan fit: " + GpuLine(cat, s) +
             (g ? " (" + FormatFixed(g->memory_quoted_value, 0) + " " + g->memory_quoted_unit + " " + g->memory_type + ")" : "");
-  r.lines.push_back("weights " + (wf ? wf->name : s.weights) + ", KV cache " + (kvf ? kvf->name : s.kv) + ", context " +
-                    FormatCount(s.context) + " tokens, batch " + std::to_string(s.batch));
+  r.lines.push_back(
+      TrF("weights {0}, KV cache {1}, context {2} tokens, batch {3}",
+          {wf ? wf->name : s.weights, kvf ? kvf->name : s.kv, FormatCount(s.context), std::to_string(s.batch)}));
   Section main{"", FitRecords(e)};
-  main.records.cols[0].title = "term" + per;
+  main.records.cols[0].title = per ? Tr("term per GPU") : Tr("term");
   r.sections.push_back(std::move(main));
-  r.after.push_back(std::string(e.fits ? "FITS" : "DOES NOT FIT") + per + ": " + FormatBytes(e.total_bytes) + " of " +
-                    FormatBytes(e.usable_bytes) + " usable (" +
-                    (e.fits ? FormatBytes(e.headroom_bytes) + " free" : "short by " + FormatBytes(-e.headroom_bytes)) + ")");
-  r.after.push_back("KV cache per token (whole model): " + FormatBytes(e.kv_bytes_per_token, ByteUnit::MiB, 3));
-  r.after.push_back("Max context at batch " + std::to_string(s.batch) + ": " + FormatCount(e.max_context) + " tokens" +
-                    (e.context_window > 0 && e.max_context > e.context_window
-                         ? " (memory limit; the model's window is " + FormatCount(e.context_window) + ")"
-                         : ""));
-  r.after.push_back("Max batch at " + FormatCount(s.context) + " tokens: " + FormatCount(e.max_batch) + " sequences");
+  const std::string verdict =
+      e.fits ? (per ? Tr("FITS per GPU") : Tr("FITS")) : (per ? Tr("DOES NOT FIT per GPU") : Tr("DOES NOT FIT"));
+  r.verdict = e.fits ? 1 : -1;
+  r.after.push_back(
+      e.fits ? TrF("{0}: {1} of {2} usable ({3} free)",
+                   {verdict, FormatBytes(e.total_bytes), FormatBytes(e.usable_bytes), FormatBytes(e.headroom_bytes)})
+             : TrF("{0}: {1} of {2} usable (short by {3})",
+                   {verdict, FormatBytes(e.total_bytes), FormatBytes(e.usable_bytes), FormatBytes(-e.headroom_bytes)}));
+  r.after.push_back(
+      TrF("KV cache per token (whole model): {0}", {FormatBytes(e.kv_bytes_per_token, ByteUnit::MiB, 3)}));
+  r.after.push_back(
+      e.context_window > 0 && e.max_context > e.context_window
+          ? TrF("Max context at batch {0}: {1} tokens (memory limit; the model's window is {2})",
+                {std::to_string(s.batch), FormatCount(e.max_context), FormatCount(e.context_window)})
+          : TrF("Max context at batch {0}: {1} tokens", {std::to_string(s.batch), FormatCount(e.max_context)}));
+  r.after.push_back(TrF("Max batch at {0} tokens: {1} sequences", {FormatCount(s.context), FormatCount(e.max_batch)}));
   if (e.host_bytes > 0) {
     const Model* m = cat.FindModel(s.model);
-    r.after.push_back("Host RAM for offloaded layers: " + FormatBytes(e.host_bytes) + " (" + std::to_string(e.layers_on_gpu) +
-                      " of " + std::to_string(m ? m->layers : 0) + " layers on the GPUs)");
+    r.after.push_back(
+        TrF("Host RAM for offloaded layers: {0} ({1} of {2} layers on the GPUs)",
+            {FormatBytes(e.host_bytes), std::to_string(e.layers_on_gpu), std::to_string(m ? m->layers : 0)}));
   }
   if (e.band.cases > 0)
-    r.after.push_back("Error band: real engines used " + FormatFixed(e.band.lo * 100, 0) + "%–" +
-                      FormatFixed(e.band.hi * 100, 0) + "% of this total on " + std::to_string(e.band.cases) +
-                      " reference cases");
+    r.after.push_back(
+        TrF("Error band: real engines used {0}%–{1}% of this total on {2} reference cases",
+            {FormatFixed(e.band.lo * 100, 0), FormatFixed(e.band.hi * 100, 0), std::to_string(e.band.cases)}));
   r.warnings = e.warnings;
   r.assumptions = e.assumptions;
   r.state = ReportState(session, "fit");
@@ -471,29 +482,35 @@ Report CostReport(Session& session, const ReportOptions& o) {
   const Gpu* g = cat.FindGpu(s.gpu);
   const Model* m = cat.FindModel(s.model);
   Report r;
-  r.title = "gpuplan cost: " + std::to_string(s.Gpus()) + " × " + (g ? g->name : s.gpu) + " serving " +
-            (m ? m->name : s.model) + "; " + FormatCount(std::llround(c.busy_hours_month)) + " busy hours a month (" +
-            FormatFixed(s.utilization * 100, 0) + "%)";
-  r.lines.push_back("at " + FormatFixed(e.tokens_per_s_total, 1) + " output tokens/s in all, " +
-                    (e.unknown.count("prefill_tokens_per_s") ? std::string("unknown") : FormatFixed(e.prefill_tokens_per_s, 0)) +
-                    " prefill tokens/s" + (session.Fit().value().fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)"));
-  if (!c.money.basis.empty()) r.lines.push_back("money in " + c.money.code + ": " + c.money.basis);
+  r.title =
+      "gpuplan cost: " + TrF("{0} × {1} serving {2}; {3} busy hours a month ({4}%)",
+                             {std::to_string(s.Gpus()), g ? g->name : s.gpu, m ? m->name : s.model,
+                              FormatCount(std::llround(c.busy_hours_month)), FormatFixed(s.utilization * 100, 0)});
+  r.lines.push_back(
+      TrF("at {0} output tokens/s in all, {1} prefill tokens/s",
+          {FormatFixed(e.tokens_per_s_total, 1),
+           e.unknown.count("prefill_tokens_per_s") ? Tr("unknown") : FormatFixed(e.prefill_tokens_per_s, 0)}) +
+      (session.Fit().value().fits ? "" : Tr("  (DOES NOT FIT in memory: see gpuplan fit)")));
+  if (!c.money.basis.empty()) r.lines.push_back(TrF("money in {0}: {1}", {c.money.code, c.money.basis}));
   r.sections.push_back({"", CostRecords(s, c)});
   if (c.break_even_months > 0)
-    r.after.push_back("Buying pays off after " + FormatFixed(c.break_even_months, 1) + " months against on demand" +
-                      (c.break_even_spot_months > 0 ? ", " + FormatFixed(c.break_even_spot_months, 1) + " against spot" : "") + ".");
+    r.after.push_back(
+        c.break_even_spot_months > 0
+            ? TrF("Buying pays off after {0} months against on demand, {1} against spot.",
+                  {FormatFixed(c.break_even_months, 1), FormatFixed(c.break_even_spot_months, 1)})
+            : TrF("Buying pays off after {0} months against on demand.", {FormatFixed(c.break_even_months, 1)}));
   else if (c.purchase_gpu > 0 && c.cloud_hour > 0)
-    r.after.push_back("Buying never pays off: energy alone costs as much as renting.");
+    r.after.push_back(Tr("Buying never pays off: energy alone costs as much as renting."));
   if (c.spot_discount > 0)
-    r.after.push_back("Spot saves " + FormatFixed(c.spot_discount * 100, 0) + "% after the " +
-                      FormatFixed(s.spot_overhead * 100, 0) + "% interruption overhead.");
+    r.after.push_back(TrF("Spot saves {0}% after the {1}% interruption overhead.",
+                          {FormatFixed(c.spot_discount * 100, 0), FormatFixed(s.spot_overhead * 100, 0)}));
   if (o.explain) {
-    r.sections.push_back({"Cost lines", CostLineRecords(c)});
+    r.sections.push_back({Tr("Cost lines"), CostLineRecords(c)});
     const std::string sym = MoneySymbol(c.money);
-    Records months{{{"month", "month", true},
-                    {"cloud_usd", "on demand " + sym, true},
-                    {"spot_usd", "spot " + sym, true},
-                    {"owned_usd", "owned " + sym, true}},
+    Records months{{{"month", Tr("month"), true},
+                    {"cloud_usd", TrF("on demand {0}", {sym}), true},
+                    {"spot_usd", TrF("spot {0}", {sym}), true},
+                    {"owned_usd", TrF("owned {0}", {sym}), true}},
                    {}};
     auto at = [&](const std::vector<double>& v, size_t i) {
       const double x = i < v.size() ? v[i] * c.money.per_usd : 0;
@@ -502,7 +519,7 @@ Report CostReport(Session& session, const ReportOptions& o) {
     for (size_t i = 0; i < c.months.size(); i += 6)
       months.rows.push_back({Number(c.months[i], FormatFixed(c.months[i], 1)), at(c.cloud_total, i), at(c.spot_total, i),
                              at(c.owned_total, i)});
-    r.sections.push_back({"Cumulative cost by month", std::move(months)});
+    r.sections.push_back({Tr("Cumulative cost by month"), std::move(months)});
   }
   r.notes = c.warnings;
   r.assumptions = c.assumptions;
@@ -605,8 +622,10 @@ Report TrainReport(Session& session, const ReportOptions& o) {
   r.sections.push_back({"", std::move(time)});
   r.sections.push_back({"", std::move(all), false});
   r.main = 2;
-  r.after.push_back(std::string(e.fits ? "FITS" : "DOES NOT FIT") + ": " + FormatBytes(e.total_bytes) + " of " +
-                    FormatBytes(e.capacity_bytes) + "; the largest micro-batch that fits: " + FormatCount(e.max_micro_batch));
+  r.after.push_back(TrF("{0}: {1} of {2}; the largest micro-batch that fits: {3}",
+                        {e.fits ? Tr("FITS") : Tr("DOES NOT FIT"), FormatBytes(e.total_bytes),
+                         FormatBytes(e.capacity_bytes), FormatCount(e.max_micro_batch)}));
+  r.verdict = e.fits ? 1 : -1;
   for (const std::string& x : e.suggestions) r.after.push_back("try: " + x);
   if (e.host_bytes > 0) r.after.push_back("CPU memory for offloaded states: " + FormatBytes(e.host_bytes) + " per GPU");
   if (o.target_days > 0 && !e.unknown.count("seconds")) {
@@ -938,7 +957,9 @@ std::string ScenarioLine(const View& view, const Session& session) {
 }
 
 std::string ViewCliCommand(const View& view, const Session& session) {
-  return CliCommand(view.id, session.scenario()) + ViewCliFlags(session.view(), view.options);
+  // The reader's language: the copied command prints the Markdown the page copies.
+  return CliCommand(view.id, session.scenario()) + ViewCliFlags(session.view(), view.options) +
+         (CurrentLang() == Lang::kEn ? "" : std::string(" --lang ") + LangCode(CurrentLang()));
 }
 
 }  // namespace gpuplan

@@ -1,0 +1,136 @@
+#include "gpuplan/i18n.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "catalog/json_fields.h"
+
+namespace gpuplan {
+namespace {
+
+struct Table {
+  std::vector<std::pair<std::string, std::string>> messages;  // sorted by the English key
+};
+
+Table& TableFor(Lang lang) {
+  static Table tables[2];
+  return tables[static_cast<int>(lang)];
+}
+
+Lang& Current() {
+  static Lang lang = Lang::kEn;
+  return lang;
+}
+
+char Lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+}  // namespace
+
+std::optional<Lang> ParseLang(std::string_view code) {
+  std::string primary;
+  for (char c : code.substr(0, code.find_first_of("-_"))) primary += Lower(c);
+  if (primary == "en") return Lang::kEn;
+  if (primary == "ja") return Lang::kJa;
+  return std::nullopt;
+}
+
+const char* LangCode(Lang lang) {
+  return lang == Lang::kJa ? "ja" : "en";
+}
+const char* LangName(Lang lang) {
+  return lang == Lang::kJa ? "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E" : "English";
+}
+
+Lang CurrentLang() {
+  return Current();
+}
+void SetLang(Lang lang) {
+  Current() = lang;
+}
+
+Result<std::size_t> LoadMessages(Lang lang, std::string_view json_text) {
+  const nlohmann::json doc = detail::ParseJson(json_text);
+  if (!doc.is_object()) return Error{std::string("messages (") + LangCode(lang) + "): not a JSON object of strings"};
+  Table table;
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    if (!it.value().is_string())
+      return Error{std::string("messages (") + LangCode(lang) + "): the value of '" + it.key() + "' is not a string"};
+    if (it.key().empty() || it.key() == "$comment") continue;  // the note for translators
+    table.messages.emplace_back(it.key(), it.value().get<std::string>());
+  }
+  std::sort(table.messages.begin(), table.messages.end());
+  TableFor(lang) = std::move(table);
+  return TableFor(lang).messages.size();
+}
+
+bool HasMessages(Lang lang) {
+  return !TableFor(lang).messages.empty();
+}
+std::size_t MessageCount(Lang lang) {
+  return TableFor(lang).messages.size();
+}
+std::string_view MessageKey(Lang lang, std::size_t index) {
+  const Table& t = TableFor(lang);
+  return index < t.messages.size() ? std::string_view(t.messages[index].first) : std::string_view();
+}
+
+std::string_view MessageValue(Lang lang, std::size_t index) {
+  const Table& t = TableFor(lang);
+  return index < t.messages.size() ? std::string_view(t.messages[index].second) : std::string_view();
+}
+
+const char* FindMessage(Lang lang, std::string_view english) {
+  const auto& m = TableFor(lang).messages;
+  auto it =
+      std::lower_bound(m.begin(), m.end(), english,
+                       [](const std::pair<std::string, std::string>& e, std::string_view k) { return e.first < k; });
+  return it != m.end() && it->first == english ? it->second.c_str() : nullptr;
+}
+
+const char* Tr(const char* english) {
+  if (Current() == Lang::kEn || !english) return english;
+  const char* found = FindMessage(Current(), english);
+  return found ? found : english;
+}
+
+std::string TrF(const char* english, std::initializer_list<std::string_view> args) {
+  const std::string_view text = Tr(english);
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{' && i + 2 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9' && text[i + 2] == '}') {
+      const std::size_t n = static_cast<std::size_t>(text[i + 1] - '0');
+      if (n < args.size()) out += *(args.begin() + n);
+      i += 2;
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+Result<Lang> UseBuiltInLang(Lang lang) {
+  if (lang != Lang::kEn && !HasMessages(lang)) {
+    const std::string_view text = BuiltInMessages(lang);
+    if (text.empty()) return Error{std::string("lang: this program carries no ") + LangCode(lang) + " messages"};
+    Result<std::size_t> n = LoadMessages(lang, text);
+    if (!n.ok()) return Error{n.error()};
+  }
+  SetLang(lang);
+  return lang;
+}
+
+std::string Placeholders(std::string_view message) {
+  std::string digits;
+  for (std::size_t i = 0; i + 2 < message.size(); ++i)
+    if (message[i] == '{' && message[i + 1] >= '0' && message[i + 1] <= '9' && message[i + 2] == '}')
+      digits += message[i + 1];
+  std::sort(digits.begin(), digits.end());
+  return digits;
+}
+
+}  // namespace gpuplan
