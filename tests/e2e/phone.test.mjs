@@ -220,6 +220,20 @@ test('A phone in Japanese: the page speaks Japanese in its own font, and a numbe
   assert.equal(r.scenario.context, 16384);
   assert.deepEqual(JSON.parse(await readBack(page, 'gpuplan_field_errors')), {});
   assert.match(await readBack(page, 'gpuplan_state_hash'), /&lang=ja/);
+  // A character outside the font subset (a rare kanji an IME offers): the whole font is fetched
+  // and the glyph drawn, not '?'; the field refuses the word and keeps its value.
+  const rare = '鬱';
+  const missing = () => page.evaluate((t) => Module.ccall('gpuplan_missing_glyphs', 'number', ['string'], [t]), rare);
+  assert.equal(await missing(), 1, 'the subset lacks it');
+  const again = await rectsOf(page);
+  await tap(page, again.context.x0 + 25, (again.context.y0 + again.context.y1) / 2);
+  await cdp.send('Input.insertText', { text: rare });
+  for (let i = 0; i < 100 && (await missing()) !== 0; ++i) await waitFrames(page, 3);
+  assert.equal(await missing(), 0, 'font-ja-full.ttf supplied the glyph');
+  await page.screenshot({ path: join(artifacts, 'phone-rare-kanji-ja.png') });
+  await page.keyboard.press('Escape');
+  await waitFrames(page, 3);
+  assert.equal(JSON.parse(await readBack(page, 'gpuplan_report_json')).scenario.context, 16384);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

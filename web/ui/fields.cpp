@@ -405,11 +405,11 @@ void App::DrawInputs(std::string_view view) {
                                   ImGui::GetFontSize() * 8.0f, ImGui::GetFontSize() * 18.0f));
   Field("model");
   ImGui::SameLine();
-  if (ImGui::SmallButton("Import")) ImGui::OpenPopup("import-model");
-  ItemTip("A model that is not in the catalog: paste its Hugging Face config.json (or drop the file on the page)");
+  if (ImGui::SmallButton((std::string(Tr("Import")) + "###import").c_str())) ImGui::OpenPopup("import-model");
+  ItemTip(Tr("A model that is not in the catalog: paste its Hugging Face config.json (or drop the file on the page)"));
   Track("model-import");
   if (ImGui::BeginPopup("import-model")) {
-    ImGui::TextUnformatted("Paste a Hugging Face config.json (or a gpuplan catalog file); it joins this session's catalog");
+    ImGui::TextUnformatted(Tr("Paste a Hugging Face config.json (or a gpuplan catalog file); it joins this session's catalog"));
     DrawImportBody(true);
     ImGui::EndPopup();
   }
@@ -423,13 +423,13 @@ void App::DrawInputs(std::string_view view) {
         Field(key);
     // What stands between the GPU's total and what the workload may allocate (capacity.h), in the
     // order the Fit panel's rows take it: ECC, a MIG slice, the user's own limit, other processes.
-    ImGui::TextColored(Muted(), "GPU memory");
+    ImGui::TextColored(Muted(), "%s", Tr("GPU memory"));
     for (const char* key : kMemoryKeys) Field(key);
   }
   ImGui::PopItemWidth();
   if (!TouchUsed()) {
     ImGui::PushStyleColor(ImGuiCol_Text, Muted());
-    Paragraph("Keys: Tab moves between fields, arrows between all controls, Space presses or opens, Enter sets, Escape then Tab leaves.");
+    Paragraph(Tr("Keys: Tab moves between fields, arrows between all controls, Space presses or opens, Enter sets, Escape then Tab leaves."));
     ImGui::PopStyleColor();
   }
 

@@ -44,7 +44,7 @@ std::string ErrorJson(const std::string& error) { return ordered_json{{"error", 
 std::string ModelOnGpus(const Catalog& cat, const Scenario& s, long long gpus) {
   const Gpu* g = cat.FindGpu(s.gpu);
   const Model* m = cat.FindModel(s.model);
-  return (m ? m->name : s.model) + " on " + std::to_string(gpus) + " × " + (g ? g->name : s.gpu);
+  return TrF("{0} on {1} × {2}", {m ? m->name : s.model, std::to_string(gpus), g ? g->name : s.gpu});
 }
 
 std::string GpuLine(const Catalog& cat, const Scenario& s) { return ModelOnGpus(cat, s, s.Gpus()); }
@@ -951,7 +951,7 @@ std::string ScenarioLine(const View& view, const Session& session) {
   const Scenario& s = session.scenario();
   if (std::string_view(view.id) == "plan") {  // the GPUs are what it searches
     const Model* m = session.catalog().FindModel(s.model);
-    return (m ? m->name : s.model) + ": the cheapest setup for the workload";
+    return TrF("{0}: the cheapest setup for the workload", {m ? m->name : s.model});
   }
   return ModelOnGpus(session.catalog(), s, std::string_view(view.id) == "train" ? s.TrainingGpus() : s.Gpus());
 }
