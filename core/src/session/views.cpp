@@ -59,7 +59,7 @@ void AddBytes(Records& r, const std::string& name, double bytes, const std::stri
 }
 
 Records StepRecords(const StepTime& t) {
-  Records r{{{"term", "term"}, {"seconds", "time", true}, {"formula", "how"}}, {}};
+  Records r{{{"term", Tr("term")}, {"seconds", Tr("time"), true}, {"formula", Tr("how")}}, {}};
   for (const TimeTerm& x : t.terms) r.rows.push_back({Text(x.name), Number(x.seconds, FormatSeconds(x.seconds)), Text(x.formula)});
   r.rows.push_back({Text("= step"), Number(t.seconds, FormatSeconds(t.seconds)),
                     Text("max(memory " + FormatSeconds(t.memory_s) + ", compute " + FormatSeconds(t.compute_s) +
@@ -77,10 +77,10 @@ Records CostLineRecords(const CostEstimate& c) {
 }
 
 Records CurveRecords(const std::vector<CurvePoint>& points, const char* x) {
-  Records r{{{x, x, true}, {"per_user", "tok/s per user", true}, {"total", "tok/s in all", true}, {"fits", "fits"}}, {}};
+  Records r{{{x, Tr(x), true}, {"per_user", Tr("tok/s per user"), true}, {"total", Tr("tok/s in all"), true}, {"fits", Tr("fits")}}, {}};
   for (const CurvePoint& p : points)
     r.rows.push_back({Number(p.x, FormatCount(static_cast<long long>(p.x))), Number(p.per_user, FormatFixed(p.per_user, 1)),
-                      Number(p.total, FormatFixed(p.total, 1)), Text(p.fits ? "yes" : "no: does not fit in memory")});
+                      Number(p.total, FormatFixed(p.total, 1)), Text(p.fits ? Tr("yes") : Tr("no: does not fit in memory"))});
   return r;
 }
 
@@ -162,38 +162,42 @@ Report SpeedReport(Session& session, const ReportOptions& o) {
   const WeightFormat* wf = cat.FindWeightFormat(s.weights);
   const EngineProfile* engine = cat.FindEngine(s.engine);
   Report r;
-  r.title = "gpuplan speed: " + GpuLine(cat, s) + ", " + (wf ? wf->name : s.weights) + " weights, " +
-            (engine ? engine->name : s.engine) + (session.use_measured() ? " (measured efficiencies)" : "");
-  r.lines.push_back("prompt " + FormatCount(s.prompt) + " tokens, context " + FormatCount(s.context) + " tokens, batch " +
-                    std::to_string(s.batch) + (fits ? "" : "  (DOES NOT FIT in memory: see gpuplan fit)"));
+  r.title = "gpuplan speed: " + TrF("{0}, {1} weights, {2}", {GpuLine(cat, s), wf ? wf->name : s.weights,
+                                                               engine ? engine->name : s.engine}) +
+            (session.use_measured() ? Tr(" (measured efficiencies)") : "");
+  r.lines.push_back(TrF("prompt {0} tokens, context {1} tokens, batch {2}",
+                        {FormatCount(s.prompt), FormatCount(s.context), std::to_string(s.batch)}) +
+                    (fits ? "" : Tr("  (DOES NOT FIT in memory: see gpuplan fit)")));
   r.sections.push_back({"", SpeedRecords(e)});
-  if (!e.decode_band.basis.empty()) r.lines.push_back("decode band " + e.decode_band.basis);
-  if (!e.prefill_band.basis.empty()) r.lines.push_back("prefill/TTFT band " + e.prefill_band.basis);
+  if (!e.decode_band.basis.empty()) r.lines.push_back(TrF("decode band {0}", {e.decode_band.basis}));
+  if (!e.prefill_band.basis.empty()) r.lines.push_back(TrF("prefill/TTFT band {0}", {e.prefill_band.basis}));
   const std::string sym = MoneySymbol(c.money);
-  Records per_m{{{"option", "option"},
-                 {"per_m_output", sym + "/1M output", true},
-                 {"per_m_input", sym + "/1M input", true},
-                 {"basis", "basis"}},
+  Records per_m{{{"option", Tr("option")},
+                 {"per_m_output", TrF("{0}/1M output", {sym}), true},
+                 {"per_m_input", TrF("{0}/1M input", {sym}), true},
+                 {"basis", Tr("basis")}},
                 {}};
   // FormatMoney: thousands separated ("$346,435", it printed "$346434.779"), 3 decimals below 1,000.
   auto usd = [&](double v) { return v > 0 ? Number(v * c.money.per_usd, FormatMoney(v, c.money, 3)) : Unknown(); };
   if (c.cloud_per_m_output > 0)
-    per_m.rows.push_back({Text("cloud"), usd(c.cloud_per_m_output), usd(c.cloud_per_m_input), Text(c.cloud_basis)});
+    per_m.rows.push_back({Text(Tr("cloud")), usd(c.cloud_per_m_output), usd(c.cloud_per_m_input), Text(c.cloud_basis)});
   if (c.owned_per_m_output > 0)
-    per_m.rows.push_back({Text("owned"), usd(c.owned_per_m_output), usd(c.owned_per_m_input), Text(c.purchase_basis)});
-  if (!per_m.rows.empty()) r.sections.push_back({"cost per 1M tokens", std::move(per_m)});
+    per_m.rows.push_back({Text(Tr("owned")), usd(c.owned_per_m_output), usd(c.owned_per_m_input), Text(c.purchase_basis)});
+  if (!per_m.rows.empty()) r.sections.push_back({Tr("cost per 1M tokens"), std::move(per_m)});
   if (o.explain) {
-    r.sections.push_back({"Decode step — " + FormatSeconds(e.decode.seconds) + " (" + e.decode.bound + "-bound)", StepRecords(e.decode)});
-    r.sections.push_back({"Prefill of the batch — " + FormatSeconds(e.prefill.seconds) + " (" + e.prefill.bound + "-bound)",
+    r.sections.push_back({TrF("Decode step — {0} ({1}-bound)", {FormatSeconds(e.decode.seconds), e.decode.bound}),
+                          StepRecords(e.decode)});
+    r.sections.push_back({TrF("Prefill of the batch — {0} ({1}-bound)", {FormatSeconds(e.prefill.seconds), e.prefill.bound}),
                           StepRecords(e.prefill)});
-    r.sections.push_back({"Cost lines", CostLineRecords(c)});
+    r.sections.push_back({Tr("Cost lines"), CostLineRecords(c)});
     if (o.curve_tables) {
       const SpeedCurves& curves = session.Curves();
-      r.sections.push_back({"Tokens/s against batch", CurveRecords(curves.batch, "batch")});
-      r.sections.push_back({"Tokens/s per user against context", CurveRecords(curves.context, "context")});
+      r.sections.push_back({Tr("Tokens/s against batch"), CurveRecords(curves.batch, N_("batch"))});
+      r.sections.push_back({Tr("Tokens/s per user against context"), CurveRecords(curves.context, N_("context"))});
     }
-    r.after.push_back("peak " + e.compute_precision + " " + FormatFixed(e.peak_flops / 1e12, 1) + " TFLOP/s, bandwidth " +
-                      FormatFixed(e.bandwidth / 1e9, 0) + " GB/s" + (e.link_name.empty() ? "" : ", link " + e.link_name));
+    r.after.push_back(TrF("peak {0} {1} TFLOP/s, bandwidth {2} GB/s",
+                          {e.compute_precision, FormatFixed(e.peak_flops / 1e12, 1), FormatFixed(e.bandwidth / 1e9, 0)}) +
+                      (e.link_name.empty() ? "" : TrF(", link {0}", {e.link_name})));
   }
   r.warnings = e.warnings;
   r.notes = c.warnings;
