@@ -729,7 +729,7 @@ test('Money in yen: the seeds\' ¥200,000 budget ranks what the CLI ranks; the C
 });
 
 test('Japanese: lang=ja draws Fit and Cost in Japanese with the font fetched for it; their Markdown is what gpuplan --lang ja prints', async () => {
-  const hash = 'v=1&model=llama-3.1-70b&weights=q4_k_m&engine=llama.cpp&gpu=rtx-4090&tp=2&currency=jpy&lang=ja';
+  const hash = 'v=1&model=llama-3.1-70b&weights=q4_k_m&engine=llama.cpp&gpu=rtx-4090&tp=2&currency=jpy&cooling=air&lang=ja';
   const { page, errors } = await openPage(hash);
   await page.waitForFunction(() => JSON.parse(Module.UTF8ToString(Module._gpuplan_ui_state())).lang === 'ja', null, { timeout: 30000 });
   await waitFrames(page, 3);
@@ -741,7 +741,7 @@ test('Japanese: lang=ja draws Fit and Cost in Japanese with the font fetched for
     const r = spawnSync(cli, [panel, '--state', hash, '--lang', 'ja', '--format', 'md'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(md, r.stdout, `${panel}: the page's Markdown is gpuplan ${panel} --lang ja`);
-    assert.match(md, panel === 'fit' ? /収まる \(GPUあたり\)/ : /オンデマンド/);
+    assert.match(md, panel === 'fit' ? /収まる \(GPUあたり\)/ : /オンデマンド[\s\S]*ラック: GPU 4基のサーバー1台[\s\S]*液冷と空冷の比較/);
     assert.equal(await missing(md.replace(/[^\u3000-\u9fff\uff00-\uffef]/g, '')), 0, `${panel}: every Japanese character has a glyph`);
     assert.match(await exported('cli', panel), / --lang ja$/);
     const shot = imageStats(await page.screenshot({ path: join(artifacts, `page-${panel}-ja.png`) }));

@@ -953,3 +953,75 @@ TEST_CASE("money: a budget in yen filters the whole catalog by what buying or re
   for (const CompareRow& r : CompareCatalog(Cat(), s))
     CHECK(PassesFilter(r, buy) == (r.fits && r.upfront_usd > 0 && r.upfront_usd <= 200000));
 }
+
+TEST_CASE(
+    "the rack: DGX-class servers against the seeds' 20 kW air rack, host power, PUE by cooling, throttling, liquid's "
+    "break-even") {
+  const Catalog& cat = EmbeddedCatalog().value();
+  const Gpu& h100 = *cat.FindGpu("h100-sxm");
+  Scenario s;
+  s.cooling = "air";
+  // Four DGX H100 (32 GPUs): 10.2 kW each (8 × 700 W + 4.6 kW host), one to a 20 kW air rack.
+  RackPlan p = PlanRack(h100, s, 32, 730 * s.utilization);
+  CHECK(p.gpus_per_server == 8);
+  CHECK(p.servers == 4);
+  CHECK(p.server_w == Approx(10200));
+  CHECK(p.it_w == Approx(40800));
+  CHECK(p.chosen.servers_per_rack == 1);
+  CHECK(p.chosen.racks == 4);
+  CHECK(p.chosen.pue == Approx(1.58));
+  CHECK(p.throttle == 0);  // 10.2 kW a rack: not dense
+  REQUIRE(p.options.size() == 3);
+  CHECK(p.options[1].servers_per_rack == 5);   // rear door, 55 kW
+  CHECK(p.options[2].servers_per_rack == 11);  // liquid, 120 kW
+  CHECK(p.options[2].racks == 1);
+  // Liquid's break-even per kW of IT load: (1.58 - 1.15) × busy hours × $/kWh × the years' months.
+  const double per_kw = (1.58 - 1.15) * 730 * s.utilization * s.kwh_usd * s.years * 12;
+  CHECK(p.liquid_break_even_usd_per_kw == Approx(per_kw));
+  CHECK(p.liquid_saving_usd_month == Approx(per_kw / (s.years * 12) * 40.8));
+  // A 30 kW air rack takes two of them, past 15 kW: throttled by the stated 10%.
+  s.rack_kw = 30;
+  p = PlanRack(h100, s, 32, 365);
+  CHECK(p.chosen.servers_per_rack == 2);
+  CHECK(p.rack_w == Approx(20400));
+  CHECK(p.throttle == Approx(0.10));
+  // A DGX B200 (14.3 kW) in a 10 kW rack: named, not placed.
+  s.rack_kw = 10;
+  p = PlanRack(*cat.FindGpu("b200"), s, 8, 365);
+  CHECK(p.server_w == Approx(14300));
+  CHECK(p.chosen.servers_per_rack == 0);
+  REQUIRE(!p.warnings.empty());
+  CHECK(p.warnings[0].find("14.3 kW") != std::string::npos);
+  // Two RTX 4090s: a workstation's host (517 W for 4 GPUs) scaled to the box of 4.
+  s = Scenario{};
+  s.cooling = "liquid";
+  p = PlanRack(*cat.FindGpu("rtx-4090"), s, 2, 365);
+  CHECK(p.gpus_per_server == 4);
+  CHECK(p.host_w == Approx(517));
+  CHECK(p.it_w == Approx(2 * 450 + 517));
+  CHECK(p.chosen.pue == Approx(1.15));
+  // none: no rack, and the cost's energy is the GPUs' TDP × pue as before.
+  s.cooling = "none";
+  CHECK(PlanRack(h100, s, 8, 365).cooling.empty());
+}
+
+TEST_CASE("the rack in the cost: host power and the cooling's PUE in the energy, a throttled rack's tokens cost more") {
+  const Catalog& cat = EmbeddedCatalog().value();
+  Scenario s;
+  s.model = "llama-3.1-70b";
+  s.gpu = "h100-sxm";
+  s.tp = 8;
+  s.buy_usd = 30000;
+  const SpeedEstimate speed = EstimateSpeed(cat, s, EstimateMemory(cat, s).value()).value();
+  const CostEstimate plain = EstimateCost(cat, s, speed);
+  CHECK(plain.power_w == Approx(8 * 700));
+  s.cooling = "air";
+  const CostEstimate air = EstimateCost(cat, s, speed);
+  CHECK(air.power_w == Approx(10200));
+  CHECK(air.energy_hour == Approx(10.2 * 1.58 * s.kwh_usd));
+  s.rack_kw = 30;
+  s.tp = 8;
+  const CostEstimate one = EstimateCost(cat, s, speed);  // one server: 10.2 kW, not dense
+  CHECK(one.rack.throttle == 0);
+  CHECK(one.owned_per_m_output == Approx(air.owned_per_m_output));
+}

@@ -72,6 +72,7 @@ struct Field {
   std::string key;
   Kind kind = Kind::kNumber;
   double lo = 0, hi = 0;
+  bool zero_or = false;            // 0 also (a default), then nothing below lo
   std::string special;             // "all" for gpu-layers
   std::vector<std::string> words;  // ids or choices
 };
@@ -103,7 +104,7 @@ std::vector<std::string> Ids(const std::vector<T>& list) {
 
 std::vector<Field> DiscoverFields(const Catalog& cat) {
   static const std::regex integer(R"(must be a whole number from (\S+) to ([^,\s]+)(, or (\S+))?$)");
-  static const std::regex number(R"(must be a number from (\S+) to (\S+)$)");
+  static const std::regex number(R"(must be (0 or )?a number from (\S+) to (\S+)$)");
   static const std::regex choice(R"(must be one of (.+)$)");
   std::vector<Field> fields;
   for (const FieldInfo& info : ScenarioFields()) {
@@ -122,8 +123,9 @@ std::vector<Field> DiscoverFields(const Catalog& cat) {
       f.special = g[4];
     } else if (std::regex_search(m, g, number)) {
       f.kind = Kind::kNumber;
-      f.lo = std::stod(g[1]);
-      f.hi = std::stod(g[2]);
+      f.zero_or = g[1].matched;  // "0 or a number from 0.001 to ...": 0 stands for a default
+      f.lo = std::stod(g[2]);
+      f.hi = std::stod(g[3]);
     } else if (std::regex_search(m, g, choice)) {
       f.kind = Kind::kChoice;
       f.words = SplitList(g[1]);
@@ -175,6 +177,7 @@ std::vector<std::string> OutsideValues(const Field& f) {
     v.push_back("18446744073709551616");
   } else if (f.kind == Kind::kNumber) {
     v.push_back(Text(std::nextafter(f.lo, -1e300)));
+    if (f.zero_or) v.push_back(Text(f.lo / 2)), v.push_back("1e-300");
     v.push_back(Text(std::nextafter(f.hi, 1e300)));
     v.push_back(Text(f.hi * 2 + 1));
     v.push_back("-1");
@@ -198,6 +201,7 @@ std::vector<std::string> EdgeValues(const Field& f) {
     if (!f.special.empty()) v.push_back(f.special);
   } else if (f.kind == Kind::kNumber) {
     v = {Text(f.lo), Text(f.hi), Text(std::nextafter(f.hi, f.lo))};
+    if (f.zero_or) v.insert(v.end(), {"0", "-0", "0.0"});
     if (f.lo == 0) {
       // Zero in other spellings, and the smallest normal numbers above it (the parser rejects
       // subnormal ones: strtod reports them as out of range).
@@ -215,6 +219,7 @@ std::vector<std::string> EdgeValues(const Field& f) {
 // catalog entry is swept; numbers uniform or log-uniform.
 std::string InsideValue(const Field& f, std::mt19937_64& rng, size_t& turn) {
   if (f.kind == Kind::kIds || f.kind == Kind::kChoice) return f.words[turn++ % f.words.size()];
+  if (f.zero_or && rng() % 4 == 0) return "0";
   std::uniform_real_distribution<double> unit(0, 1);
   const double lo = f.lo, hi = f.hi;
   double v = lo + (hi - lo) * unit(rng);

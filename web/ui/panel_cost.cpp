@@ -25,6 +25,10 @@ void App::DrawCostInputs() {
   for (const char* key : {"price-hour", "spot-overhead", "utilization"}) Field(key);
   ImGui::TextColored(Muted(), "%s", Tr("Owning"));
   for (const char* key : {"buy-usd", "years", "kwh-usd", "pue"}) Field(key);
+  ImGui::TextColored(Muted(), "%s", Tr("Rack and cooling"));
+  Field("cooling");
+  if (scenario_.cooling != "none")
+    for (const char* key : {"rack-kw", "gpus-per-server", "host-kw", "rack-pue", "throttle"}) Field(key);
   ImGui::PopItemWidth();
 }
 

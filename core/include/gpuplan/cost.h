@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuplan/catalog.h"
+#include "gpuplan/rack.h"
 #include "gpuplan/resolve.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/speed.h"
@@ -68,6 +69,9 @@ struct CostEstimate {
   // (the whole purchase at month 0, then energy every month). An option with no price has an
   // empty series.
   std::vector<double> months, cloud_total, spot_total, owned_total;
+  // The rack (scenario cooling air, rear-door or liquid): servers, racks, host power and the
+  // cooling's PUE, which replace the GPUs' TDP and pue in the energy; empty cooling: none.
+  RackPlan rack;
   std::vector<CostLine> lines;
   // Figures with no price or rate behind them: key (as in the report) -> why. Reports leave
   // them empty with the reason, never 0.

@@ -51,6 +51,14 @@ struct Scenario {
   double utilization = 0.5;          // share of hours owned hardware is busy
   std::string currency = "usd";      // costs shown in usd, jpy or eur (the catalog keeps dollars)
   double fx = 0;                     // units of `currency` per US dollar; 0: the catalog's dated rate
+  // The rack (rack.h): none leaves it out (energy is the GPUs' TDP × pue); air, rear-door or
+  // liquid plans servers into racks and bills host power and the cooling type's PUE.
+  std::string cooling = "none";
+  double rack_kw = 0;                // the rack's power limit, kW (0: the cooling type's)
+  long long gpus_per_server = 0;     // 0: the platform's (8 on HGX/OAM and PCIe servers, 4 in a workstation)
+  double host_kw = 0;                // a server's power besides its GPUs, kW (0: the platform's)
+  double rack_pue = 0;               // 0: the cooling type's
+  double throttle = 0.10;            // throughput lost in a dense air-cooled rack (stated assumption)
   double spot_overhead = 0.10;       // extra hours on spot for interruptions and restarts (stated assumption)
   // Training (the Train panel, `gpuplan train`); context is the sequence length.
   std::string method = "full";       // full | lora | qlora
@@ -108,6 +116,7 @@ struct FieldInfo {
   double lo = 0, hi = 0;                 // kInteger, kNumber: the limits
   double step = 0;                       // the page's +/- step (0: none)
   int decimals = 0;                      // kNumber: decimals shown
+  double min_nonzero = 0;                // kNumber: 0 (the field's "not set") or from this to hi
   const char* special = nullptr;         // kInteger: a word that stands for -1 ("all")
   std::vector<std::string> choices = {}; // kChoice: the words accepted
 };

@@ -262,6 +262,28 @@ const std::vector<FieldDef>& Table() {
     number("fx", "Exchange rate (0 = catalog)",
            "units of the chosen currency per US dollar (yen: about 150); 0 = the catalog's dated rate", 0, 100000, 1, 4,
            &Scenario::fx);
+    t.back().info.min_nonzero = 0.001;
+    choice("cooling", "Cooling",
+           "the rack: none (GPUs' TDP × pue only), air (about 20 kW a rack), rear-door (heat exchanger, about 55 kW) "
+           "or liquid (direct to chip, about 120 kW): servers, racks, host power and the cooling's PUE",
+           {"none", "air", "rear-door", "liquid"}, &Scenario::cooling);
+    number("rack-kw", "Rack kW (0 = cooling's)",
+           "the power one rack may draw, kW (0 = the cooling type's limit; 1 to 300)", 0, 300, 1, 1,
+           &Scenario::rack_kw);
+    integer(
+        "gpus-per-server", "GPUs per server (0 = platform's)",
+        "GPUs in one server (0 = the platform's: 8 on HGX/OAM boards and PCIe servers, 4 in a workstation; up to 72)",
+        0, 72, 1, &Scenario::gpus_per_server);
+    number("host-kw", "Host kW per server (0 = platform's)",
+           "a server's power besides its GPUs (CPUs, memory, NICs, fans, power supplies), kW (0 = the platform's; up "
+           "to 50)",
+           0, 50, 0.1, 2, &Scenario::host_kw);
+    number("rack-pue", "Rack PUE (0 = cooling's)", "the room's PUE with this cooling (0 = the cooling type's; 1 to 5)",
+           0, 5, 0.05, 2, &Scenario::rack_pue);
+    t.back().info.min_nonzero = 1;
+    number("throttle", "Throttling (air)",
+           "throughput lost to thermal throttling in an air-cooled rack above 15 kW, as a fraction (0 to 0.5)", 0, 0.5,
+           0.01, 2, &Scenario::throttle);
     number("spot-overhead", "Spot overhead",
            "extra GPU-hours on spot for interruptions and restarts from checkpoints, as a fraction (0 to 5)", 0, 5, 0.05, 2,
            &Scenario::spot_overhead);
@@ -466,9 +488,14 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
       break;
     case Kind::kNumber: {
       double v = 0;
-      if (!ParseNumber(value, v) || v < f->info.lo || v > f->info.hi)
-        return FieldError(key, Quote(value) + " must be a number from " + FormatNumber(f->info.lo) + " to " +
-                                   FormatNumber(f->info.hi));
+      // A field whose 0 means "the catalog's" or "the cooling's" takes nothing between 0 and its
+      // least real value (a yen rate of 1e-300 would make every yen price infinite dollars).
+      const double least = f->info.min_nonzero;
+      if (!ParseNumber(value, v) || v < f->info.lo || v > f->info.hi || (least > 0 && v != 0 && v < least))
+        return FieldError(key, Quote(value) +
+                                   (least > 0 ? " must be 0 or a number from " + FormatNumber(least)
+                                              : " must be a number from " + FormatNumber(f->info.lo)) +
+                                   " to " + FormatNumber(f->info.hi));
       s.*(f->number) = v;
       return std::nullopt;
     }

@@ -185,8 +185,19 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   }
   c.power_w = gpu ? gpu->tdp_w * n : 0;
   // Energy: board power at TDP while busy × PUE (The Green Grid, PUE = facility energy / IT
-  // energy) × $/kWh. Host CPUs, RAM and networking are not counted.
-  c.energy_hour = c.power_w / 1000 * s.pue * s.kwh_usd;
+  // energy) × $/kWh. Without a rack, host CPUs, RAM and networking are not counted; with one
+  // (rack.h), the servers' host power is, at the cooling type's PUE.
+  double pue = s.pue;
+  if (gpu && s.cooling != "none") {
+    c.rack = PlanRack(*gpu, s, static_cast<long long>(n), kHoursPerMonth * s.utilization);
+    c.power_w = c.rack.it_w;
+    pue = c.rack.chosen.pue;
+    if (say) {
+      c.warnings.insert(c.warnings.end(), c.rack.warnings.begin(), c.rack.warnings.end());
+      c.assumptions.insert(c.assumptions.end(), c.rack.assumptions.begin(), c.rack.assumptions.end());
+    }
+  }
+  c.energy_hour = c.power_w / 1000 * pue * s.kwh_usd;
   c.energy_month = c.energy_hour * c.busy_hours_month;
   const double purchase = c.purchase_gpu * n;
   if (c.purchase_gpu > 0) {
@@ -194,8 +205,10 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     c.owned_hour = amortised + c.energy_hour;
     c.amortised_month = purchase / (s.years * 12);
     c.owned_month = c.amortised_month + c.energy_month;
-    c.owned_per_m_output = PerMillion(c.owned_hour, speed.tokens_per_s_total);
-    c.owned_per_m_input = PerMillion(c.owned_hour, speed.prefill_tokens_per_s);
+    // A dense air-cooled rack throttles (rack.h): the owned GPUs make fewer tokens an hour.
+    const double kept = 1 - c.rack.throttle;
+    c.owned_per_m_output = PerMillion(c.owned_hour, speed.tokens_per_s_total * kept);
+    c.owned_per_m_input = PerMillion(c.owned_hour, speed.prefill_tokens_per_s * kept);
     c.lines.push_back({"amortisation", Tr("Purchase, per busy hour"),
                        !say ? std::string()
                             : Usd(c.purchase_gpu) + " × " + FormatCountOf(gpus, "GPU", "GPUs") + " / (" +
@@ -218,7 +231,12 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   c.lines.push_back(
       {"energy", Tr("Energy, per busy hour"),
        !say ? std::string()
-            : FormatFixed(c.power_w, 0) + " W TDP × PUE " + FormatFixed(s.pue, 2) + " × " + Usd(s.kwh_usd) + "/kWh",
+       : c.rack.cooling.empty()
+           ? FormatFixed(c.power_w, 0) + " W TDP × PUE " + FormatFixed(s.pue, 2) + " × " + Usd(s.kwh_usd) + "/kWh"
+           : TrF("{0} W ({1} GPUs × {2} W TDP + {3} servers × {4} W host) × PUE {5} ({6}) × {7}/kWh",
+                 {FormatFixed(c.power_w, 0), std::to_string(c.rack.gpus), FormatFixed(c.rack.gpu_w, 0),
+                  std::to_string(c.rack.servers), FormatFixed(c.rack.host_w, 0), FormatFixed(pue, 2), c.rack.cooling,
+                  Usd(s.kwh_usd)}),
        c.energy_hour});
 
   // The chart: cumulative cost month by month over the amortisation period, or to 1.5× the
@@ -266,12 +284,17 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   if (c.purchase_gpu > 0 && c.spot_gpu_hour > 0 && c.break_even_spot_months == 0)
     unknown({"break_even_spot_months"}, "renting spot costs about as much as the energy of owning: buying never pays off within 100 years");
   if (!say) return c;
+  std::vector<std::string> rack = std::move(c.assumptions);  // the rack's, gathered above
   c.assumptions = {
-      "cost per token at the scenario's steady throughput: output at the decode rate, input at the prefill rate",
-      "owned GPUs draw their TDP while busy; host, cooling beyond PUE and staff are not counted",
-      "break-even compares buying with renting the same busy hours (730 h a month × utilisation), energy included",
-      "spot: the spot price + spot-overhead for the work redone after interruptions",
+      Tr("cost per token at the scenario's steady throughput: output at the decode rate, input at the prefill rate"),
+      c.rack.cooling.empty()
+          ? Tr("owned GPUs draw their TDP while busy; host, cooling beyond PUE and staff are not counted")
+          : Tr("owned servers draw their GPUs' TDP and their host power while busy, at the cooling's PUE; racks, "
+               "floor space and staff are not counted"),
+      Tr("break-even compares buying with renting the same busy hours (730 h a month × utilisation), energy included"),
+      Tr("spot: the spot price + spot-overhead for the work redone after interruptions"),
   };
+  c.assumptions.insert(c.assumptions.end(), rack.begin(), rack.end());
   return c;
 }
 

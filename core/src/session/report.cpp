@@ -257,6 +257,38 @@ std::string CostReportJson(const Scenario& s, const SpeedEstimate& speed, const 
                     {"spot", Numbers(c.spot_total)},
                     {"owned", Numbers(c.owned_total)}};
   j["cost"] = cost;
+  if (!c.rack.cooling.empty()) {
+    const RackPlan& r = c.rack;
+    ordered_json options = ordered_json::array();
+    for (const RackOption& o : r.options)
+      options.push_back({{"cooling", o.cooling},
+                         {"rack_limit_w", Number(o.rack_limit_w)},
+                         {"servers_per_rack", o.servers_per_rack},
+                         {"racks", o.racks},
+                         {"pue", Number(o.pue)},
+                         {"facility_w", Number(o.facility_w)},
+                         {"energy_usd_month", Number(o.energy_usd_month)}});
+    j["rack"] = {{"cooling", r.cooling},
+                 {"platform", r.platform},
+                 {"gpus_per_server", r.gpus_per_server},
+                 {"servers", r.servers},
+                 {"gpu_w", Number(r.gpu_w)},
+                 {"host_w", Number(r.host_w)},
+                 {"host_basis", r.host_basis},
+                 {"server_w", Number(r.server_w)},
+                 {"it_w", Number(r.it_w)},
+                 {"rack_limit_w", Number(r.chosen.rack_limit_w)},
+                 {"rack_basis", r.rack_basis},
+                 {"servers_per_rack", r.chosen.servers_per_rack},
+                 {"racks", r.chosen.racks},
+                 {"rack_w", Number(r.rack_w)},
+                 {"pue", Number(r.chosen.pue)},
+                 {"pue_basis", r.pue_basis},
+                 {"throttle", Number(r.throttle)},
+                 {"options", options},
+                 {"liquid_saving_usd_month", Number(r.liquid_saving_usd_month)},
+                 {"liquid_break_even_usd_per_kw", Number(r.liquid_break_even_usd_per_kw)}};
+  }
   return j.dump(indent);
 }
 

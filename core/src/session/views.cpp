@@ -508,6 +508,52 @@ Report CostReport(Session& session, const ReportOptions& o) {
   if (c.spot_discount > 0)
     r.after.push_back(TrF("Spot saves {0}% after the {1}% interruption overhead.",
                           {FormatFixed(c.spot_discount * 100, 0), FormatFixed(s.spot_overhead * 100, 0)}));
+  if (!c.rack.cooling.empty()) {
+    // The rack: the three coolings side by side (the seeds' air-or-liquid question), the chosen first.
+    const RackPlan& k = c.rack;
+    const std::string sym = MoneySymbol(c.money);
+    Records racks{{{"cooling", Tr("cooling")},
+                   {"rack_kw", Tr("kW a rack"), true},
+                   {"servers_per_rack", Tr("servers a rack"), true},
+                   {"racks", Tr("racks"), true},
+                   {"pue", "PUE", true},
+                   {"facility_kw", Tr("facility kW"), true},
+                   {"energy_month", TrF("energy {0}/month", {sym}), true}},
+                  {}};
+    for (const RackOption& opt : k.options)
+      racks.rows.push_back(
+          {Text(opt.cooling == k.cooling ? opt.cooling + " *" : opt.cooling),
+           Number(opt.rack_limit_w / 1000, FormatFixed(opt.rack_limit_w / 1000, 0)),
+           opt.servers_per_rack > 0
+               ? Number(static_cast<double>(opt.servers_per_rack), std::to_string(opt.servers_per_rack))
+               : Unknown(),
+           opt.racks > 0 ? Number(static_cast<double>(opt.racks), std::to_string(opt.racks)) : Unknown(),
+           Number(opt.pue, FormatFixed(opt.pue, 2)),
+           Number(opt.facility_w / 1000, FormatFixed(opt.facility_w / 1000, 1)),
+           Number(opt.energy_usd_month * c.money.per_usd, FormatMoney(opt.energy_usd_month, c.money, 0))});
+    r.sections.push_back({TrF("Rack: {0} servers of {1} GPUs ({2}), {3} kW each",
+                              {std::to_string(k.servers), std::to_string(k.gpus_per_server), k.platform,
+                               FormatFixed(k.server_w / 1000, 2)}),
+                          std::move(racks)});
+    if (k.chosen.racks > 0)
+      r.after.push_back(TrF("Rack ({0}): {1} servers a rack, {2} racks, the fullest drawing {3} kW of {4} kW.",
+                            {k.cooling, std::to_string(k.chosen.servers_per_rack), std::to_string(k.chosen.racks),
+                             FormatFixed(k.rack_w / 1000, 1), FormatFixed(k.chosen.rack_limit_w / 1000, 0)}));
+    const RackOption& air = k.options[0];
+    const RackOption& liquid = k.options[2];
+    if (k.liquid_saving_usd_month > 0)
+      r.after.push_back(
+          TrF("Liquid against air: PUE {0} instead of {1} saves {2} a month of energy; it pays for itself if it "
+              "costs less than {3} more per kW of IT load over {4} years.",
+              {FormatFixed(liquid.pue, 2), FormatFixed(air.pue, 2), FormatMoney(k.liquid_saving_usd_month, c.money, 0),
+               FormatMoney(k.liquid_break_even_usd_per_kw, c.money, 0), FormatFixed(s.years, 1)}));
+    if (air.servers_per_rack == 0)
+      r.after.push_back(TrF("Air cannot hold this server: at {0} kW it is over the {1} kW of an air-cooled rack.",
+                            {FormatFixed(k.server_w / 1000, 1), FormatFixed(air.rack_limit_w / 1000, 0)}));
+    if (k.throttle > 0)
+      r.after.push_back(TrF("Thermal throttling: owned tokens cost {0}% more in this dense air-cooled rack (throttle).",
+                            {FormatFixed(100 / (1 - k.throttle) - 100, 0)}));
+  }
   if (o.explain) {
     r.sections.push_back({Tr("Cost lines"), CostLineRecords(c)});
     const std::string sym = MoneySymbol(c.money);
