@@ -112,7 +112,7 @@ test('clicking and typing into the panel changes the scenario, the URL, and surv
 
   // Typing an out-of-range value is refused with a message naming the field, and changes nothing.
   await typeInto(page, rects.context, '0');
-  assert.equal((await report(page)).scenario.context, 12288);
+  assert.equal((await report(page)).scenario.context, 8192);
   const fieldErrors = JSON.parse(await readBack(page, 'gpuplan_field_errors'));
   assert.match(fieldErrors.context ?? '', /context: '0' must be a whole number from 1/);
 
