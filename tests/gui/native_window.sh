@@ -6,6 +6,8 @@ set -euo pipefail
 gui=$1 cli=$2 out=$3
 mkdir -p "$out"
 state='v=1&model=llama-3.1-70b&weights=q4_k_m&gpu=rtx-4090&count=2&context=8192&batch=1'
+# The window speaks the language of LANG where the link names none: English for these runs.
+export LANG=C.UTF-8
 
 # Let Xvfb pick a free display number and tell us (-displayfd), so parallel runs never collide.
 dispfile=$(mktemp)
@@ -68,3 +70,26 @@ for panel in speed cost compare train roofline cost:light; do
   [ "$colors" -ge 8 ] || { echo "FAIL: $shot looks blank ($colors colours)"; exit 1; }
   echo "ok: native $name panel ($theme) equals gpuplan $name; $shot: $colors colours"
 done
+
+# Japanese (lang=ja): the built-in message table and the system's Japanese font; the Cost panel
+# in yen with an air-cooled rack equals gpuplan cost --lang ja.
+ja="$state&tab=cost&currency=jpy&cooling=air&lang=ja"
+shot="$out/native-panel-cost-ja.png"
+"$gui" --state "$ja" --size 1280x800 --frames 240 --print-result cost >"$out/gui-cost-ja.json" 2>>"$out/gui-stderr.txt" &
+gui_pid=$!
+for _ in $(seq 12); do
+  sleep 0.5
+  import -window root "$shot"
+  [ "$(convert "$shot" -format '%k' info:)" -ge 8 ] && break
+done
+wait $gui_pid
+"$cli" cost --state "$ja" --lang ja --format json >"$out/cli-cost-ja.json"
+if ! cmp -s "$out/gui-cost-ja.json" "$out/cli-cost-ja.json"; then
+  echo "FAIL: the native window's Japanese cost panel differs from gpuplan cost --lang ja"
+  diff "$out/gui-cost-ja.json" "$out/cli-cost-ja.json" | head -20
+  exit 1
+fi
+grep -q 'クラウド' "$out/gui-cost-ja.json" || { echo "FAIL: no Japanese in the window's cost result"; exit 1; }
+colors=$(convert "$shot" -format '%k' info:)
+[ "$colors" -ge 8 ] || { echo "FAIL: $shot looks blank ($colors colours)"; exit 1; }
+echo "ok: native cost panel in Japanese equals gpuplan cost --lang ja; $shot: $colors colours"
