@@ -1,4 +1,5 @@
 #include "gpuplan/speed.h"
+#include "gpuplan/i18n.h"
 
 #include <algorithm>
 #include <cmath>
@@ -541,20 +542,20 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   d.memory_s = d.bytes / bw_gpu * in_turn;
   d.compute_s = no_peak ? 0 : decode_flops / flops_gpu * in_turn;
   d.terms.push_back(
-      {"weights_read", "Weights read",
+      {"weights_read", Tr("Weights read"),
        !say ? std::string()
             : FormatBytes(weights_gpu, ByteUnit::GB) +
                   (pp > 1 ? " per GPU over " + std::to_string(pp) + " stages" : " per GPU") +
                   (model.moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
                   " / (" + bw_text + ")" + turn_text,
        weights_gpu / bw_gpu * in_turn});
-  d.terms.push_back({"kv_read", "KV cache read",
+  d.terms.push_back({"kv_read", Tr("KV cache read"),
                      !say ? std::string()
                           : FormatBytes(kv_gpu, ByteUnit::GB) + " (" +
                                 FormatCount(static_cast<long long>(e.decode_context)) + " tokens × " +
                                 FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " seq) / (" + bw_text + ")" + turn_text,
                      kv_gpu / bw_gpu * in_turn});
-  d.terms.push_back({"compute", "Compute",
+  d.terms.push_back({"compute", Tr("Compute"),
                      !say ? std::string()
                           : "2 × " + FormatParams(params.active) + " active params × " +
                                 FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " tokens + attention, / " +
@@ -572,7 +573,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   const double launch = e.kernels.total * kernel_s;
   d.serial_s += launch;
   d.terms.push_back(
-      {"launch", "Kernel overhead",
+      {"launch", Tr("Kernel overhead"),
        !say ? std::string()
             : FormatCount(e.kernels.total) + " kernels per step (" + FormatCount(model.layers) + " layers" +
                   (e.kernels.moe_layers > 0 ? ", " + std::to_string(e.kernels.moe_layers) + " of them MoE" : "") +
@@ -598,7 +599,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   if (layer_split) {
     const double handoff = (tp - 1) * (mb * hidden_bytes / link.bytes_per_s + kHandoffLatency);
     d.serial_s += handoff;
-    d.terms.push_back({"handoff", "Layer-split hand-offs",
+    d.terms.push_back({"handoff", Tr("Layer-split hand-offs"),
                        !say ? std::string()
                             : std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of the hidden state (" +
                                   FormatRate(mb * hidden_bytes, "B") + ") to the next GPU over " + link.name + " (" +
@@ -609,7 +610,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     // after it: together the bytes of one all-reduce, and two calls' latency.
     const double gathers = layers * (AllReduceSeconds(mb * hidden_bytes, tp, link) + link.latency_s);
     d.serial_s += gathers;
-    d.terms.push_back({"all_reduce", "DP-attention gathers",
+    d.terms.push_back({"all_reduce", Tr("DP-attention gathers"),
                        !say ? std::string()
                             : FormatCount(model.layers) + " layers × (all-gather + reduce-scatter of " +
                                   FormatRate(mb * hidden_bytes, "B") + " over " + link.name + ", " +
@@ -619,13 +620,13 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   } else if (row_split) {
     const RowSync sync = RowSyncTime(model, mb, tp, link, say);
     d.serial_s += sync.seconds;
-    d.terms.push_back({"row_sync", "Row-split copies", sync.formula, sync.seconds});
+    d.terms.push_back({"row_sync", Tr("Row-split copies"), sync.formula, sync.seconds});
   } else if (tp > 1) {
     // Megatron-style tensor parallelism: two all-reduces of the hidden state per layer
     // (after attention and after the MLP; Shoeybi et al. 2019, §3).
     const double ar = all_reduces_per_step * AllReduceSeconds(mb * hidden_bytes, tp, link);
     d.serial_s += ar;
-    d.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
+    d.terms.push_back({"all_reduce", Tr("Tensor-parallel all-reduce"),
                        !say ? std::string()
                             : FormatFixed(all_reduces_per_step, 0) + " all-reduces (2 per layer" +
                                   (ep ? ", none after the " + std::to_string(moe_layers) + " MoE layers" : "") +
@@ -637,7 +638,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   if (ep) {
     const double a2a = 2 * moe_layers * all_to_all(mb);
     d.serial_s += a2a;
-    d.terms.push_back({"all_to_all", "Expert all-to-all",
+    d.terms.push_back({"all_to_all", Tr("Expert all-to-all"),
                        !say ? std::string()
                             : "2 × " + std::to_string(moe_layers) + " MoE layers × all-to-all of " +
                                   FormatFixed(mb, 0) + " tokens × top-" + std::to_string(model.moe->experts_per_token) +
@@ -649,7 +650,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const Link hop = CollectiveLink(catalog, gpu, tp * pp, expected, say ? nullptr : r.ceilings);
     const double handoff = (pp - 1) * (mb * hidden_bytes / hop.bytes_per_s + hop.latency_s);
     d.serial_s += handoff;
-    d.terms.push_back({"pipeline", "Pipeline hand-offs",
+    d.terms.push_back({"pipeline", Tr("Pipeline hand-offs"),
                        !say ? std::string()
                             : std::to_string(pp - 1) + " hand-offs of " + FormatRate(mb * hidden_bytes, "B") +
                                   " over " + hop.name + " (" + FormatFixed(micro_batches, 0) + " micro-batches of " +
@@ -659,7 +660,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   if (weights_host + kv_host > 0) {
     const double host = (weights_host + kv_host) / bw_host;
     d.serial_s += host;
-    d.terms.push_back({"host_read", "Offloaded layers (host RAM)",
+    d.terms.push_back({"host_read", Tr("Offloaded layers (host RAM)"),
                        !say ? std::string()
                             : FormatBytes(weights_host + kv_host, ByteUnit::GB) + " / (" + FormatFixed(s.ram_gbs, 1) +
                                   " GB/s × " + FormatFixed(e.eta_bw, 2) + ")",
@@ -732,13 +733,13 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     p.flops = flops;
     p.compute_s = no_peak ? 0 : flops / flops_gpu * in_turn;
     p.memory_s = wbytes / bw_gpu * in_turn;
-    p.terms.push_back({"compute", "Compute",
+    p.terms.push_back({"compute", Tr("Compute"),
                        !say ? std::string()
                             : "(2 × " + FormatParams(params.active) + " params + attention) × " +
                                   FormatCount(static_cast<long long>(tokens)) + " tokens / " + std::to_string(tp) +
                                   " GPU(s) / (" + peak_text + ")" + turn_text,
                        p.compute_s});
-    p.terms.push_back({"weights_read", "Weights read",
+    p.terms.push_back({"weights_read", Tr("Weights read"),
                        !say ? std::string()
                             : FormatFixed(passes, 0) + " forward pass(es) × " +
                                   FormatBytes(wbytes / passes, ByteUnit::GB) + " per GPU / (" + bw_text + ")" +
@@ -752,7 +753,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double per_token = tokens * layers * cal.prefill_token_layer_s / tp * in_turn;
     p.serial_s += per_token;
     if (per_token > 0)
-      p.terms.push_back({"token_work", "Non-matmul work",
+      p.terms.push_back({"token_work", Tr("Non-matmul work"),
                          !say ? std::string()
                               : FormatCount(static_cast<long long>(tokens)) + " tokens × " + FormatCount(model.layers) +
                                     " layers × " + FormatFixed(cal.prefill_token_layer_s * 1e6, 2) + " µs (fitted)",
@@ -760,7 +761,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     if (ep) {
       const double a2a = 2 * moe_layers * passes * all_to_all(tokens / passes);
       p.serial_s += a2a;
-      p.terms.push_back({"all_to_all", "Expert all-to-all",
+      p.terms.push_back({"all_to_all", Tr("Expert all-to-all"),
                          !say ? std::string()
                               : "2 × " + std::to_string(moe_layers) + " MoE layers × " + FormatFixed(passes, 0) +
                                     " pass(es) × all-to-all of the chunk's top-k hidden vectors over " + link.name,
@@ -770,7 +771,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
       const double handoff = passes * (tp - 1) * (tokens / passes * hidden_bytes / link.bytes_per_s + kHandoffLatency);
       p.serial_s += handoff;
       p.terms.push_back(
-          {"handoff", "Layer-split hand-offs",
+          {"handoff", Tr("Layer-split hand-offs"),
            !say ? std::string()
                 : FormatFixed(passes, 0) + " pass(es) × " + std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") +
                       " of " + FormatRate(tokens / passes * hidden_bytes, "B") + " to the next GPU over " + link.name,
@@ -778,7 +779,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     } else if (dp_attention) {
       const double gathers = passes * layers * (AllReduceSeconds(tokens / passes * hidden_bytes, tp, link) + link.latency_s);
       p.serial_s += gathers;
-      p.terms.push_back({"all_reduce", "DP-attention gathers",
+      p.terms.push_back({"all_reduce", Tr("DP-attention gathers"),
                          !say ? std::string()
                               : FormatFixed(passes, 0) + " pass(es) × " + FormatCount(model.layers) +
                                     " layers × (all-gather + reduce-scatter of " +
@@ -790,13 +791,13 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
       const double ubatches = std::max(1.0, std::ceil(tokens / ub));
       const RowSync sync = RowSyncTime(model, tokens / ubatches, tp, link, say);
       p.serial_s += ubatches * sync.seconds;
-      p.terms.push_back({"row_sync", "Row-split copies",
+      p.terms.push_back({"row_sync", Tr("Row-split copies"),
                          !say ? std::string() : FormatFixed(ubatches, 0) + " micro-batch(es) × " + sync.formula,
                          ubatches * sync.seconds});
     } else if (tp > 1) {
       const double ar = all_reduces_per_step * passes * AllReduceSeconds(tokens / passes * hidden_bytes, tp, link);
       p.serial_s += ar;
-      p.terms.push_back({"all_reduce", "Tensor-parallel all-reduce",
+      p.terms.push_back({"all_reduce", Tr("Tensor-parallel all-reduce"),
                          !say ? std::string()
                               : "2 × " + FormatCount(model.layers) + " layers × " + FormatFixed(passes, 0) +
                                     " pass(es) × all-reduce of " + FormatRate(tokens / passes * hidden_bytes, "B") +
@@ -814,7 +815,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
       const double ubatches = std::max(1.0, std::ceil(tokens / 512));
       const double copy = ubatches * all_bytes * (1 - gpu_share) / pcie.bytes_per_s;
       p.serial_s += copy;
-      p.terms.push_back({"pcie", "Offloaded weights over PCIe",
+      p.terms.push_back({"pcie", Tr("Offloaded weights over PCIe"),
                          !say ? std::string()
                               : FormatFixed(ubatches, 0) + " micro-batches × " +
                                     FormatBytes(all_bytes * (1 - gpu_share), ByteUnit::GB) + " / " +

@@ -1,4 +1,5 @@
 #include "gpuplan/training.h"
+#include "gpuplan/i18n.h"
 
 #include <algorithm>
 #include <cmath>
@@ -171,7 +172,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   // (Dettmers et al. 2023, QLoRA §3 "Paged Optimizers").
   const bool paged = s.paged != 0 && !opt_offload;
   e.terms.push_back(
-      {"weights", "Weights",
+      {"weights", Tr("Weights"),
        (lora ? FormatParams(frozen) + " frozen × " + Per(base_weight_bytes) + " B (" + base_label + ")" +
                    (frozen_tables > 0 ? " except " + FormatParams(frozen_tables) + " embedding/head × " +
                                             Per(table_bytes) + " B" + (kbit_prep ? " (FP32: k-bit preparation)" : "")
@@ -182,20 +183,20 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
            (zero >= 3 ? " / " + Per(shard_dp) + " (ZeRO-3 / FSDP)" + shard_label : "") +
            (s.offload >= 2 ? "; offloaded to CPU" : ""),
        weights});
-  e.terms.push_back({"gradients", "Gradients",
+  e.terms.push_back({"gradients", Tr("Gradients"),
                      (s.opt_in_bwd ? "one layer's " + FormatParams(layer_trainable) + " (optimizer in backward)"
                                    : FormatParams(trainable) + " trainable") +
                          " × 2 B / " + Per(model_split) +
                          (zero >= 2 ? " / " + Per(shard_dp) + " (ZeRO-2)" + shard_label : "") +
                          (s.offload >= 1 ? "; offloaded to CPU" : ""),
                      grads});
-  e.terms.push_back({"master", "FP32 master weights",
+  e.terms.push_back({"master", Tr("FP32 master weights"),
                      pure ? std::string("none: pure BF16 training (master = 0)")
                           : FormatParams(trainable) + " × 4 B / " + Per(model_split) +
                                 (zero >= 1 ? " / " + Per(shard_dp) + " (ZeRO-1)" + shard_label : "") +
                                 (opt_offload ? "; offloaded to CPU" : ""),
                      opt_offload ? 0 : master});
-  e.terms.push_back({"optimizer", "Optimizer states",
+  e.terms.push_back({"optimizer", Tr("Optimizer states"),
                      FormatParams(trainable) + " × " + Per(state_bytes) + " B (" + s.optimizer +
                          (pure && !eight_bit ? ", BF16 states" : "") + ") / " + Per(model_split) +
                          (zero >= 1 ? " / " + Per(shard_dp) + " (ZeRO-1)" + shard_label : "") +
@@ -304,7 +305,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
     act_formula += fused ? "; fused kernels: the matmul inputs only"
                          : "; eager kernels: the norms' FP32 copies and all four MLP products";
   e.host_bytes += act_on_host;
-  e.terms.push_back({"activations", "Activations",
+  e.terms.push_back({"activations", Tr("Activations"),
                      act_formula + "; s " + FormatCount(s.context) + (cp > 1 ? " / CP " + Per(cp) : "") + ", b " +
                          FormatCount(s.micro_batch) + ", h " + FormatCount(model.hidden) + " × " + Per(stored_layers) +
                          " layers" +
@@ -338,7 +339,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
     logits = tokens_mb * vocab * 12 / tp;
     logits_formula = "3 × s·b·V·4 B (FP32 logits, log-softmax, gradient)";
   }
-  e.terms.push_back({"logits", "Logits and loss",
+  e.terms.push_back({"logits", Tr("Logits and loss"),
                      logits_formula + " / TP " + Per(tp) + "; s·b " + FormatCount(static_cast<long long>(tokens_mb)) +
                          ", V " + FormatCount(model.vocab),
                      logits});
@@ -349,7 +350,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
            : (params.total - params.embedding) / model.layers * 2 / tp;
   const double bucket = lora ? layer_trainable * 2 / tp : layer_bytes;
   const double buffers = zero >= 3 ? 2 * layer_bytes : bucket;
-  e.terms.push_back({"buffers", "Temporary buffers",
+  e.terms.push_back({"buffers", Tr("Temporary buffers"),
                      zero >= 3
                          ? "2 gathered layers (ZeRO-3 prefetch) × " + FormatBytes(layer_bytes)
                          : std::string(lora ? "one layer's adapter gradients, " : "one layer's gradient bucket, ") +
@@ -361,7 +362,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   if (fp8) {
     const double linear = (params.total - params.embedding) / model_split;
     const double copies = (zero >= 3 ? 2 * linear / (layers / pp) : linear) * 2;
-    e.terms.push_back({"fp8", "FP8 weight copies",
+    e.terms.push_back({"fp8", Tr("FP8 weight copies"),
                        FormatParams(linear) + (zero >= 3 ? " (2 gathered layers)" : "") +
                            " linear weights × 2 B (FP8 and its transpose); amax history 1024 × 3 × 4 B per GEMM",
                        copies + layers / pp * 7 * 3 * 1024 * 4});
@@ -372,11 +373,11 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   // The caching allocator holds more than the live tensors (freed blocks kept for reuse, split
   // blocks it cannot hand out): a stated fraction. The ZeRO paper (§3.2) reports runs failing
   // with over 30% of memory still free from fragmentation in the extreme.
-  e.terms.push_back({"reserve", "Allocator reserve",
+  e.terms.push_back({"reserve", Tr("Allocator reserve"),
                      FormatFixed(s.reserve * 100, 0) + "% of the " + FormatBytes(allocated) +
                          " allocated (PyTorch's caching allocator; assumed, set reserve)",
                      allocated * s.reserve});
-  e.terms.push_back({"overhead", "CUDA context", FormatFixed(s.overhead_gib, 2) + " GiB (CUDA context and kernels)",
+  e.terms.push_back({"overhead", Tr("CUDA context"), FormatFixed(s.overhead_gib, 2) + " GiB (CUDA context and kernels)",
                      s.overhead_gib * kGiB});
   for (const Term& t : e.terms) e.total_bytes += t.bytes;
   Result<DeviceMemory> device = EstimateDeviceMemory(gpu, s);
@@ -571,14 +572,14 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   } else if (bw > 0) {
     optimizer_s = opt_params * opt_traffic / bw;
   }
-  e.step_parts = {{"gemm", "GEMMs", accumulation * gemm_s},
-                  {"attention", "Attention", accumulation * attn_s},
-                  {"elementwise", "Norms, activations, residuals", accumulation * elem_s},
-                  {"other", "Not modelled (fitted share)", accumulation * other_s},
-                  {"tp", "Tensor-parallel collectives", accumulation * tp_s},
-                  {"cp", "Context-parallel exchange (exposed)", accumulation * cp_s},
-                  {"ep", "Expert-parallel all-to-all", accumulation * a2a_s},
-                  {"bubble", "Pipeline bubble", accumulation * micro_s * bubble},
+  e.step_parts = {{"gemm", Tr("GEMMs"), accumulation * gemm_s},
+                  {"attention", Tr("Attention"), accumulation * attn_s},
+                  {"elementwise", Tr("Norms, activations, residuals"), accumulation * elem_s},
+                  {"other", Tr("Not modelled (fitted share)"), accumulation * other_s},
+                  {"tp", Tr("Tensor-parallel collectives"), accumulation * tp_s},
+                  {"cp", Tr("Context-parallel exchange (exposed)"), accumulation * cp_s},
+                  {"ep", Tr("Expert-parallel all-to-all"), accumulation * a2a_s},
+                  {"bubble", Tr("Pipeline bubble"), accumulation * micro_s * bubble},
                   {"optimizer", opt_offload ? "Optimizer step (CPU)" : "Optimizer step", optimizer_s}};
   const double compute_s = accumulation * micro_s * (1 + bubble) + optimizer_s;
   // Data-parallel collectives on a ring of n GPUs send (n-1)/n of the buffer per GPU per
@@ -615,7 +616,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   const double micro_window = micro_s * (zero >= 3 ? 1.0 : 2.0 / 3);
   const double dp_comm_s = accumulation * std::max(0.0, micro_comm - kOverlap * micro_window) +
                            std::max(0.0, step_comm - kOverlap * micro_s * 2 / 3);
-  e.step_parts.push_back({"dp", "Data-parallel collectives (exposed)", dp_comm_s});
+  e.step_parts.push_back({"dp", Tr("Data-parallel collectives (exposed)"), dp_comm_s});
   const double model_flops_step = e.global_batch_tokens * e.flops_per_token;
   const double ideal_s = no_peak ? 0 : model_flops_step / (e.gpus * peak);
   e.mfu_predicted = compute_s + dp_comm_s > 0 ? ideal_s / (compute_s + dp_comm_s) : 0;
