@@ -51,7 +51,7 @@ std::string GpuLine(const Catalog& cat, const Scenario& s) { return ModelOnGpus(
 
 // A bytes table (term, GiB, GB, how): the fit breakdown's shape.
 Records BytesRecords(const char* first) {
-  return Records{{{"term", first}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", "how"}}, {}};
+  return Records{{{"term", first}, {"gib", "GiB", true}, {"gb", "GB", true}, {"formula", Tr("how")}}, {}};
 }
 void AddBytes(Records& r, const std::string& name, double bytes, const std::string& how) {
   r.rows.push_back({Text(name), Number(bytes / kGiB, FormatFixed(bytes / kGiB, 2)),
@@ -643,26 +643,28 @@ Report TrainReport(Session& session, const ReportOptions& o) {
   const Model* m = cat.FindModel(s.model);
   const Gpu* g = cat.FindGpu(s.gpu);
   Report r;
-  r.title = "gpuplan train: " + (m ? m->name : s.model) + " (" + s.method + "), " + FormatCountOf(e.gpus, "GPU", "GPUs") + " = " +
-            std::to_string(s.tp) + " TP × " + std::to_string(s.pp) + " PP × " + std::to_string(s.dp) + " DP of " +
-            (g ? g->name : s.gpu);
-  r.lines.push_back("optimizer " + s.optimizer + ", ZeRO-" + std::to_string(s.zero) + ", sequence " + FormatCount(s.context) +
-                    " tokens, micro-batch " + std::to_string(s.micro_batch) + ", recompute " + s.recompute + ", " +
-                    (s.flash ? "flash/SDPA" : "eager") + " attention");
+  r.title =
+      "gpuplan train: " + TrF("{0} ({1}), {2} = {3} TP × {4} PP × {5} DP of {6}",
+                              {m ? m->name : s.model, s.method, FormatCountOf(e.gpus, "GPU", "GPUs"),
+                               std::to_string(s.tp), std::to_string(s.pp), std::to_string(s.dp), g ? g->name : s.gpu});
+  r.lines.push_back(TrF("optimizer {0}, ZeRO-{1}, sequence {2} tokens, micro-batch {3}, recompute {4}, {5} attention",
+                        {s.optimizer, std::to_string(s.zero), FormatCount(s.context), std::to_string(s.micro_batch),
+                         s.recompute, s.flash ? "flash/SDPA" : "eager"}));
   // The recipe's memory switches, where set.
-  std::string recipe = "cross-entropy " + s.ce + ", " + s.precision + (s.master ? " mixed precision" : " (pure)") +
-                       ", " + s.kernels + " kernels";
-  if (s.kbit_prep) recipe += ", k-bit preparation (FP32 tables)";
-  if (s.act_offload) recipe += ", activations offloaded";
-  if (s.paged) recipe += ", paged optimizer";
-  if (s.opt_in_bwd) recipe += ", optimizer in backward";
-  if (s.offload) recipe += s.offload >= 2 ? ", parameters and states on the CPU" : ", states on the CPU";
-  if (s.train_embed) recipe += ", embeddings trained";
-  if (s.cp > 1) recipe += ", context parallel " + std::to_string(s.cp);
-  r.lines.push_back("recipe: " + recipe);
-  Records memory = BytesRecords("memory per GPU");
+  std::string recipe = s.master
+                           ? TrF("cross-entropy {0}, {1} mixed precision, {2} kernels", {s.ce, s.precision, s.kernels})
+                           : TrF("cross-entropy {0}, {1} (pure), {2} kernels", {s.ce, s.precision, s.kernels});
+  if (s.kbit_prep) recipe += Tr(", k-bit preparation (FP32 tables)");
+  if (s.act_offload) recipe += Tr(", activations offloaded");
+  if (s.paged) recipe += Tr(", paged optimizer");
+  if (s.opt_in_bwd) recipe += Tr(", optimizer in backward");
+  if (s.offload) recipe += s.offload >= 2 ? Tr(", parameters and states on the CPU") : Tr(", states on the CPU");
+  if (s.train_embed) recipe += Tr(", embeddings trained");
+  if (s.cp > 1) recipe += TrF(", context parallel {0}", {std::to_string(s.cp)});
+  r.lines.push_back(TrF("recipe: {0}", {recipe}));
+  Records memory = BytesRecords(Tr("memory per GPU"));
   for (const Term& t : e.terms) AddBytes(memory, t.name, t.bytes, t.formula);
-  AddBytes(memory, "Total", e.total_bytes, "sum of the terms above");
+  AddBytes(memory, Tr("Total"), e.total_bytes, Tr("sum of the terms above"));
   for (const CapacityRow& c : CapacityRows(e.device)) AddBytes(memory, c.name, c.bytes, c.how);
   r.sections.push_back({"", std::move(memory)});
   // Time and cost: the rows of the csv after the memory terms (which the table above shows).
@@ -676,27 +678,32 @@ Report TrainReport(Session& session, const ReportOptions& o) {
                         {e.fits ? Tr("FITS") : Tr("DOES NOT FIT"), FormatBytes(e.total_bytes),
                          FormatBytes(e.capacity_bytes), FormatCount(e.max_micro_batch)}));
   r.verdict = e.fits ? 1 : -1;
-  for (const std::string& x : e.suggestions) r.after.push_back("try: " + x);
-  if (e.host_bytes > 0) r.after.push_back("CPU memory for offloaded states: " + FormatBytes(e.host_bytes) + " per GPU");
+  for (const std::string& x : e.suggestions) r.after.push_back(TrF("try: {0}", {x}));
+  if (e.host_bytes > 0)
+    r.after.push_back(TrF("CPU memory for offloaded states: {0} per GPU", {FormatBytes(e.host_bytes)}));
   if (o.target_days > 0 && !e.unknown.count("seconds")) {
     const double need = MfuForDays(e, o.target_days);
-    r.after.push_back("To finish in " + FormatShort(o.target_days, 3) + " days " +
-                      (e.gpus == 1 ? std::string("on this GPU") : "on these " + FormatCount(e.gpus) + " GPUs") +
-                      ": MFU " + FormatFixed(need * 100, 0) + "%" +
-                      (need > 1 ? " — impossible: above 100% of the dense peak; add GPUs" : ""));
+    r.after.push_back((e.gpus == 1
+                           ? TrF("To finish in {0} days on this GPU: MFU {1}%",
+                                 {FormatShort(o.target_days, 3), FormatFixed(need * 100, 0)})
+                           : TrF("To finish in {0} days on these {1} GPUs: MFU {2}%",
+                                 {FormatShort(o.target_days, 3), FormatCount(e.gpus), FormatFixed(need * 100, 0)})) +
+                      (need > 1 ? Tr(" — impossible: above 100% of the dense peak; add GPUs") : ""));
   }
   if (o.explain) {
-    Records scaling{{{"gpus", "GPUs", true}, {"tokens_per_s", "tokens/s", true}, {"efficiency", "efficiency %", true},
-                     {"days", "days", true}},
+    Records scaling{{{"gpus", "GPUs", true},
+                     {"tokens_per_s", "tokens/s", true},
+                     {"efficiency", Tr("efficiency %"), true},
+                     {"days", Tr("days"), true}},
                     {}};
     for (const ScalingPoint& p : session.Scaling())
       scaling.rows.push_back({Number(p.gpus, std::to_string(p.gpus)),
                               Number(p.tokens_per_s, FormatCount(static_cast<long long>(p.tokens_per_s))),
                               Number(p.efficiency * 100, FormatFixed(p.efficiency * 100, 1)), Number(p.days, FormatFixed(p.days, 2))});
-    r.sections.push_back({"Scaling with data-parallel GPUs at a global batch of " +
-                              FormatCount(static_cast<long long>(e.global_batch_tokens / static_cast<double>(s.context))) +
-                              " sequences",
-                          std::move(scaling)});
+    r.sections.push_back(
+        {TrF("Scaling with data-parallel GPUs at a global batch of {0} sequences",
+             {FormatCount(static_cast<long long>(e.global_batch_tokens / static_cast<double>(s.context)))}),
+         std::move(scaling)});
   }
   r.warnings = e.warnings;
   r.assumptions = e.assumptions;
