@@ -458,52 +458,54 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (!say) return e;
   // --- The words: what was assumed and what to watch (kExplained only).
   if (s.prompt > s.context)
-    e.warnings.push_back("prompt: " + FormatCount(s.prompt) + " tokens exceed the context of " + FormatCount(s.context) +
-                         " (context counts prompt + output); read as " + FormatCount(s.context));
-  const char* spread = s.tp == 1 ? (pp > 1 ? "one GPU per pipeline stage" : "one GPU: nothing split")
-                       : row_split ? "dense weight matrices split by rows over the GPUs, each layer's other tensors "
-                                     "and KV cache on one GPU as in a layer split (row split)"
-                       : dp_attention ? "attention data-parallel (each GPU its own sequences and their whole KV cache, "
-                                        "the attention weights on every GPU), MLP and MoE layers split over all the GPUs"
+    e.warnings.push_back(
+        TrF("prompt: {0} tokens exceed the context of {1} (context counts prompt + output); read as {1}",
+            {FormatCount(s.prompt), FormatCount(s.context)}));
+  const char* spread = s.tp == 1   ? (pp > 1 ? Tr("one GPU per pipeline stage") : Tr("one GPU: nothing split"))
+                       : row_split ? Tr("dense weight matrices split by rows over the GPUs, each layer's other tensors "
+                                        "and KV cache on one GPU as in a layer split (row split)")
+                       : dp_attention
+                           ? Tr("attention data-parallel (each GPU its own sequences and their whole KV cache, "
+                                "the attention weights on every GPU), MLP and MoE layers split over all the GPUs")
                        : mode == MultiGpuMode::kLayerSplit
-                           ? "each GPU holds an even share of the layers and their KV cache (layer split)"
-                           : "weights and KV heads are split evenly across GPUs (tensor parallelism)";
+                           ? Tr("each GPU holds an even share of the layers and their KV cache (layer split)")
+                           : Tr("weights and KV heads are split evenly across GPUs (tensor parallelism)");
   e.assumptions = {
       spread,
-      "KV cache is allocated for the full context of every sequence",
-      "engine profile: " + engine.name + " (" + engine.version + ")",
+      Tr("KV cache is allocated for the full context of every sequence"),
+      TrF("engine profile: {0} ({1})", {engine.name, engine.version}),
   };
   e.assumptions.insert(e.assumptions.end(), e.device.assumptions.begin(), e.device.assumptions.end());
   if (offload)
-    e.assumptions.push_back(std::to_string(model.layers - e.layers_on_gpu) +
-                            " layers and their KV cache stay in host RAM (" + FormatBytes(e.host_bytes, ByteUnit::GiB) +
-                            ")");
+    e.assumptions.push_back(
+        TrF("{0} layers and their KV cache stay in host RAM ({1})",
+            {std::to_string(model.layers - e.layers_on_gpu), FormatBytes(e.host_bytes, ByteUnit::GiB)}));
   if (model.max_context > 0 && s.context > model.max_context)
-    e.warnings.push_back("context " + FormatCount(s.context) + " exceeds the model's window of " +
-                         FormatCount(model.max_context) + " tokens");
+    e.warnings.push_back(TrF("context {0} exceeds the model's window of {1} tokens",
+                             {FormatCount(s.context), FormatCount(model.max_context)}));
   if (pp > 1)
-    e.assumptions.push_back(std::to_string(pp) + " pipeline stages of up to " + std::to_string(stage_layers) +
-                            " layers, " + FormatCountOf(s.tp, "GPU", "GPUs") + " each: " +
-                            std::to_string(s.tp * pp) + " GPUs in all");
-  if (s.ep == 1 && !model.moe) e.warnings.push_back("ep: " + model.name + " has no experts; ep has no effect");
+    e.assumptions.push_back(TrF("{0} pipeline stages of up to {1} layers, {2} each: {3} GPUs in all",
+                                {std::to_string(pp), std::to_string(stage_layers), FormatCountOf(s.tp, "GPU", "GPUs"),
+                                 std::to_string(s.tp * pp)}));
+  if (s.ep == 1 && !model.moe) e.warnings.push_back(TrF("ep: {0} has no experts; ep has no effect", {model.name}));
   if (ep && s.tp > model.moe->experts)
-    e.warnings.push_back("ep: " + FormatCountOf(s.tp, "GPU", "GPUs") + " for " + std::to_string(model.moe->experts) +
-                         " experts: some GPUs hold none");
+    e.warnings.push_back(TrF("ep: {0} for {1} experts: some GPUs hold none",
+                             {FormatCountOf(s.tp, "GPU", "GPUs"), std::to_string(model.moe->experts)}));
   if (pp > model.layers)
-    e.warnings.push_back("pp: " + std::to_string(pp) + " stages for " + std::to_string(model.layers) +
-                         " layers leaves stages empty");
+    e.warnings.push_back(
+        TrF("pp: {0} stages for {1} layers leaves stages empty", {std::to_string(pp), std::to_string(model.layers)}));
   if (offload && !engine.layer_offload)
-    e.warnings.push_back("partial offload is modelled the llama.cpp way (-ngl); " + engine.name +
-                         " offloads differently, if at all");
+    e.warnings.push_back(TrF(
+        "partial offload is modelled the llama.cpp way (-ngl); {0} offloads differently, if at all", {engine.name}));
   // (The layer and row splits give each GPU whole layers' KV: no head is split.)
   if (model.mla && s.tp > 1 && !whole_layers && !dp_attention)
-    e.warnings.push_back("MLA's latent KV cache cannot be split by heads: every GPU holds all of it");
+    e.warnings.push_back(Tr("MLA's latent KV cache cannot be split by heads: every GPU holds all of it"));
   else if (model.kv_heads < s.tp && !whole_layers && !dp_attention)
-    e.warnings.push_back(FormatCountOf(s.tp, "GPU", "GPUs") + " > " + std::to_string(model.kv_heads) +
-                         " KV heads: KV heads are replicated, one per GPU");
+    e.warnings.push_back(TrF("{0} > {1} KV heads: KV heads are replicated, one per GPU",
+                             {FormatCountOf(s.tp, "GPU", "GPUs"), std::to_string(model.kv_heads)}));
   else if (model.kv_heads % s.tp != 0 && !whole_layers && !dp_attention)
-    e.warnings.push_back(std::to_string(model.kv_heads) + " KV heads do not divide evenly over " +
-                         FormatCountOf(s.tp, "GPU", "GPUs") + "; engines such as vLLM refuse this");
+    e.warnings.push_back(TrF("{0} KV heads do not divide evenly over {1}; engines such as vLLM refuse this",
+                             {std::to_string(model.kv_heads), FormatCountOf(s.tp, "GPU", "GPUs")}));
   return e;
 }
 
