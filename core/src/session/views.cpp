@@ -585,7 +585,9 @@ std::string CostJson(Session& session, const ReportOptions&) {
 }
 
 // [SECTION] compare -----------------------------------------------------------------------
-std::string GpusThatFit(size_t n) { return FormatCountOf(static_cast<int64_t>(n), "GPU that fits", "GPUs that fit"); }
+std::string GpusThatFit(size_t n) {
+  return n == 1 ? std::string(Tr("1 GPU that fits")) : TrF("{0} GPUs that fit", {FormatCount(static_cast<int64_t>(n))});
+}
 
 Report CompareReport(Session& session, const ReportOptions&) {
   const Result<MemoryEstimate>& fit = session.Fit();  // a bad model or format is one clear error
@@ -593,8 +595,10 @@ Report CompareReport(Session& session, const ReportOptions&) {
   const std::vector<CompareRow> rows = session.CompareShown();
   const Model* m = session.catalog().FindModel(session.scenario().model);
   Report r;
-  r.title = "gpuplan compare: " + (m ? m->name : session.scenario().model) + ", " + std::to_string(rows.size()) + " of " +
-            FormatCountOf(static_cast<int64_t>(session.CompareAll().size()), "GPU", "GPUs") + " shown, sorted by " + session.view().sort;
+  r.title = "gpuplan compare: " +
+            TrF("{0}, {1} of {2} shown, sorted by {3}",
+                {m ? m->name : session.scenario().model, std::to_string(rows.size()),
+                 FormatCountOf(static_cast<int64_t>(session.CompareAll().size()), "GPU", "GPUs"), session.view().sort});
   r.sections.push_back({"", CompareRecords(rows)});
   // Why the cost columns are empty where they are: the catalog's prices, not a failure.
   size_t no_offer = 0, no_price = 0;
@@ -602,11 +606,13 @@ Report CompareReport(Session& session, const ReportOptions&) {
     if (x.fits) no_offer += x.unknown.count("cloud_per_m_output"), no_price += x.unknown.count("owned_per_m_output");
   const std::string sym = rows.empty() ? std::string("$") : MoneySymbol(rows.front().money);
   if (no_offer)
-    r.notes.push_back(sym + "/1M rented is empty for " + GpusThatFit(no_offer) +
-                      ": the catalog has no cloud offer (--price-hour sets one for --gpu)");
+    r.notes.push_back(
+        TrF("{0}/1M rented is empty for {1}: the catalog has no cloud offer (--price-hour sets one for --gpu)",
+            {sym, GpusThatFit(no_offer)}));
   if (no_price)
-    r.notes.push_back(sym + "/1M owned is empty for " + GpusThatFit(no_price) +
-                      ": the catalog has no purchase price (--buy-usd sets one for --gpu)");
+    r.notes.push_back(
+        TrF("{0}/1M owned is empty for {1}: the catalog has no purchase price (--buy-usd sets one for --gpu)",
+            {sym, GpusThatFit(no_price)}));
   // A budget cannot be checked without a price: name the GPUs it leaves out for that reason.
   const CompareFilter& f = session.view().filter;
   if (f.max_upfront > 0 || f.max_month > 0) {
@@ -617,10 +623,16 @@ Report CompareReport(Session& session, const ReportOptions&) {
     if (!unpriced.empty()) {
       std::string names;
       for (size_t i = 0; i < unpriced.size() && i < 8; ++i) names += (i ? ", " : "") + unpriced[i];
-      if (unpriced.size() > 8) names += " and " + std::to_string(unpriced.size() - 8) + " more";
-      r.notes.push_back("the budget leaves out " + GpusThatFit(unpriced.size()) + " but " +
-                        (unpriced.size() == 1 ? "has" : "have") + " no " +
-                        (f.max_upfront > 0 ? "purchase price" : "cloud offer") + " in the catalog: " + names);
+      if (unpriced.size() > 8) names += TrF(" and {0} more", {std::to_string(unpriced.size() - 8)});
+      const std::string n = GpusThatFit(unpriced.size());
+      r.notes.push_back(
+          f.max_upfront > 0
+              ? (unpriced.size() == 1
+                     ? TrF("the budget leaves out {0} but has no purchase price in the catalog: {1}", {n, names})
+                     : TrF("the budget leaves out {0} but have no purchase price in the catalog: {1}", {n, names}))
+              : (unpriced.size() == 1
+                     ? TrF("the budget leaves out {0} but has no cloud offer in the catalog: {1}", {n, names})
+                     : TrF("the budget leaves out {0} but have no cloud offer in the catalog: {1}", {n, names})));
     }
   }
   r.state = ReportState(session, "compare");
