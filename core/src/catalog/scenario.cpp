@@ -1,5 +1,7 @@
 #include "gpuplan/scenario.h"
 
+#include "gpuplan/i18n.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -456,8 +458,12 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
       if (f->info.special && value == f->info.special) {
         v = -1;
       } else if (!ParseInteger(value, v) || static_cast<double>(v) < f->info.lo || static_cast<double>(v) > f->info.hi) {
-        return FieldError(key, Quote(value) + " must be a whole number from " + FormatNumber(f->info.lo) + " to " +
-                                   FormatNumber(f->info.hi) + (f->info.special ? std::string(", or ") + f->info.special : ""));
+        return FieldError(key,
+                          f->info.special
+                              ? TrF("{0} must be a whole number from {1} to {2}, or {3}",
+                                    {Quote(value), FormatNumber(f->info.lo), FormatNumber(f->info.hi), f->info.special})
+                              : TrF("{0} must be a whole number from {1} to {2}",
+                                    {Quote(value), FormatNumber(f->info.lo), FormatNumber(f->info.hi)}));
       }
       if (f->small) s.*(f->small) = static_cast<int>(v);
       else s.*(f->integer) = v;
@@ -483,7 +489,7 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
       if (std::find(f->info.choices.begin(), f->info.choices.end(), value) == f->info.choices.end()) {
         std::string list;
         for (const std::string& c : f->info.choices) list += (list.empty() ? "" : ", ") + c;
-        return FieldError(key, Quote(value) + " must be one of " + list);
+        return FieldError(key, TrF("{0} must be one of {1}", {Quote(value), list}));
       }
       break;
     case Kind::kNumber: {
@@ -492,10 +498,10 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
       // least real value (a yen rate of 1e-300 would make every yen price infinite dollars).
       const double least = f->info.min_nonzero;
       if (!ParseNumber(value, v) || v < f->info.lo || v > f->info.hi || (least > 0 && v != 0 && v < least))
-        return FieldError(key, Quote(value) +
-                                   (least > 0 ? " must be 0 or a number from " + FormatNumber(least)
-                                              : " must be a number from " + FormatNumber(f->info.lo)) +
-                                   " to " + FormatNumber(f->info.hi));
+        return FieldError(key, least > 0 ? TrF("{0} must be 0 or a number from {1} to {2}",
+                                               {Quote(value), FormatNumber(least), FormatNumber(f->info.hi)})
+                                         : TrF("{0} must be a number from {1} to {2}",
+                                               {Quote(value), FormatNumber(f->info.lo), FormatNumber(f->info.hi)}));
       s.*(f->number) = v;
       return std::nullopt;
     }
