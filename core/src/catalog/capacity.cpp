@@ -98,13 +98,13 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
   d.total_bytes = gpu.TotalBytes();
   if (say) {
     if (gpu.memory_reported)
-      d.total_basis = "driver-reported total: " + figure->how + " " + FormatMiB(figure->bytes);
+      d.total_basis = TrF("driver-reported total: {0} {1}", {figure->how, FormatMiB(figure->bytes)});
     else if (gpu.memory_derived)
-      d.total_basis = "derived from the memory configuration: " + figure->how;
+      d.total_basis = TrF("derived from the memory configuration: {0}", {figure->how});
     else
-      d.total_basis = "the quoted " + FormatShort(gpu.memory_quoted_value) + " " + gpu.memory_quoted_unit +
-                      " read as binary (no driver reading in the catalog)";
-    d.total_basis += "; vendor quotes " + FormatShort(gpu.memory_quoted_value) + " " + gpu.memory_quoted_unit;
+      d.total_basis = TrF("the quoted {0} {1} read as binary (no driver reading in the catalog)",
+                          {FormatShort(gpu.memory_quoted_value), gpu.memory_quoted_unit});
+    d.total_basis += TrF("; vendor quotes {0} {1}", {FormatShort(gpu.memory_quoted_value), gpu.memory_quoted_unit});
   }
 
   const bool ecc_matters = gpu.ecc.value_or(false) && gpu.ecc_reserved_fraction > 0 && !gpu.unified;
@@ -140,8 +140,9 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
       d.total_basis += "; read with ECC on, as set";
     }
     if (say)
-      d.assumptions.push_back("ECC " + state +
-                              (s.ecc == "default" ? " (the card's factory setting; ecc=on|off changes it)" : ""));
+      d.assumptions.push_back(s.ecc == "default"
+                                  ? TrF("ECC {0} (the card's factory setting; ecc=on|off changes it)", {state})
+                                  : TrF("ECC {0}", {state}));
   }
   double left = d.total_bytes;
   for (const CapacityStep& step : d.steps) left -= step.bytes;
@@ -195,16 +196,18 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
       const double reserve = std::max(0.0, gpu.memory_reported->bytes - gpu.memory_runtime->bytes);
       d.steps.push_back({"driver_reserve", Tr("Driver reserve"),
                          !say ? std::string()
-                              : "driver total " + FormatMiB(gpu.memory_reported->bytes) + " - runtime total " +
-                                    FormatMiB(gpu.memory_runtime->bytes) + " (" + gpu.memory_runtime->how + ")",
+                              : TrF("driver total {0} - runtime total {1} ({2})",
+                                    {FormatMiB(gpu.memory_reported->bytes), FormatMiB(gpu.memory_runtime->bytes),
+                                     gpu.memory_runtime->how}),
                          reserve});
       left -= reserve;
     } else if (gpu.vendor == "NVIDIA") {
       const double reserve = NvidiaReserveRule(left);
       d.steps.push_back({"driver_reserve", Tr("Driver reserve"),
-                         !say ? std::string()
-                              : "300 MiB + 0.24% of the total: a line through 17 published pairs of nvidia-smi's and "
-                                "CUDA's totals (100-940 MiB reserved)",
+                         !say
+                             ? std::string()
+                             : Tr("300 MiB + 0.24% of the total: a line through 17 published pairs of nvidia-smi's and "
+                                  "CUDA's totals (100-940 MiB reserved)"),
                          reserve});
       left -= reserve;
     }

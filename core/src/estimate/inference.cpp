@@ -345,9 +345,8 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
       ws.formula, ws.bytes};
 
   Term overhead{"overhead", Tr("Runtime overhead"),
-                say ? FormatFixed(s.overhead_gib, 2) +
-                          " GiB per GPU (stated assumption: CUDA context and framework; "
-                          "adjust with overhead-gib)"
+                say ? TrF("{0} GiB per GPU (stated assumption: CUDA context and framework; adjust with overhead-gib)",
+                          {FormatFixed(s.overhead_gib, 2)})
                     : std::string(),
                 s.overhead_gib * kGiB};
   // With several GPUs the engine also holds collective buffers (NCCL's, its custom all-reduce's)
@@ -373,12 +372,12 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   // by default); earlier releases take it from the headroom the memory cap leaves.
   const double graphs = s.graphs ? engine.cuda_graph_bytes_per_layer * stage_layers : 0;
   if (graphs > 0 && engine.cuda_graphs_in_budget)
-    e.terms.push_back({"cuda_graphs", Tr("CUDA graphs"),
-                       say ? FormatCount(stage_layers) + " layers × " +
-                                 FormatShort(engine.cuda_graph_bytes_per_layer / kMiB) + " MiB (" + engine.name +
-                                 "'s captured graphs, counted before the KV cache)"
-                           : std::string(),
-                       graphs});
+    e.terms.push_back(
+        {"cuda_graphs", Tr("CUDA graphs"),
+         say ? TrF("{0} layers × {1} MiB ({2}'s captured graphs, counted before the KV cache)",
+                   {FormatCount(stage_layers), FormatShort(engine.cuda_graph_bytes_per_layer / kMiB), engine.name})
+             : std::string(),
+         graphs});
   for (const Term& t : e.terms) e.total_bytes += t.bytes;
   e.capacity_bytes = capacity;
   e.capacity_basis = e.device.basis;
@@ -396,25 +395,27 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
     const double cap = e.device.runtime_bytes * fraction;
     e.usable_bytes = std::min(cap, capacity);
     if (say)
-      e.usable_basis = engine.name + " memory cap " + FormatFixed(fraction, 2) + " × " +
-                       FormatBytes(e.device.runtime_bytes, ByteUnit::GiB);
+      e.usable_basis = TrF("{0} memory cap {1} × {2}",
+                           {engine.name, FormatFixed(fraction, 2), FormatBytes(e.device.runtime_bytes, ByteUnit::GiB)});
     // vLLM checks at start-up that this much is free ("Free memory on device ... is less than
     // desired GPU memory utilization", vllm/v1/worker/gpu_worker.py) and stops otherwise.
     if (cap > capacity * 1.000001) {
       cap_refused = true;
       if (say)
-        e.warnings.push_back(engine.name + " would refuse to start: its cap " + FormatBytes(cap) +
-                             " is more than the " + FormatBytes(capacity) +
-                             " free beside other processes; lower mem-util to " +
-                             FormatFixed(std::floor(capacity / e.device.runtime_bytes * 100) / 100, 2) + " or less");
+        e.warnings.push_back(
+            TrF("{0} would refuse to start: its cap {1} is more than the {2} free beside other processes; "
+                "lower mem-util to {3} or less",
+                {engine.name, FormatBytes(cap), FormatBytes(capacity),
+                 FormatFixed(std::floor(capacity / e.device.runtime_bytes * 100) / 100, 2)}));
     }
   } else if (engine.memory_cap == MemoryCap::kFree && fraction > 0) {
     e.usable_bytes = fixed + std::max(0.0, capacity - fixed) * fraction;
     if (say)
-      e.usable_basis = engine.name + " KV fraction " + FormatFixed(fraction, 2) + " of the memory free after weights";
+      e.usable_basis =
+          TrF("{0} KV fraction {1} of the memory free after weights", {engine.name, FormatFixed(fraction, 2)});
   } else {
     e.usable_bytes = capacity;
-    if (say) e.usable_basis = "all that is free (" + engine.name + " has no memory cap)";
+    if (say) e.usable_basis = TrF("all that is free ({0} has no memory cap)", {engine.name});
     if (say && s.mem_util > 0 &&
         engine.memory_cap != MemoryCap::kReserve)  // a reserve's fraction is in the workspace term
       e.warnings.push_back("mem-util has no effect with " + engine.name);
