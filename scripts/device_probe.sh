@@ -24,7 +24,7 @@ BUILD_DIR="${BUILD_DIR:-build/device-probe}"
 PROBE_TIMEOUT="${PROBE_TIMEOUT:-150}"
 TORCH_TIMEOUT="${TORCH_TIMEOUT:-150}"
 SRC=(-Icore/include native/cuda/probe_main.cu native/cuda/probe_memory.cu native/cuda/probe_gemm.cu native/cuda/probe_host.cpp
-     core/src/catalog/units.cpp)
+     core/src/catalog/units.cpp core/src/catalog/lang.cpp)
 status=0
 note_status() { if [[ $status -eq 0 && $1 -ne 0 ]]; then status=$1; fi; }
 section() { printf '\n=== %s (%s) ===\n' "$1" "$(date -u +%H:%M:%S)"; }

@@ -16,7 +16,7 @@
 // Build (CMake target gpuplan-probe-gpu, or one nvcc line):
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Icore/include -o gpuplan-probe-gpu native/cuda/probe_main.cu
 //        native/cuda/probe_memory.cu native/cuda/probe_gemm.cu native/cuda/probe_host.cpp core/src/catalog/units.cpp
-//        -lcublasLt -ldl
+//        core/src/catalog/lang.cpp -lcublasLt -ldl
 //   (scripts/device_probe.sh does this on a GPU machine.)
 //
 // [SECTION] Progress

@@ -19,38 +19,7 @@ Table& TableFor(Lang lang) {
   return tables[static_cast<int>(lang)];
 }
 
-Lang& Current() {
-  static Lang lang = Lang::kEn;
-  return lang;
-}
-
-char Lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 }  // namespace
-
-std::optional<Lang> ParseLang(std::string_view code) {
-  std::string primary;
-  for (char c : code.substr(0, code.find_first_of("-_"))) primary += Lower(c);
-  if (primary == "en") return Lang::kEn;
-  if (primary == "ja") return Lang::kJa;
-  return std::nullopt;
-}
-
-const char* LangCode(Lang lang) {
-  return lang == Lang::kJa ? "ja" : "en";
-}
-const char* LangName(Lang lang) {
-  return lang == Lang::kJa ? "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E" : "English";
-}
-
-Lang CurrentLang() {
-  return Current();
-}
-void SetLang(Lang lang) {
-  Current() = lang;
-}
 
 Result<std::size_t> LoadMessages(Lang lang, std::string_view json_text) {
   const nlohmann::json doc = detail::ParseJson(json_text);
@@ -92,8 +61,9 @@ const char* FindMessage(Lang lang, std::string_view english) {
 }
 
 const char* Tr(const char* english) {
-  if (Current() == Lang::kEn || !english) return english;
-  const char* found = FindMessage(Current(), english);
+  const Lang lang = CurrentLang();
+  if (lang == Lang::kEn || !english) return english;
+  const char* found = FindMessage(lang, english);
   return found ? found : english;
 }
 
