@@ -19,14 +19,20 @@ for _ in $(seq 100); do [ -s "$dispfile" ] && break; sleep 0.1; done
 display=:$(head -n1 "$dispfile")
 export DISPLAY=$display
 
+# Photographs the screen into $1 once the window has drawn (a loaded machine may take a while
+# to map it): up to six seconds, until the picture has several colours.
+photograph() {
+  for _ in $(seq 12); do
+    sleep 0.5
+    import -window root "$1"
+    [ "$(convert "$1" -format '%k' info:)" -ge 8 ] && break
+  done
+}
+
 # Run long enough to be photographed (~300 frames), then print the report and exit.
 "$gui" --state "$state" --size 1280x800 --frames 300 --print-report >"$out/gui-report.json" 2>"$out/gui-stderr.txt" &
 gui_pid=$!
-for _ in $(seq 12); do
-  sleep 0.5
-  import -window root "$out/native-window.png"
-  [ "$(convert "$out/native-window.png" -format '%k' info:)" -ge 8 ] && break
-done
+photograph "$out/native-window.png"
 wait $gui_pid
 
 # Same numbers as the CLI, byte for byte.
@@ -53,12 +59,7 @@ for panel in speed cost compare train roofline cost:light; do
   "$gui" --state "$state&tab=$name&theme=$theme" --size 1280x800 --frames 240 --print-result "$name" \
     >"$out/gui-$name.json" 2>>"$out/gui-stderr.txt" &
   gui_pid=$!
-  # Photograph once the window has drawn (a loaded machine may take a while to map it).
-  for _ in $(seq 12); do
-    sleep 0.5
-    import -window root "$shot"
-    [ "$(convert "$shot" -format '%k' info:)" -ge 8 ] && break
-  done
+  photograph "$shot"
   wait $gui_pid
   "$cli" "$name" --state "$state" --format json >"$out/cli-$name.json"
   if ! cmp -s "$out/gui-$name.json" "$out/cli-$name.json"; then
@@ -77,11 +78,7 @@ ja="$state&tab=cost&currency=jpy&cooling=air&lang=ja"
 shot="$out/native-panel-cost-ja.png"
 "$gui" --state "$ja" --size 1280x800 --frames 240 --print-result cost >"$out/gui-cost-ja.json" 2>>"$out/gui-stderr.txt" &
 gui_pid=$!
-for _ in $(seq 12); do
-  sleep 0.5
-  import -window root "$shot"
-  [ "$(convert "$shot" -format '%k' info:)" -ge 8 ] && break
-done
+photograph "$shot"
 wait $gui_pid
 "$cli" cost --state "$ja" --lang ja --format json >"$out/cli-cost-ja.json"
 if ! cmp -s "$out/gui-cost-ja.json" "$out/cli-cost-ja.json"; then

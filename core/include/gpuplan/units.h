@@ -48,6 +48,9 @@ std::string FormatReading(double value);
 std::string FormatCount(int64_t count);
 // Text for XML (SVG): & < > " ' as entities.
 std::string XmlEscape(std::string_view text);
+// The code point of the three-byte UTF-8 sequence at `at` (U+0800..U+FFFF: CJK, kana,
+// full-width forms), or 0 where another sequence (or a cut one) starts there.
+unsigned Utf8ThreeByteAt(std::string_view text, size_t at);
 // A count and its noun: "1 GPU", "8 GPUs", "1,024 rows".
 std::string FormatCountOf(int64_t count, std::string_view one, std::string_view many);
 // "$1,274" from $1,000 up (whole dollars, thousands separated), else "$" + `decimals` decimals.

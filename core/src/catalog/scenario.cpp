@@ -408,17 +408,9 @@ std::string HalfWidth(std::string_view text) {
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == 0xEF && i + 2 < text.size()) {
-      const unsigned cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
-                          (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
-      if (cp >= 0xFF01 && cp <= 0xFF5E) {
-        out += static_cast<char>(cp - 0xFF01 + 0x21);
-        i += 2;
-        continue;
-      }
-    }
-    if (c == 0xE3 && text.substr(i, 3) == "\xE3\x80\x80") {
-      out += ' ';
+    const unsigned cp = c >= 0xE0 ? Utf8ThreeByteAt(text, i) : 0;
+    if ((cp >= 0xFF01 && cp <= 0xFF5E) || cp == 0x3000) {
+      out += cp == 0x3000 ? ' ' : static_cast<char>(cp - 0xFF01 + 0x21);
       i += 2;
       continue;
     }

@@ -75,6 +75,13 @@ std::string FormatMoney(double usd, const Money& money, int decimals) {
   return MoneySymbol(money) + (a >= 1000 ? FormatCount(std::llround(v)) : FormatFixed(v, decimals));
 }
 
+unsigned Utf8ThreeByteAt(std::string_view text, size_t at) {
+  if (at + 2 >= text.size()) return 0;
+  const auto b = [&](size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(text[at + i])); };
+  if ((b(0) & 0xF0u) != 0xE0u || (b(1) & 0xC0u) != 0x80u || (b(2) & 0xC0u) != 0x80u) return 0;
+  return ((b(0) & 0x0Fu) << 12) | ((b(1) & 0x3Fu) << 6) | (b(2) & 0x3Fu);
+}
+
 std::string FormatBytes(double bytes, ByteUnit unit, int decimals) {
   if (!std::isfinite(bytes)) return "n/a";
   return FormatFixed(bytes / ByteUnitSize(unit), decimals) + " " + ByteUnitName(unit);
