@@ -50,17 +50,38 @@ constexpr int kExitInternal = 1;
 // The catalog loader reports every problem at once, one per line: each gets the context.
 [[noreturn]] void FailLines(const std::string& context, const std::string& lines, int code = kExitBadInput) {
   std::istringstream in(lines);
-  for (std::string line; std::getline(in, line);) std::fprintf(stderr, "gpuplan: error: %s: %s\n", context.c_str(), line.c_str());
+  // A JSON error's snippet and caret (indented lines) print as they are, under their message.
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("    ", 0) == 0)
+      std::fprintf(stderr, "%s\n", line.c_str());
+    else
+      std::fprintf(stderr, "gpuplan: error: %s: %s\n", context.c_str(), line.c_str());
   std::exit(code);
 }
 
 void Print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
+// A file's text, or a message that says what is in the way: missing, a directory, unreadable,
+// or larger than any file gpuplan reads (the page's import limit, Session::kMaxImportBytes).
 std::string ReadFileOrFail(const std::string& flag, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) Fail(flag + ": '" + path + "' does not exist");
+  if (fs::is_directory(st)) Fail(flag + ": '" + path + "' is a directory, not a file");
+  if (fs::is_regular_file(st)) {
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (!ec && size > Session::kMaxImportBytes)
+      Fail(flag + ": '" + path + "' is " + FormatFixed(static_cast<double>(size) / (1 << 20), 1) +
+           " MiB, more than the " + std::to_string(Session::kMaxImportBytes >> 20) +
+           " MiB a catalog, config or probe file may be: nothing was read");
+  }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) Fail(flag + ": cannot read '" + path + "'");
+  if (!in) Fail(flag + ": cannot read '" + path + "'" + (errno ? std::string(": ") + std::strerror(errno) : ""));
   std::stringstream text;
   text << in.rdbuf();
+  if (in.bad()) Fail(flag + ": reading '" + path + "' failed");
   return text.str();
 }
 

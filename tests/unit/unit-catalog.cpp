@@ -227,6 +227,32 @@ TEST_CASE("malformed and invalid files name the file, entry and field", "[catalo
   }
 }
 
+TEST_CASE("a JSON error names its line, column and reason, with the line's text and a caret", "[catalog][json]") {
+  auto err = [](const std::string& text) {
+    auto r = Load(text);
+    REQUIRE_FALSE(r.ok());
+    return r.error();
+  };
+  CHECK_THAT(err("{\"schema\": 1,\n \"gpus\": [{\"x\": 1e400}]}"),
+             Contains("user.json: not valid JSON at line 2, column 17: the number 1e400 is out of range") &&
+                 Contains("\n     \"gpus\": [{\"x\": 1e400}]}\n                    ^"));
+  CHECK_THAT(err("{\"schema\": 1, \"gpus\": [\n"),
+             Contains("line 1, column 24: unexpected end of the text: a value is missing"));
+  CHECK_THAT(err("{\"schema\": 1 \"gpus\": []}"), Contains("column 14: expected ',' or '}', found '\"'"));
+  CHECK_THAT(err("{\"schema\": 01}"), Contains("a number cannot start with 0"));
+  CHECK_THAT(err("{\"schema\": \"a\\qb\"}"), Contains("an invalid escape '\\q'"));
+  CHECK_THAT(err("{\"schema\": \"a\tb\"}"), Contains("a control character inside a string"));
+  CHECK_THAT(err("{\"schema\": \"\xff\"}"), Contains("invalid UTF-8 inside a string"));
+  CHECK_THAT(err("{\"schema\": 1} x"), Contains("column 15: expected the end of the text after the value, found 'x'"));
+  CHECK_THAT(err("{schema: 1}"), Contains("column 2: expected a key in double quotes, found 's'"));
+  CHECK_THAT(err("{\"a\": \"b}"), Contains("a string is not closed"));
+  CHECK_THAT(err(""), Contains("the text is empty") && !Contains("^"));
+  // The column counts characters: the three-byte yen sign is one.
+  CHECK_THAT(err("{\"\xc2\xa5\": tru}"), Contains("column 7: expected a value"));
+  // A million open brackets: the scanner keeps its own stack and finds the end of the text.
+  CHECK_THAT(err(std::string(1000000, '[')), Contains("unexpected end of the text"));
+}
+
 TEST_CASE("unknown-id messages list the known ids", "[catalog]") {
   CHECK(UnknownIdMessage("GPU", "h1000", {"a", "b"}) == "unknown GPU 'h1000' (known: a, b)");
 }

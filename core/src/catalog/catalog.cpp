@@ -1061,7 +1061,7 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
   for (const CatalogFile& file : files) {
     json doc = detail::ParseJson(file.text);
     if (doc.is_discarded()) {
-      errors.push_back(file.name + ": not valid JSON");
+      errors.push_back(file.name + ": " + detail::JsonErrorAt(file.text));
       continue;
     }
     if (!doc.is_object()) {
@@ -1227,7 +1227,7 @@ Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base,
 Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, const std::string& name_hint) {
   json doc = detail::ParseJson(text);
   const std::string origin = name_hint.empty() ? "pasted text" : name_hint;
-  if (doc.is_discarded()) return Error{origin + ": not valid JSON"};
+  if (doc.is_discarded()) return Error{origin + ": " + detail::JsonErrorAt(text)};
   if (!doc.is_object()) return Error{origin + ": must be a JSON object (a catalog file or a config.json)"};
   if (doc.contains("schema")) {
     Result<Catalog> merged = LoadCatalog({{origin, std::string(text)}}, base);

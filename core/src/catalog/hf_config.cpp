@@ -220,7 +220,7 @@ Vision CountVision(const json& v, const std::string& family, double text_hidden)
 
 Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, const std::string& id) {
   json doc = detail::ParseJson(text);
-  if (doc.is_discarded()) return Error{origin + ": not valid JSON"};
+  if (doc.is_discarded()) return Error{origin + ": " + detail::JsonErrorAt(text)};
   if (!doc.is_object()) return Error{origin + ": must be a JSON object (a Hugging Face config.json)"};
   // Multimodal checkpoints (Gemma 3, Llama 4, ...) keep the language model in text_config.
   const json* cfg = &doc;

@@ -23,6 +23,8 @@ Table& TableFor(Lang lang) {
 
 Result<std::size_t> LoadMessages(Lang lang, std::string_view json_text) {
   const nlohmann::json doc = detail::ParseJson(json_text);
+  if (doc.is_discarded())
+    return Error{std::string("messages (") + LangCode(lang) + "): " + detail::JsonErrorAt(json_text)};
   if (!doc.is_object()) return Error{std::string("messages (") + LangCode(lang) + "): not a JSON object of strings"};
   Table table;
   for (auto it = doc.begin(); it != doc.end(); ++it) {

@@ -18,6 +18,11 @@ inline nlohmann::json ParseJson(std::string_view text) {
   return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
 }
 
+// Why `text` is not JSON, for a message after ParseJson discarded it: "not valid JSON at line
+// L, column C: <reason>", then the line's text around the error and a caret under it
+// (json_error.cpp).
+std::string JsonErrorAt(std::string_view text);
+
 inline std::string JsonString(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();

@@ -69,7 +69,8 @@ std::string SourceKey(const std::string& url) {
 
 Result<std::vector<ReferenceCase>> ParseReferenceCases(const std::string& text) {
   json doc = detail::ParseJson(text);
-  if (doc.is_discarded() || !doc.is_object()) return Error{"reference file: not a JSON object"};
+  if (doc.is_discarded()) return Error{"reference file: " + detail::JsonErrorAt(text)};
+  if (!doc.is_object()) return Error{"reference file: not a JSON object"};
   auto list = doc.find("cases");
   if (list == doc.end() || !list->is_array()) return Error{"reference file: 'cases' must be an array"};
   std::vector<ReferenceCase> out;

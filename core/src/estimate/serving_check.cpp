@@ -95,7 +95,8 @@ bool IsP99Latency(const std::string& q) {
 
 Result<std::vector<ServingCase>> ParseServingCases(const std::string& text) {
   json doc = detail::ParseJson(text);
-  if (doc.is_discarded() || !doc.is_object()) return Error{"serving reference: not a JSON object"};
+  if (doc.is_discarded()) return Error{"serving reference: " + detail::JsonErrorAt(text)};
+  if (!doc.is_object()) return Error{"serving reference: not a JSON object"};
   auto list = doc.find("cases");
   if (list == doc.end() || !list->is_array()) return Error{"serving reference: 'cases' must be an array"};
   std::vector<ServingCase> out;

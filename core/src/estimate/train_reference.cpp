@@ -299,7 +299,8 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
 
 Result<std::vector<TrainCaseResult>> RunTrainingReference(const Catalog& catalog, const std::string& text) {
   const json doc = detail::ParseJson(text);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array())
+  if (doc.is_discarded()) return Error{"training reference: " + detail::JsonErrorAt(text)};
+  if (!doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array())
     return Error{"training reference: not a JSON object with a 'cases' array"};
   // A row that gives both tokens/s and TFLOP/s is one measurement: its tokens/s case counts.
   std::set<std::string> ids;

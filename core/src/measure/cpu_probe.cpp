@@ -1165,7 +1165,8 @@ std::string Index(const char* name, size_t i) { return std::string(name) + "[" +
 Result<CpuProbeResult> CpuProbeFromJson(const std::string& text) {
   using detail::JsonString;
   const json doc = detail::ParseJson(text);
-  if (doc.is_discarded() || !doc.is_object()) return Error{"cpu probe file: not a JSON object"};
+  if (doc.is_discarded()) return Error{"cpu probe file: " + detail::JsonErrorAt(text)};
+  if (!doc.is_object()) return Error{"cpu probe file: not a JSON object"};
   if (JsonString(doc, "schema") != kSchema)
     return Error{"cpu probe file: schema '" + JsonString(doc, "schema") + "' is not " + kSchema +
                  " (written by gpuplan probe cpu)"};

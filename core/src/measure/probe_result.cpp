@@ -32,7 +32,8 @@ std::string Lower(std::string s) {
 
 Result<GpuProbeResult> ParseGpuProbe(const std::string& text) {
   const json doc = detail::ParseJson(text);
-  if (doc.is_discarded() || !doc.is_object()) return Error{"probe file: not a JSON object"};
+  if (doc.is_discarded()) return Error{"probe file: " + detail::JsonErrorAt(text)};
+  if (!doc.is_object()) return Error{"probe file: not a JSON object"};
   if (JsonString(doc, "schema") != "gpuplan.gpu-probe/1")
     return Error{"probe file: schema '" + JsonString(doc, "schema") + "' is not gpuplan.gpu-probe/1 (written by gpuplan probe gpu)"};
   GpuProbeResult r;

@@ -1,0 +1,235 @@
+// Where a JSON text stops being JSON, for the error message (json_fields.h). nlohmann's parser,
+// run without exceptions, only says that a text failed; this scanner walks the grammar of
+// RFC 8259 (§2 values, §4 objects, §5 arrays, §6 numbers, §7 strings, §8.1 UTF-8) over the same
+// text and names the first byte where it breaks. It keeps its own stack of open containers, so
+// a deeply nested text cannot exhaust the call stack.
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json_fields.h"
+
+namespace gpuplan::detail {
+namespace {
+
+class Scanner {
+ public:
+  explicit Scanner(std::string_view t) : t_(t) {}
+
+  // Empty when the text is valid JSON; else the reason, with pos() at the offending byte.
+  std::string Run() {
+    std::vector<char> open;  // '{' or '['
+    SkipSpace();
+    if (i_ == t_.size()) return "the text is empty";
+    for (;;) {
+      // A value.
+      SkipSpace();
+      if (i_ == t_.size()) return "unexpected end of the text: a value is missing";
+      const char c = t_[i_];
+      if (c == '{' || c == '[') {
+        open.push_back(c);
+        ++i_;
+        SkipSpace();
+        if (i_ < t_.size() && t_[i_] == (c == '{' ? '}' : ']')) {
+          ++i_;
+          open.pop_back();
+        } else if (c == '{') {
+          if (std::string e = Key(); !e.empty()) return e;
+          continue;
+        } else {
+          continue;
+        }
+      } else if (c == '"') {
+        if (std::string e = String(); !e.empty()) return e;
+      } else if (c == '-' || (c >= '0' && c <= '9')) {
+        if (std::string e = Number(); !e.empty()) return e;
+      } else if (t_.substr(i_, 4) == "true" || t_.substr(i_, 4) == "null") {
+        i_ += 4;
+      } else if (t_.substr(i_, 5) == "false") {
+        i_ += 5;
+      } else {
+        return Unexpected("a value (an object, array, string, number, true, false or null)");
+      }
+      // After a value: a separator, a closing bracket, or the end.
+      for (;;) {
+        SkipSpace();
+        if (open.empty()) return i_ == t_.size() ? std::string() : Unexpected("the end of the text after the value");
+        if (i_ == t_.size())
+          return std::string("unexpected end of the text: ") + (open.back() == '{' ? "'}'" : "']'") +
+                 " or ',' is missing";
+        const char d = t_[i_];
+        const char close = open.back() == '{' ? '}' : ']';
+        if (d == close) {
+          ++i_;
+          open.pop_back();
+          continue;
+        }
+        if (d != ',') return Unexpected(open.back() == '{' ? "',' or '}'" : "',' or ']'");
+        ++i_;
+        if (open.back() == '{') {
+          SkipSpace();
+          if (std::string e = Key(); !e.empty()) return e;
+        }
+        break;
+      }
+    }
+  }
+
+  std::size_t pos() const { return i_; }
+
+ private:
+  void SkipSpace() {
+    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r')) ++i_;
+  }
+
+  std::string Unexpected(const char* expected) const {
+    if (i_ == t_.size()) return std::string("unexpected end of the text: expected ") + expected;
+    const unsigned char c = static_cast<unsigned char>(t_[i_]);
+    std::string shown;
+    if (c >= 0x20 && c < 0x7f)
+      shown = std::string("'") + static_cast<char>(c) + "'";
+    else {
+      static const char kHex[] = "0123456789abcdef";
+      shown = std::string("byte 0x") + kHex[c >> 4] + kHex[c & 15];
+    }
+    return "expected " + std::string(expected) + ", found " + shown;
+  }
+
+  // A member's key and its ':' (the value follows).
+  std::string Key() {
+    if (i_ == t_.size()) return "unexpected end of the text: a key is missing";
+    if (t_[i_] != '"') return Unexpected("a key in double quotes");
+    if (std::string e = String(); !e.empty()) return e;
+    SkipSpace();
+    if (i_ == t_.size() || t_[i_] != ':') return Unexpected("':' after the key");
+    ++i_;
+    return {};
+  }
+
+  std::string String() {
+    const std::size_t start = i_++;
+    while (i_ < t_.size()) {
+      const unsigned char c = static_cast<unsigned char>(t_[i_]);
+      if (c == '"') {
+        ++i_;
+        return {};
+      }
+      if (c < 0x20) return "a control character inside a string (write it as an escape such as \\n)";
+      if (c == '\\') {
+        if (++i_ == t_.size()) break;
+        const char e = t_[i_];
+        if (e == 'u') {
+          for (int k = 1; k <= 4; ++k)
+            if (i_ + k >= t_.size() || !std::isxdigit(static_cast<unsigned char>(t_[i_ + k])))
+              return "\\u must be followed by four hexadecimal digits";
+          i_ += 5;
+          continue;
+        }
+        if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos)
+          return std::string("an invalid escape '\\") + e + "' in a string";
+        ++i_;
+        continue;
+      }
+      if (c >= 0x80) {
+        // One UTF-8 sequence (RFC 3629 §4): its length by the lead byte, continuation bytes after.
+        const int len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+        if (len == 0 || c >= 0xf5) return "invalid UTF-8 inside a string";
+        for (int k = 1; k < len; ++k)
+          if (i_ + k >= t_.size() || (static_cast<unsigned char>(t_[i_ + k]) & 0xc0) != 0x80)
+            return "invalid UTF-8 inside a string";
+        i_ += len;
+        continue;
+      }
+      ++i_;
+    }
+    i_ = start;
+    return "a string is not closed (a '\"' is missing)";
+  }
+
+  std::string Number() {
+    const std::size_t start = i_;
+    if (t_[i_] == '-') ++i_;
+    auto digits = [&] {
+      const std::size_t from = i_;
+      while (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9') ++i_;
+      return i_ - from;
+    };
+    if (i_ < t_.size() && t_[i_] == '0') {
+      ++i_;
+      if (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9') return "a number cannot start with 0 (write 7, not 07)";
+    } else if (digits() == 0) {
+      return Unexpected("a digit");
+    }
+    if (i_ < t_.size() && t_[i_] == '.') {
+      ++i_;
+      if (digits() == 0) return Unexpected("a digit after the decimal point");
+    }
+    if (i_ < t_.size() && (t_[i_] == 'e' || t_[i_] == 'E')) {
+      ++i_;
+      if (i_ < t_.size() && (t_[i_] == '+' || t_[i_] == '-')) ++i_;
+      if (digits() == 0) return Unexpected("a digit in the exponent");
+    }
+    // nlohmann refuses a number that overflows a double (1e400); so does this.
+    const std::string token(t_.substr(start, i_ - start));
+    errno = 0;
+    const double v = std::strtod(token.c_str(), nullptr);
+    if (!std::isfinite(v) || (errno == ERANGE && std::fabs(v) > 1)) {
+      i_ = start;
+      return "the number " + token + " is out of range";
+    }
+    return {};
+  }
+
+  std::string_view t_;
+  std::size_t i_ = 0;
+};
+
+}  // namespace
+
+std::string JsonErrorAt(std::string_view text) {
+  Scanner scan(text);
+  const std::string why = scan.Run();
+  if (why.empty()) return "not valid JSON";  // the scanner accepts what nlohmann refused: no position to give
+  // At the end of the text, point just after its last visible character, not at a blank line.
+  std::size_t at = scan.pos();
+  if (at >= text.size()) {
+    at = text.size();
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n' || text[at - 1] == '\r'))
+      --at;
+  }
+  // Line and column (1-based; the column counts characters, not UTF-8 bytes).
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t k = 0; k < at && k < text.size(); ++k)
+    if (text[k] == '\n') ++line, line_start = k + 1;
+  std::size_t column = 1;
+  for (std::size_t k = line_start; k < at && k < text.size(); ++k)
+    if ((static_cast<unsigned char>(text[k]) & 0xc0) != 0x80) ++column;
+  std::size_t line_end = text.find('\n', line_start);
+  if (line_end == std::string_view::npos) line_end = text.size();
+  // The snippet: up to 30 bytes either side of the error on its line, cut at character starts.
+  auto is_start = [&](std::size_t k) {
+    return k >= text.size() || (static_cast<unsigned char>(text[k]) & 0xc0) != 0x80;
+  };
+  std::size_t from = at > line_start + 30 ? at - 30 : line_start;
+  while (from > line_start && !is_start(from)) --from;
+  std::size_t to = std::min(line_end, std::max(at, from) + 30);
+  while (to < line_end && !is_start(to)) ++to;
+  std::string snippet;
+  std::size_t caret = 0;
+  for (std::size_t k = from; k < to; ++k) {
+    const char c = text[k];
+    snippet += (c == '\t' || c == '\r') ? ' ' : c;
+    if (k < at && is_start(k)) ++caret;
+  }
+  const std::string where =
+      "not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + why;
+  if (snippet.find_first_not_of(' ') == std::string::npos) return where;
+  return where + "\n    " + snippet + "\n    " + std::string(caret, ' ') + "^";
+}
+
+}  // namespace gpuplan::detail
