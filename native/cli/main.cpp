@@ -105,6 +105,12 @@ Catalog LoadAll(const std::string& flag, const std::vector<std::string>& files) 
   for (const std::string& path : files) texts.push_back({path, ReadFileOrFail(flag, path)});
   Result<Catalog> merged = LoadCatalog(texts, Embedded());
   if (!merged.ok()) FailLines(flag, merged.error());
+  // A field the files hold that nothing reads (a typo such as "bandwith"): loaded without it,
+  // so every command says so. `catalog validate` prints the files' other warnings too.
+  const bool all = flag == "catalog validate";
+  for (size_t i = Embedded().warnings.size(); i < merged.value().warnings.size(); ++i)
+    if (all || merged.value().warnings[i].find(kUnknownFieldWarning) != std::string::npos)
+      std::fprintf(stderr, "gpuplan: warning: %s: %s\n", flag.c_str(), merged.value().warnings[i].c_str());
   return std::move(merged).value();
 }
 
@@ -175,6 +181,61 @@ std::vector<QuotedFigure> ExplainQuoted(const Gpu& g, const std::vector<std::str
 
 std::string Today() { return FormatDateUtc(static_cast<std::int64_t>(std::time(nullptr))); }
 
+// CLI11's Range lets NaN through (both of its comparisons are false): a number flag outside
+// the core's field table is checked here, finite and within [lo, hi].
+CLI::Validator FiniteRange(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
+          return "'" + text + "' must be a number from " + FormatShort(lo) + " to " + FormatShort(hi);
+        return std::string();
+      },
+      "NUMBER");
+}
+
+// After a parse error: a misspelt command or flag, and the nearest real one. Empty where the
+// arguments hold no such word (CLI11's own message is then the best).
+std::string SuggestFix(CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> commands;
+  std::vector<CLI::App*> subs = app.get_subcommands([](const CLI::App*) { return true; });
+  for (const CLI::App* sub : subs) commands.push_back(sub->get_name());
+  CLI::App* command = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--catalog" || arg == "--lang") {
+      ++i;  // the global option's value
+      continue;
+    }
+    if (arg.rfind("-", 0) == 0) {
+      if (!command) continue;
+      // A flag of the command (or a global one), with its value after '=' or not.
+      const std::string name = arg.substr(0, arg.find('='));
+      if (name.size() < 3 || name.rfind("--", 0) != 0) continue;
+      if (command->get_option_no_throw(name) || app.get_option_no_throw(name) || name == "--help") continue;
+      std::vector<std::string> flags;
+      for (const CLI::Option* o : command->get_options())
+        if (!o->get_lnames().empty()) flags.push_back("--" + o->get_lnames().front());
+      const std::string near = NearestWord(name, flags);
+      return "'" + command->get_name() + "' has no flag '" + name + "'" +
+             (near.empty() ? "" : ": did you mean '" + near + "'?");
+    }
+    if (!command) {
+      if (auto found = std::find(commands.begin(), commands.end(), arg); found != commands.end()) {
+        command = subs[static_cast<size_t>(found - commands.begin())];
+        continue;
+      }
+      const std::string near = NearestWord(arg, commands);
+      std::string list;
+      for (const std::string& c : commands) list += (list.empty() ? "" : ", ") + c;
+      return "'" + arg + "' is not a command" + (near.empty() ? "" : ": did you mean '" + near + "'?") +
+             " (the commands: " + list + ")";
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -229,7 +290,9 @@ int main(int argc, char** argv) {
                    "a probe result (gpuplan probe gpu --out FILE): use the GPU's measured bandwidth and GEMM "
                    "efficiencies instead of the engine's fitted ones (an upper bound)")
       ->type_name("FILE");
-  view_cmds["train"]->add_option("--target-days", report.target_days, "also say what MFU would finish the tokens in this many days")
+  view_cmds["train"]
+      ->add_option("--target-days", report.target_days, "also say what MFU would finish the tokens in this many days")
+      ->check(FiniteRange(0, 36500))
       ->check(CLI::Range(1e-3, 1e5));
   CLI::App* roofline = view_cmds["roofline"];
   roofline->add_option("--svg", svg_path, "also write the chart as a standalone SVG file")->type_name("FILE");
@@ -287,6 +350,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(whats))
       ->capture_default_str();
   catalog_cmd->add_option("args", catalog_args, "the kind, id or file(s)");
+  bool strict = false;
+  catalog_cmd->add_flag("--strict", strict, "with validate: a warning (an unknown field, an unusual unit) is an error");
   catalog_cmd->add_option("--quoted", quoted, "with show: explain a quoted figure, e.g. fp16=330 (dense? sparse? FP16-accumulate?)")
       ->type_name("PRECISION=TFLOPS");
   catalog_cmd->add_option("--format", format, "output format")->check(CLI::IsMember(formats))->capture_default_str();
@@ -305,7 +370,9 @@ int main(int argc, char** argv) {
     return app.exit(CLI::CallForHelp());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    std::fprintf(stderr, "gpuplan: error: %s\nRun 'gpuplan --help' or 'gpuplan <command> --help' for usage.\n", e.what());
+    const std::string fix = SuggestFix(app, argc, argv);
+    std::fprintf(stderr, "gpuplan: error: %s\nRun 'gpuplan --help' or 'gpuplan <command> --help' for usage.\n",
+                 fix.empty() ? e.what() : fix.c_str());
     return kExitBadInput;
   }
 
@@ -325,9 +392,14 @@ int main(int argc, char** argv) {
   }
   if (*catalog_cmd && what == "validate") {
     const Catalog merged = LoadAll("catalog validate", catalog_args);
-    // Warnings: suspicious but loaded. With no file, the built-in catalog's own.
-    for (size_t i = catalog_args.empty() ? 0 : Embedded().warnings.size(); i < merged.warnings.size(); ++i)
-      std::fprintf(stderr, "gpuplan: warning: %s\n", merged.warnings[i].c_str());
+    // Warnings: suspicious but loaded (LoadAll printed the files'). With no file, the built-in
+    // catalog's own. --strict: a warning fails the check.
+    if (catalog_args.empty())
+      for (const std::string& w : merged.warnings) std::fprintf(stderr, "gpuplan: warning: %s\n", w.c_str());
+    const size_t warned = merged.warnings.size() - (catalog_args.empty() ? 0 : Embedded().warnings.size());
+    if (strict && warned > 0)
+      Fail("catalog validate --strict: " + FormatCountOf(static_cast<int64_t>(warned), "warning", "warnings") +
+           " (above); without --strict the files load");
     Print(FormatRecords(ValidateRecords(Embedded(), merged), format));
     return 0;
   }

@@ -119,7 +119,7 @@ test('bad input: clear message naming the flag, exit 2, nothing on stdout', () =
     [['train', '--optimizer', 'adam'], /--optimizer: 'adam' must be one of adamw, adamw-8bit, adafactor, sgd, lion/],
     [['train', '--zero', '4'], /--zero: '4' must be a whole number from 0 to 3/],
     [['train', '--mfu', '1.5'], /--mfu: '1\.5' must be a number from 0 to 1/],
-    [['calibrate', '--reference', '/nonexistent.json'], /--reference: cannot read/],
+    [['calibrate', '--reference', '/nonexistent.json'], /--reference: '\/nonexistent\.json' does not exist/],
     [[], /subcommand/i],
   ];
   for (const [args, pattern] of cases) {
@@ -150,8 +150,40 @@ test('--catalog adds entries; a malformed file is named with its field', () => {
   assert.match(r.err, /bad\.json: gpus\[0\] \(id 'x'\): memory: field 'value' must be > 0/);
 
   writeFileSync(bad, '{not json');
-  assert.match(run('--catalog', bad, 'fit').err, /bad\.json: not valid JSON/);
-  assert.match(run('--catalog', join(dir, 'missing.json'), 'fit').err, /cannot read/);
+  assert.match(run('--catalog', bad, 'fit').err, /bad\.json: not valid JSON at line 1, column 2: expected a key in double quotes, found 'n'\n    \{not json\n     \^/);
+  assert.match(run('--catalog', join(dir, 'missing.json'), 'fit').err, /'.*missing\.json' does not exist/);
+  assert.match(run('--catalog', dir, 'fit').err, /is a directory, not a file/);
+});
+
+test('typos: a misspelt command, flag, catalog list or field names the nearest, and NaN is refused', () => {
+  const cases = [
+    [['fitt'], /'fitt' is not a command: did you mean 'fit'\? \(the commands: fit, speed,/],
+    [['fit', '--modle', 'x'], /'fit' has no flag '--modle': did you mean '--model'\?/],
+    [['compare', '--max-upfrnt=3'], /'compare' has no flag '--max-upfrnt': did you mean '--max-upfront'\?/],
+    [['train', '--target-days', 'nan'], /--target-days: 'nan' must be a number from 0 to 36500/],
+    [['train', '--target-days', 'inf'], /--target-days: 'inf' must be a number/],
+  ];
+  for (const [args, message] of cases) {
+    const r = run(...args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.err, message);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'gpuplan-typo-'));
+  const file = join(dir, 'typo.json');
+  writeFileSync(file, '{"schema": 1, "gpu": []}');
+  let r = run('catalog', 'validate', file);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /'gpu' is not a list of a catalog file: did you mean 'gpus'\?/);
+  // A misspelt field loads with a warning; --strict makes it an error.
+  writeFileSync(file, JSON.stringify({ schema: 1, models: [{ id: 'tiny', name: 'Tiny', layers: 2, hidden: 64, heads: 4,
+    kv_heads: 4, head_dim: 16, vocab: 100, contxt: 512, sources: [{ title: 'T', url: 'https://example.invalid', read: '2026-12-03',
+      fields: ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'vocab'] }] }] }));
+  r = run('catalog', 'validate', file);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /models\[0\] \(id 'tiny'\): field 'contxt' is not a field of this entry \(ignored\)/);
+  r = run('catalog', 'validate', '--strict', file);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /catalog validate --strict: 1 warning \(above\)/);
 });
 
 test('catalog lists ids in table and JSON', () => {
@@ -268,7 +300,7 @@ test('import-hf: reads a config, and its JSON is a catalog file the other comman
   const e = run('import-hf', bad);
   assert.equal(e.code, 2);
   assert.match(e.err, /bad\.json: key 'num_hidden_layers' is missing/);
-  assert.match(run('import-hf', join(dir, 'nope.json')).err, /cannot read/);
+  assert.match(run('import-hf', join(dir, 'nope.json')).err, /nope\.json. does not exist/);
   // A hybrid with linear attention: imported, its state counted, usable in fit and speed.
   const next = run('import-hf', join(src, 'tests/data/hf/qwen3-next-80b-a3b.config.json'));
   assert.equal(next.code, 0, next.err);
@@ -367,7 +399,7 @@ test('probe: without CUDA probes in the build, one clear line and exit 3; a resu
   assert.match(wrong.err, /--measured: the probe ran on 'NVIDIA H200' \(catalog id h200-sxm\)/);
   const bad = run('probe', 'compare', join(process.env.GPUPLAN_SOURCE_DIR, 'README.md'));
   assert.equal(bad.code, 2);
-  assert.match(bad.err, /probe file: not a JSON object/);
+  assert.match(bad.err, /probe file: not valid JSON at line 1, column 1: expected a value/);
 });
 
 test('train: memory terms, verdict, time and cost; json equals the table', () => {

@@ -253,6 +253,67 @@ TEST_CASE("a JSON error names its line, column and reason, with the line's text 
   CHECK_THAT(err(std::string(1000000, '[')), Contains("unexpected end of the text"));
 }
 
+TEST_CASE("typos are caught: unknown fields warn with the nearest, unknown lists and empty ids fail", "[catalog]") {
+  SECTION("a misspelt field loads with a warning that names the field it was meant to be") {
+    auto r = Load(GpuFile(R"({"value": 24, "unit": "GB", "type": "GDDR6X"})", R"(["memory", "bandwidth", "tdp_w"])",
+                          R"("tdp_w": 450, "boost_clok_mhz": 2520, "colour": "green",)"));
+    REQUIRE(r.ok());
+    const std::vector<std::string>& w = r.value().warnings;
+    auto has = [&](const std::string& text) {
+      return std::any_of(w.begin(), w.end(), [&](const std::string& x) { return x.find(text) != std::string::npos; });
+    };
+    CHECK(
+        has("gpus[0] (id 'test-gpu'): field 'boost_clok_mhz' is not a field of this entry (ignored): did you mean "
+            "'boost_clock_mhz'?"));
+    CHECK(has("field 'colour' is not a field of this entry (ignored)"));
+    CHECK_FALSE(has("'colour' is not a field of this entry (ignored): did you mean"));
+  }
+  SECTION("inside a nested object too") {
+    auto r = Load(GpuFile(R"({"value": 24, "unit": "GB", "type": "GDDR6X", "vaule": 3})"));
+    REQUIRE(r.ok());
+    const std::vector<std::string>& w = r.value().warnings;
+    CHECK(std::any_of(w.begin(), w.end(), [](const std::string& x) {
+      return x.find("memory: field 'vaule' is not a field of this entry (ignored): did you mean 'value'?") !=
+             std::string::npos;
+    }));
+  }
+  SECTION("an entry that fails lists its unknown fields among its errors") {
+    auto r = Load(R"({"schema": 1, "models": [{"id": "m", "name": "M", "layrs": 3}]})");
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("field 'layers' is missing") && Contains("'layrs' is not a field of this entry") &&
+                              Contains("did you mean 'layers'?"));
+  }
+  SECTION("a key that names no list is an error") {
+    auto r = Load(R"({"schema": 1, "gpu": [], "_comment": "fine", "$note": "fine too"})");
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("user.json: 'gpu' is not a list of a catalog file: did you mean 'gpus'?"));
+    CHECK_THAT(r.error(), !Contains("_comment") && !Contains("$note"));
+  }
+  SECTION("an empty id is an error") {
+    std::string file = GpuFile();
+    file.replace(file.find("\"test-gpu\""), 10, "\"\"");
+    auto r = Load(file);
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("field 'id' must not be empty"));
+  }
+  SECTION("the built-in catalog reads every field it holds") {
+    for (const std::string& w : test::Cat().warnings) CHECK_THAT(w, !Contains("is not a field of this entry"));
+  }
+}
+
+TEST_CASE("the nearest word: a typo's intended word, nothing for a stranger or a tie", "[units]") {
+  const std::vector<std::string> words = {"fit", "speed", "cost", "compare", "train", "serve", "bandwidth", "gpus"};
+  CHECK(NearestWord("fitt", words) == "fit");
+  CHECK(NearestWord("sped", words) == "speed");
+  CHECK(NearestWord("bandwith", words) == "bandwidth");
+  CHECK(NearestWord("Bandwidht", words) == "bandwidth");  // a swap is one edit; case is ignored
+  CHECK(NearestWord("gpu", words) == "gpus");
+  CHECK(NearestWord("zzz", words).empty());
+  CHECK(NearestWord("", words).empty());
+  CHECK(NearestWord(std::string(100000, 'a'), words).empty());  // long input is not compared
+  CHECK(NearestWord("cat", {"bat", "cap"}).empty());            // two equally near: no guess
+}
+
 TEST_CASE("unknown-id messages list the known ids", "[catalog]") {
   CHECK(UnknownIdMessage("GPU", "h1000", {"a", "b"}) == "unknown GPU 'h1000' (known: a, b)");
 }

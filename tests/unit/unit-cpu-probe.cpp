@@ -180,7 +180,7 @@ TEST_CASE("a wrong file is an error that names the field", "[cpu-probe]") {
     Result<CpuProbeResult> r = CpuProbeFromJson(text);
     return r.ok() ? std::string("(accepted)") : r.error();
   };
-  CHECK_THAT(error("{\"schema\": "), Contains("not a JSON object"));
+  CHECK_THAT(error("{\"schema\": "), Contains("not valid JSON at line 1, column 11: unexpected end of the text"));
   CHECK_THAT(error("[1, 2]"), Contains("not a JSON object"));
   CHECK_THAT(error("{\"schema\": \"gpuplan.gpu-probe/1\"}"), Contains("schema 'gpuplan.gpu-probe/1' is not gpuplan.cpu-probe/1"));
   CHECK_THAT(error("{}"), Contains("schema '' is not"));

@@ -132,6 +132,37 @@ TEST_CASE("import reads each family's layout", "[model][import]") {
   CHECK(falcon.kv_heads == 8);
 }
 
+TEST_CASE("numbers from a config or catalog are limited before any cast or loop", "[model][import][limits]") {
+  auto config = [](const std::string& key, const std::string& value) {
+    nlohmann::json j = nlohmann::json::parse(R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256, "intermediate_size": 14336})");
+    j[key] = nlohmann::json::parse(value);
+    return ImportHfConfig(j.dump(), "config.json");
+  };
+  // 23,333,333,334 layers used to wrap to 1.86 billion and loop once per layer.
+  Result<Model> layers = config("num_hidden_layers", "23333333334");
+  REQUIRE_FALSE(layers.ok());
+  CHECK_THAT(layers.error(), Contains("config.json: key 'num_hidden_layers' is 23333333334, above 1,024, the largest "
+                                      "number of layers gpuplan accepts"));
+  // 2^32 + 4096 used to import as 4096.
+  CHECK_THAT(config("hidden_size", "4294971392").error(), Contains("key 'hidden_size' is 4294971392, above 131,072"));
+  CHECK_THAT(config("hidden_size", "2147483647").error(), Contains("above 131,072"));
+  CHECK_THAT(config("vocab_size", "1e12").error(), Contains("key 'vocab_size' is 1000000000000, above 4,194,304"));
+  CHECK_THAT(config("max_position_embeddings", "9007199254740993").error(), Contains("above 134,217,728"));
+  CHECK_THAT(config("num_local_experts", "100000").error(), Contains("above 16,384, the largest number of experts"));
+  CHECK_THAT(config("sliding_window", "4294967296").error(), Contains("key 'sliding_window' is 4294967296"));
+  // A real model at its limits still loads: Llama 3.1 405B's 126 layers, Gemma 3's 262,144 vocabulary.
+  CHECK(config("num_hidden_layers", "126").ok());
+  CHECK(config("vocab_size", "262144").ok());
+  // The catalog's flat fields: the same limits.
+  const std::string file = R"({"schema": 1, "models": [{"id": "m", "name": "M", "layers": 32, "hidden": 4294967296,
+      "heads": 32, "kv_heads": 8, "head_dim": 128, "vocab": 32000, "sources": [{"title": "T", "url": "https://x.invalid",
+      "read": "2026-12-03", "fields": ["layers", "hidden", "heads", "kv_heads", "head_dim", "vocab"]}]}]})";
+  Result<Catalog> cat = LoadCatalog({{"user.json", file}});
+  REQUIRE_FALSE(cat.ok());
+  CHECK_THAT(cat.error(), Contains("models[0] (id 'm'): field 'hidden' is 4,294,967,296, above 131,072"));
+}
+
 TEST_CASE("import errors name the key - unknown keys are ignored", "[model][import]") {
   auto err = [](const std::string& text) {
     Result<Model> m = ImportHfConfig(text, "config.json");

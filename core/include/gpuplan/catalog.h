@@ -537,6 +537,10 @@ BatchDefaults EngineBatchDefaults(const EngineProfile& engine, const Gpu& gpu, d
 const EngineReserveTier* ReserveTier(const EngineReserve& rule, double device_bytes);
 
 // [SECTION] Catalog and loading ----------------------------------------------------------
+// The words of the loader's warning for a field an entry holds that nothing reads (a typo):
+// "<entry>: field 'bandwith' is not a field of this entry (ignored): did you mean 'bandwidth'?".
+inline constexpr const char* kUnknownFieldWarning = "is not a field of this entry";
+
 struct CatalogFile {
   std::string name;   // shown in error messages ("gpus.json", a user's path)
   std::string text;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuplan {
 
@@ -51,6 +52,11 @@ std::string XmlEscape(std::string_view text);
 // The code point of the three-byte UTF-8 sequence at `at` (U+0800..U+FFFF: CJK, kana,
 // full-width forms), or 0 where another sequence (or a cut one) starts there.
 unsigned Utf8ThreeByteAt(std::string_view text, size_t at);
+// The candidate nearest to a misspelt `word` ("bandwith" -> "bandwidth", "fitt" -> "fit"):
+// optimal string alignment distance (Damerau 1964: insert, delete, substitute, swap two
+// neighbours), case-insensitive, at most 1 edit for words up to 4 letters, 2 up to 8, else 3.
+// Empty where none is that near, or where two are equally near.
+std::string NearestWord(std::string_view word, const std::vector<std::string>& candidates);
 // A count and its noun: "1 GPU", "8 GPUs", "1,024 rows".
 std::string FormatCountOf(int64_t count, std::string_view one, std::string_view many);
 // "$1,274" from $1,000 up (whole dollars, thousands separated), else "$" + `decimals` decimals.

@@ -12,6 +12,7 @@
 #include "embedded.h"
 #include "gpuplan/capacity.h"
 #include "gpuplan/hf_config.h"
+#include "gpuplan/limits.h"
 #include "gpuplan/model.h"
 #include "gpuplan/units.h"
 #include "json_fields.h"
@@ -32,7 +33,10 @@ class Reader {
   Reader(const json& obj, std::string where, bool sources_elsewhere = false)
       : obj_(obj), where_(std::move(where)), sources_elsewhere_(sources_elsewhere) {}
 
-  bool Has(const char* key) const { return obj_.is_object() && obj_.contains(key); }
+  bool Has(const char* key) const {
+    Asked(key);
+    return obj_.is_object() && obj_.contains(key);
+  }
   const std::string& where() const { return where_; }
   bool sources_elsewhere() const { return sources_elsewhere_; }
   // Every problem found in the entry, one per line: the loader reports them all at once.
@@ -60,11 +64,21 @@ class Reader {
       return Fail(key, allow_zero ? "must be >= 0" : "must be > 0"), 0;
     return d;
   }
+  // A whole number that fits an int (every count the catalog holds is cast to one).
   long long Integer(const char* key, bool required = true, bool allow_zero = false) {
+    static constexpr limits::Limit kInt{"value of this field", 2147483647, "an int"};
+    return Integer(key, kInt, required, allow_zero);
+  }
+  // A whole number within a real-world limit (limits.h), checked before it is cast or used.
+  long long Integer(const char* key, const limits::Limit& limit, bool required = true, bool allow_zero = false) {
     const size_t before = errors_.size();
     double d = Positive(key, required, allow_zero);
     if (errors_.size() != before || d == 0) return 0;
-    if (d != std::floor(d) || d > 9.0e15) return Fail(key, "must be a whole number"), 0;
+    if (d != std::floor(d)) return Fail(key, "must be a whole number"), 0;
+    if (d > static_cast<double>(limit.max))
+      return Fail(key, "is " + (d < 9e18 ? FormatCount(static_cast<int64_t>(d)) : FormatShort(d, 0)) + ", " +
+                           limits::Above(limit)),
+             0;
     return static_cast<long long>(d);
   }
   bool Bool(const char* key, bool fallback, bool required = false) {
@@ -95,14 +109,47 @@ class Reader {
     if (std::find(warnings_.begin(), warnings_.end(), w) == warnings_.end()) warnings_.push_back(std::move(w));
   }
   const std::vector<std::string>& warnings() const { return warnings_; }
-  void Adopt(const Reader& inner) {
+  // Fields the entry holds that nothing read: a misspelt or unknown key is a warning that names
+  // the nearest field this entry does read ("bandwith": did you mean "bandwidth"?); `catalog
+  // validate --strict` makes it an error. Keys starting with '_' or '$' are comments. Run when
+  // the entry is finished: by ReadList for an entry, by Adopt for a nested object.
+  void CheckKeys() {
+    if (!obj_.is_object()) return;
+    for (auto it = obj_.begin(); it != obj_.end(); ++it) {
+      const std::string& key = it.key();
+      if (key.empty() || key[0] == '_' || key[0] == '$' || Documentary(key)) continue;
+      if (std::find(asked_.begin(), asked_.end(), key) != asked_.end()) continue;
+      const std::string near = NearestWord(key, asked_);
+      Warn(key,
+           std::string(kUnknownFieldWarning) + " (ignored)" + (near.empty() ? "" : ": did you mean '" + near + "'?"));
+    }
+  }
+  // Fields recorded for the file's readers (a quoted figure in other units, a rule in words)
+  // that the estimators do not use: not reported as unknown.
+  void Ignore(std::initializer_list<const char*> keys) {
+    for (const char* k : keys) Asked(k);
+  }
+  // By convention a field that explains another: "<field>_why", "<field>_basis",
+  // "<field>_examples", "examples".
+  static bool Documentary(const std::string& key) {
+    auto ends = [&](std::string_view tail) {
+      return key.size() > tail.size() && key.compare(key.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    return key == "examples" || ends("_why") || ends("_basis") || ends("_examples");
+  }
+  void Adopt(Reader& inner) {
+    inner.CheckKeys();
     for (const std::string& e : inner.errors_) Add(e);
     for (const std::string& w : inner.warnings_)
       if (std::find(warnings_.begin(), warnings_.end(), w) == warnings_.end()) warnings_.push_back(w);
   }
 
  private:
+  void Asked(const char* key) const {
+    if (std::find(asked_.begin(), asked_.end(), key) == asked_.end()) asked_.emplace_back(key);
+  }
   const json* Find(const char* key, bool required) {
+    Asked(key);
     if (!obj_.is_object()) return FailEntry("must be an object"), nullptr;
     auto it = obj_.find(key);
     if (it == obj_.end() || it->is_null()) {
@@ -121,6 +168,7 @@ class Reader {
   bool sources_elsewhere_ = false;
   std::vector<std::string> errors_;
   std::vector<std::string> warnings_;
+  mutable std::vector<std::string> asked_;  // every field asked for, present or not
 };
 
 Source ReadSource(const json& j, const std::string& where, Reader& parent) {
@@ -471,14 +519,14 @@ Model ReadModel(Reader& r) {
     m = std::move(imported).value();
   } else {
     m.id = id;
-    m.layers = static_cast<int>(r.Integer("layers"));
-    m.hidden = static_cast<int>(r.Integer("hidden"));
-    m.heads = static_cast<int>(r.Integer("heads"));
-    m.kv_heads = static_cast<int>(r.Integer("kv_heads"));
-    m.head_dim = static_cast<int>(r.Integer("head_dim"));
-    m.intermediate = static_cast<int>(r.Integer("intermediate", false));
-    m.vocab = static_cast<int>(r.Integer("vocab"));
-    m.max_context = r.Integer("max_context", false);
+    m.layers = static_cast<int>(r.Integer("layers", limits::kLayers));
+    m.hidden = static_cast<int>(r.Integer("hidden", limits::kHidden));
+    m.heads = static_cast<int>(r.Integer("heads", limits::kHeads));
+    m.kv_heads = static_cast<int>(r.Integer("kv_heads", limits::kHeads));
+    m.head_dim = static_cast<int>(r.Integer("head_dim", limits::kHeadDim));
+    m.intermediate = static_cast<int>(r.Integer("intermediate", limits::kIntermediate, false));
+    m.vocab = static_cast<int>(r.Integer("vocab", limits::kVocab));
+    m.max_context = r.Integer("max_context", limits::kContext, false);
     m.tie_embeddings = r.Bool("tie_embeddings", false);
     if (m.heads > 0 && m.kv_heads > 0 && m.heads % m.kv_heads != 0)
       r.Fail("kv_heads", "must divide heads (" + std::to_string(m.heads) + ")");
@@ -687,6 +735,7 @@ EngineReserve ReadEngineReserve(Reader& r) {
     res.per_graph_batch_mib = m.Positive("per_cuda_graph_max_bs", true, /*allow_zero=*/true);
     res.per_8_gpus_mib = m.Positive("per_tp_x_pp_over_8", true, /*allow_zero=*/true);
     res.floor_mib = m.Positive("floor_if_gpu_mem_over_60gib", true, /*allow_zero=*/true);
+    m.Ignore({"speculative_standalone_extra", "speculative_eagle_extra"});  // speculative decoding: not modelled
     r.Adopt(m);
   }
   const json* tiers = r.Array("defaults_by_gpu_memory");
@@ -931,6 +980,7 @@ EngineProfile ReadEngine(Reader& r) {
       ex.model = x.String("model");
       ex.gpu = x.String("gpu");
       ex.workspace_bytes = x.Positive("gib") * kGiB;
+      x.Ignore({"mib", "weights_gib", "non_torch_gib", "kv_cache_gib", "gpu_memory_utilization"});
       ex.source = static_cast<int>(x.Integer("source_index", true, /*allow_zero=*/true));
       if (!r.sources_elsewhere() && (ex.source < 0 || ex.source >= static_cast<int>(e.sources.size())))
         x.Fail("source_index", "must index the engine's sources (0 to " + std::to_string(e.sources.size()) + " - 1)");
@@ -945,6 +995,10 @@ EngineProfile ReadEngine(Reader& r) {
        "default_n_ubatch", "reserved_mem_mib", "defaults_by_gpu_memory", "default_max_num_seqs", "small_gpu_defaults",
        "sampler_bytes_per_logit", "multi_gpu_buffers_gib", "cuda_graph_mib_per_layer", "cuda_graphs_in_budget",
        "eager_kernel_us", "scheduler"});
+  // Recorded from the engines' sources, not used by the estimators (the fit's margin and
+  // context floor are llama.cpp's --fit, which gpuplan does not emulate).
+  r.Ignore(
+      {"mem_fraction_static_rule", "kv_cache_default_type", "fit_target_margin_mib", "fit_min_ctx", "default_n_ctx"});
   return e;
 }
 
@@ -954,6 +1008,7 @@ Format ReadFormat(Reader& r, const char* size_field) {
   f.id = r.String("id");
   f.name = r.String("name");
   f.derivation = r.String("derivation", false);
+  r.Ignore({"high_precision", "group_size"});  // the derivation's inputs, in words
   if constexpr (std::is_same_v<Format, WeightFormat>) {
     f.bits_per_weight = r.Positive(size_field);
     if (const json* t = r.Object("tensor_bits", false)) {
@@ -1016,6 +1071,13 @@ bool ReadList(const json& doc, const std::string& file, const char* key, std::ve
   for (size_t i = 0; i < it->size(); ++i) {
     Reader r((*it)[i], EntryWhere(file, key, i, (*it)[i]), options.sources_elsewhere);
     T entry = read(r);
+    if (entry.id.empty() && (*it)[i].is_object() && (*it)[i].value("id", json()).is_string())
+      r.Fail("id", "must not be empty");
+    r.CheckKeys();
+    // An entry that fails: its unknown fields too, which often explain a missing one.
+    if (r.failed())
+      for (const std::string& w : r.warnings())
+        if (w.find(kUnknownFieldWarning) != std::string::npos) r.FailEntry(w.substr(r.where().size() + 2));
     if (!entry.id.empty() && !seen.insert(entry.id).second) r.Fail("id", "repeats an id used earlier in this file");
     if (!r.failed() && !Upsert(into, std::move(entry), options.on_existing))
       r.Fail("id", "is already defined by another built-in file");
@@ -1073,9 +1135,26 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
       errors.push_back(file.name + ": field 'schema' must be 1");
       continue;
     }
+    // A key that names no list (a typo such as "gpu") would add nothing without a word.
+    static const std::vector<std::string> kLists = {"gpus",       "models",        "weight_formats",
+                                                    "kv_formats", "interconnects", "cloud_offers",
+                                                    "engines",    "ceilings",      "fx_rates"};
+    bool lists_ok = true;
+    for (auto key = doc.begin(); key != doc.end(); ++key) {
+      const std::string& k = key.key();
+      if (k == "schema" || k == "about" || k.empty() || k[0] == '_' || k[0] == '$' ||
+          std::find(kLists.begin(), kLists.end(), k) != kLists.end())
+        continue;
+      const std::string near = NearestWord(k, kLists);
+      errors.push_back(file.name + ": '" + k + "' is not a list of a catalog file" +
+                       (near.empty() ? "" : ": did you mean '" + near + "'?") +
+                       " (the lists: gpus, models, weight_formats, kv_formats, interconnects, cloud_offers, "
+                       "engines, ceilings, fx_rates; keys starting with '_' are comments)");
+      lists_ok = false;
+    }
     // Every list is read and every problem collected; a file with any error adds nothing.
     Catalog next = base;
-    bool ok = ReadList(doc, file.name, "gpus", next.gpus, errors, next.warnings, options, ReadGpu);
+    bool ok = ReadList(doc, file.name, "gpus", next.gpus, errors, next.warnings, options, ReadGpu) && lists_ok;
     ok = ReadList(doc, file.name, "models", next.models, errors, next.warnings, options, ReadModel) && ok;
     ok = ReadList(doc, file.name, "weight_formats", next.weight_formats, errors, next.warnings, options,
                   [](Reader& r) { return ReadFormat<WeightFormat>(r, "bits_per_weight"); }) && ok;
@@ -1234,8 +1313,15 @@ Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, 
     if (!merged.ok()) return Error{merged.error()};
     const Catalog& c = merged.value();
     auto added = [](size_t now, size_t before) { return std::to_string(now - before); };
+    // The file's warnings (an unknown field, an unusual unit) with the summary: the first three.
+    std::string warned;
+    const size_t first = base.warnings.size(), count = c.warnings.size() - first;
+    for (size_t i = first; i < c.warnings.size() && i < first + 3; ++i) warned += "\n" + c.warnings[i];
+    if (count > 3)
+      warned += "\n... and " + std::to_string(count - 3) + " more warnings (gpuplan catalog validate FILE lists them)";
     return ImportedText{c, origin + ": catalog merged (" + added(c.gpus.size(), base.gpus.size()) + " new GPUs, " +
-                               added(c.models.size(), base.models.size()) + " new models; same ids replaced)"};
+                               added(c.models.size(), base.models.size()) + " new models; same ids replaced)" +
+                               (count > 0 ? "; warnings:" + warned : "")};
   }
   // A config.json: the id comes from the file name or the checkpoint name, made URL-safe.
   std::string id = name_hint;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/limits.h"
 #include "gpuplan/units.h"
 #include "json_fields.h"
 
@@ -15,6 +16,71 @@ namespace gpuplan {
 using nlohmann::json;
 
 namespace {
+
+// The limit (limits.h) of each integer key a config may hold; other keys are structural counts.
+const limits::Limit& LimitOf(std::string_view key) {
+  using namespace limits;
+  static const std::pair<const char*, const Limit*> kKeys[] = {
+      {"hidden_size", &kHidden},
+      {"n_embd", &kHidden},
+      {"n_embed", &kHidden},
+      {"d_model", &kHidden},
+      {"q_lora_rank", &kHidden},
+      {"kv_lora_rank", &kHidden},
+      {"mamba_dt_rank", &kHidden},
+      {"num_hidden_layers", &kLayers},
+      {"n_layer", &kLayers},
+      {"num_layers", &kLayers},
+      {"max_window_layers", &kLayers},
+      {"first_k_dense_replace", &kLayers},
+      {"num_nextn_predict_layers", &kLayers},
+      {"num_attention_heads", &kHeads},
+      {"n_head", &kHeads},
+      {"num_heads", &kHeads},
+      {"num_key_value_heads", &kHeads},
+      {"num_kv_heads", &kHeads},
+      {"n_head_kv", &kHeads},
+      {"linear_num_key_heads", &kHeads},
+      {"linear_num_value_heads", &kHeads},
+      {"index_n_heads", &kHeads},
+      {"num_global_key_value_heads", &kHeads},
+      {"head_dim", &kHeadDim},
+      {"linear_key_head_dim", &kHeadDim},
+      {"linear_value_head_dim", &kHeadDim},
+      {"qk_nope_head_dim", &kHeadDim},
+      {"qk_rope_head_dim", &kHeadDim},
+      {"v_head_dim", &kHeadDim},
+      {"index_head_dim", &kHeadDim},
+      {"global_head_dim", &kHeadDim},
+      {"mamba_d_state", &kHeadDim},
+      {"intermediate_size", &kIntermediate},
+      {"ffn_hidden_size", &kIntermediate},
+      {"n_inner", &kIntermediate},
+      {"ffn_dim", &kIntermediate},
+      {"intermediate_size_mlp", &kIntermediate},
+      {"moe_intermediate_size", &kIntermediate},
+      {"shared_expert_intermediate_size", &kIntermediate},
+      {"vocab_size", &kVocab},
+      {"type_vocab_size", &kVocab},
+      {"max_position_embeddings", &kContext},
+      {"n_positions", &kContext},
+      {"max_sequence_length", &kContext},
+      {"seq_length", &kContext},
+      {"attention_chunk_size", &kContext},
+      {"sliding_window", &kContext},
+      {"num_local_experts", &kExperts},
+      {"num_experts", &kExperts},
+      {"n_routed_experts", &kExperts},
+      {"num_experts_per_tok", &kExperts},
+      {"experts_per_token", &kExperts},
+      {"moe_topk", &kExperts},
+      {"top_k_experts", &kExperts},
+      {"n_shared_experts", &kExperts},
+  };
+  for (const auto& [name, limit] : kKeys)
+    if (key == name) return *limit;
+  return kSmallCount;
+}
 
 // Reads config keys with their Hugging Face aliases, without exceptions.
 class ConfigReader {
@@ -40,9 +106,16 @@ class ConfigReader {
       if (required) Fail(*keys.begin(), "is missing");
       return fallback;
     }
-    if (!v->is_number() || v->get<double>() < 0 || v->get<double>() != std::floor(v->get<double>()) ||
-        v->get<double>() > 1e15) {
+    if (!v->is_number() || v->get<double>() < 0 || v->get<double>() != std::floor(v->get<double>())) {
       Fail(KeyName(keys, v), "must be a whole number >= 0");
+      return fallback;
+    }
+    // The limit before any cast: 23333333334 layers must not wrap to an int, nor run a loop.
+    const char* key = KeyName(keys, v);
+    const limits::Limit& limit = LimitOf(key);
+    if (v->get<double>() > static_cast<double>(limit.max)) {
+      Fail(key,
+           "is " + (v->is_number_float() ? FormatShort(v->get<double>(), 0) : v->dump()) + ", " + limits::Above(limit));
       return fallback;
     }
     return v->get<long long>();
@@ -410,9 +483,9 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
   }
   // Sliding-window layers: an explicit layer_types list wins; else the family's pattern.
   const json* window = r.Find({"sliding_window"});
-  if (window && window->is_number_integer() && window->get<long long>() > 0 &&
-      r.Bool({"use_sliding_window"}, true)) {
-    m.sliding_window = static_cast<int>(window->get<long long>());
+  if (window && window->is_number_integer() && window->get<long long>() > 0 && r.Bool({"use_sliding_window"}, true) &&
+      r.Int({"sliding_window"}, 0) > 0) {
+    m.sliding_window = static_cast<int>(r.Int({"sliding_window"}, 0));
     const json* types = r.Find({"layer_types"});
     if (types && types->is_array() && static_cast<int>(types->size()) == m.layers) {
       for (const json& lt : *types) m.sliding_layers.push_back(lt.is_string() && lt.get<std::string>() == "sliding_attention");

@@ -1,6 +1,7 @@
 #include "gpuplan/units.h"
 
 #include "gpuplan/i18n.h"
+#include "gpuplan/limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -199,6 +200,52 @@ std::string FormatRate(double v, const std::string& unit) {
   char buf[48];
   std::snprintf(buf, sizeof buf, per_byte ? "%.3g" : "%.3g %s", v, unit.c_str());
   return buf;
+}
+
+std::string NearestWord(std::string_view word, const std::vector<std::string>& candidates) {
+  // Distances grow with the words: long untrusted input is not compared (64 bytes is longer
+  // than any field, flag, command or catalog id).
+  if (word.empty() || word.size() > 64) return {};
+  const size_t limit = word.size() <= 4 ? 1 : word.size() <= 8 ? 2 : 3;
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  std::string best;
+  size_t best_d = limit + 1;
+  bool tie = false;
+  std::vector<size_t> prev2, prev, cur;
+  for (const std::string& cand : candidates) {
+    if (cand.size() > 64 || (cand.size() > word.size() ? cand.size() - word.size() : word.size() - cand.size()) > limit)
+      continue;
+    const size_t n = word.size(), m = cand.size();
+    prev2.assign(m + 1, 0);
+    prev.resize(m + 1);
+    cur.resize(m + 1);
+    for (size_t j = 0; j <= m; ++j) prev[j] = j;
+    for (size_t i = 1; i <= n; ++i) {
+      cur[0] = i;
+      for (size_t j = 1; j <= m; ++j) {
+        const bool same = lower(word[i - 1]) == lower(cand[j - 1]);
+        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
+        if (i > 1 && j > 1 && lower(word[i - 1]) == lower(cand[j - 2]) && lower(word[i - 2]) == lower(cand[j - 1]))
+          cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+      }
+      prev2.swap(prev);
+      prev.swap(cur);
+    }
+    const size_t d = prev[m];
+    if (d == 0) return cand;
+    if (d < best_d) {
+      best_d = d;
+      best = cand;
+      tie = false;
+    } else if (d == best_d && cand != best) {
+      tie = true;
+    }
+  }
+  return best_d <= limit && !tie ? best : std::string();
+}
+
+std::string limits::Above(const Limit& limit) {
+  return "above " + FormatCount(limit.max) + ", the largest " + limit.what + " gpuplan accepts (" + limit.basis + ")";
 }
 
 }  // namespace gpuplan

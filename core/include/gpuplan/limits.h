@@ -1,0 +1,46 @@
+// gpuplan/limits.h — the largest value each kind of number may take when it comes from outside
+// (a config.json, a catalog file, a probe file, a link, a flag). Checked where the number is
+// read, before any cast to int or any loop over it, so no input can wrap an integer or make a
+// computation run away; every reader names the file, entry, field, value and the limit.
+//
+// Each limit is a real-world maximum with room to grow (about 8x the largest published model
+// or system of the day), so a future model loads and a typo or an attack does not.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gpuplan::limits {
+
+struct Limit {
+  const char* what;  // "number of layers": in "above 1,024, the largest number of layers gpuplan accepts"
+  int64_t max;
+  const char* basis;  // the largest published value it was set against
+};
+
+// Transformer layers: Llama 3.1 405B has 126, Megatron-LM's 1T GPT 128 (Narayanan et al. 2021,
+// Table 1), PaLM 540B 118.
+inline constexpr Limit kLayers{"number of layers", 1024, "Llama 3.1 405B has 126, Megatron-LM's 1T GPT 128"};
+// Hidden size: Megatron-LM's 1T GPT 25,600; PaLM 540B 18,432; Llama 3.1 405B 16,384.
+inline constexpr Limit kHidden{"hidden size", 131072, "Megatron-LM's 1T GPT has 25,600"};
+// Attention heads (query or KV): Megatron-LM's 1T GPT 160; Llama 3.1 405B and DeepSeek-V3 128.
+inline constexpr Limit kHeads{"number of attention heads", 4096, "Megatron-LM's 1T GPT has 160"};
+// Head dimension: 64-256 in practice (Gemma 2/3 256; DeepSeek's MLA 192 with RoPE).
+inline constexpr Limit kHeadDim{"head dimension", 8192, "Gemma 3 has 256"};
+// MLP (or expert) width: Megatron-LM's 1T GPT 102,400; PaLM 540B 73,728.
+inline constexpr Limit kIntermediate{"MLP width", 1048576, "Megatron-LM's 1T GPT has 102,400"};
+// Vocabulary: Gemma 3 262,144; most 32k-256k.
+inline constexpr Limit kVocab{"vocabulary", 4194304, "Gemma 3 has 262,144"};
+// Context: Llama 4 Scout's 10,485,760 tokens.
+inline constexpr Limit kContext{"context (tokens)", 134217728, "Llama 4 Scout takes 10,485,760"};
+// Routed experts: Kimi K2 384, DeepSeek-V3 256.
+inline constexpr Limit kExperts{"number of experts", 16384, "Kimi K2 has 384"};
+// A small structural count (a conv kernel, heads of an indexer, a layer period, MTP layers).
+inline constexpr Limit kSmallCount{"structural count", 65536, "all published values are below 1,000"};
+// GPUs in one job or system: the largest published clusters hold about 100,000-200,000.
+inline constexpr Limit kGpus{"number of GPUs", 1048576, "the largest published clusters hold about 200,000"};
+
+// "above 1,024, the largest number of layers gpuplan accepts (Llama 3.1 405B has 126, ...)"
+std::string Above(const Limit& limit);
+
+}  // namespace gpuplan::limits
