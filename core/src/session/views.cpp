@@ -58,6 +58,13 @@ void AddBytes(Records& r, const std::string& name, double bytes, const std::stri
                     Number(bytes / kGB, FormatFixed(bytes / kGB, 2)), Text(how)});
 }
 
+// What bounds a step ("memory", "compute", "communication", "host memory"), in the reader's language.
+std::string BoundWord(const std::string& bound) {
+  for (const char* word : {N_("memory"), N_("compute"), N_("communication"), N_("host memory")})
+    if (bound == word) return Tr(word);
+  return bound;
+}
+
 Records StepRecords(const StepTime& t) {
   Records r{{{"term", Tr("term")}, {"seconds", Tr("time"), true}, {"formula", Tr("how")}}, {}};
   for (const TimeTerm& x : t.terms) r.rows.push_back({Text(x.name), Number(x.seconds, FormatSeconds(x.seconds)), Text(x.formula)});
@@ -191,10 +198,12 @@ Report SpeedReport(Session& session, const ReportOptions& o) {
     per_m.rows.push_back({Text(Tr("owned")), usd(c.owned_per_m_output), usd(c.owned_per_m_input), Text(c.purchase_basis)});
   if (!per_m.rows.empty()) r.sections.push_back({Tr("cost per 1M tokens"), std::move(per_m)});
   if (o.explain) {
-    r.sections.push_back({TrF("Decode step — {0} ({1}-bound)", {FormatSeconds(e.decode.seconds), e.decode.bound}),
-                          StepRecords(e.decode)});
-    r.sections.push_back({TrF("Prefill of the batch — {0} ({1}-bound)", {FormatSeconds(e.prefill.seconds), e.prefill.bound}),
-                          StepRecords(e.prefill)});
+    r.sections.push_back(
+        {TrF("Decode step — {0} ({1}-bound)", {FormatSeconds(e.decode.seconds), BoundWord(e.decode.bound)}),
+         StepRecords(e.decode)});
+    r.sections.push_back(
+        {TrF("Prefill of the batch — {0} ({1}-bound)", {FormatSeconds(e.prefill.seconds), BoundWord(e.prefill.bound)}),
+         StepRecords(e.prefill)});
     r.sections.push_back({Tr("Cost lines"), CostLineRecords(c)});
     if (o.curve_tables) {
       const SpeedCurves& curves = session.Curves();
