@@ -1,4 +1,5 @@
 #include "gpuplan/ceilings.h"
+#include "gpuplan/i18n.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -71,7 +72,9 @@ auto GemmFraction(bool fp8) {
 
 std::string GemmWhat(const std::string& precision) {
   const bool fp8 = precision.rfind("fp8", 0) == 0;
-  return (fp8 ? "FP8" : SixteenBit(precision) ? "16-bit" : "16-bit (for " + precision + ")") + std::string(" GEMM");
+  return fp8                     ? std::string(Tr("FP8 GEMM"))
+         : SixteenBit(precision) ? std::string(Tr("16-bit GEMM"))
+                                 : TrF("16-bit (for {0}) GEMM", {precision});
 }
 
 // This GPU's measurements of a kind ("memory", "gemm"), else the median of its kind's GPUs':
@@ -87,8 +90,10 @@ Attainable Pick(const std::vector<MeasuredGpu>& measured, const Gpu& gpu, const 
     a.measurements = static_cast<int>(m.fractions.size());
     a.own = true;
     if (say)
-      a.basis = what + ": median of " + std::to_string(m.fractions.size()) + " published measurement" +
-                (m.fractions.size() == 1 ? "" : "s") + " on this GPU";
+      a.basis = m.fractions.size() == 1 ? TrF("{0}: median of {1} published measurement on this GPU",
+                                              {what, std::to_string(m.fractions.size())})
+                                        : TrF("{0}: median of {1} published measurements on this GPU",
+                                              {what, std::to_string(m.fractions.size())});
     return a;
   }
   for (int level = 0; level < 2; ++level) {
@@ -100,20 +105,28 @@ Attainable Pick(const std::vector<MeasuredGpu>& measured, const Gpu& gpu, const 
     const int gpus = static_cast<int>(theirs.size());
     a.fraction = std::min(1.0, Median(theirs));
     a.measurements = gpus;
-    if (say)
-      a.basis = what + ": not measured on " + gpu.name + "; the median of " + std::to_string(gpus) + " other " +
-                gpu.vendor + (level == 0 ? " " + family : std::string()) + (consumer ? " consumer" : "") + " GPU" +
-                (gpus == 1 ? "" : "s");
+    if (say) {
+      const std::string kind = gpu.vendor + (level == 0 ? " " + family : std::string());
+      const std::string count = std::to_string(gpus);
+      a.basis = consumer ? (gpus == 1 ? TrF("{0}: not measured on {1}; the median of {2} other {3} consumer GPU",
+                                            {what, gpu.name, count, kind})
+                                      : TrF("{0}: not measured on {1}; the median of {2} other {3} consumer GPUs",
+                                            {what, gpu.name, count, kind}))
+                         : (gpus == 1 ? TrF("{0}: not measured on {1}; the median of {2} other {3} GPU",
+                                            {what, gpu.name, count, kind})
+                                      : TrF("{0}: not measured on {1}; the median of {2} other {3} GPUs",
+                                            {what, gpu.name, count, kind}));
+    }
     return a;
   }
-  if (say) a.basis = what + ": no published measurement for " + gpu.name + " or its kind; the datasheet figure";
+  if (say) a.basis = TrF("{0}: no published measurement for {1} or its kind; the datasheet figure", {what, gpu.name});
   return a;
 }
 
 }  // namespace
 
 Attainable AttainableMemory(const Catalog& catalog, const Gpu& gpu) {
-  return Pick(Group(catalog, "memory", MemoryFraction), gpu, "memory bandwidth", true);
+  return Pick(Group(catalog, "memory", MemoryFraction), gpu, Tr("memory bandwidth"), true);
 }
 
 Attainable AttainableGemm(const Catalog& catalog, const Gpu& gpu, const std::string& precision) {
@@ -121,7 +134,7 @@ Attainable AttainableGemm(const Catalog& catalog, const Gpu& gpu, const std::str
 }
 
 Attainable CeilingTable::Memory(const Gpu& gpu, bool say) const {
-  return Pick(memory, gpu, "memory bandwidth", say);
+  return Pick(memory, gpu, say ? Tr("memory bandwidth") : "", say);
 }
 
 Attainable CeilingTable::Gemm(const Gpu& gpu, const std::string& precision, bool say) const {
@@ -169,8 +182,8 @@ MeasuredAllReduce AllReduceFrom(const std::vector<MeasuredLink>& links, const Gp
     if (values.empty()) return;
     value = Median(values);
     if (say)
-      basis = "median of " + std::to_string(values.size()) + " measurement" + (values.size() == 1 ? "" : "s") + " on " +
-              where;
+      basis = values.size() == 1 ? TrF("median of {0} measurement on {1}", {std::to_string(values.size()), where})
+                                 : TrF("median of {0} measurements on {1}", {std::to_string(values.size()), where});
   };
   nearest("allreduce_busbw", true, out.bus_bytes_per_s, out.bus_basis);
   nearest("allreduce_latency", true, out.latency_s, out.latency_basis);

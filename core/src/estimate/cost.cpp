@@ -29,18 +29,20 @@ Money ScenarioMoney(const Catalog& catalog, const Scenario& s, std::vector<std::
   const Money unit{m.code, 1, ""};
   if (s.fx > 0) {
     m.per_usd = s.fx;
-    m.basis = "given: " + FormatMoney(1, Money{m.code, s.fx, ""}, 4) + " per $";
+    m.basis = TrF("given: {0} per $", {FormatMoney(1, Money{m.code, s.fx, ""}, 4)});
     if (warnings && rate && (s.fx > 3 * rate->per_usd || s.fx < rate->per_usd / 3))
-      warnings->push_back("fx " + FormatShort(s.fx) + " is far from the catalog's " + FormatShort(rate->per_usd) + " " +
-                          m.code + " per US dollar (" + rate->date + "): check the units (" + MoneySymbol(unit) +
-                          " per $)");
+      warnings->push_back(
+          TrF("fx {0} is far from the catalog's {1} {2} per US dollar ({3}): check the units ({4} per $)",
+              {FormatShort(s.fx), FormatShort(rate->per_usd), m.code, rate->date, MoneySymbol(unit)}));
   } else if (rate) {
     m.per_usd = rate->per_usd;
-    m.basis = FormatMoney(1, Money{m.code, rate->per_usd, ""}, 4) + " per $ (" + rate->date +
-              (rate->source.title.empty() ? std::string() : ", " + rate->source.title) + ")";
+    m.basis = rate->source.title.empty()
+                  ? TrF("{0} per $ ({1})", {FormatMoney(1, Money{m.code, rate->per_usd, ""}, 4), rate->date})
+                  : TrF("{0} per $ ({1}, {2})",
+                        {FormatMoney(1, Money{m.code, rate->per_usd, ""}, 4), rate->date, rate->source.title});
   } else {
     // No rate to convert with: dollars, said.
-    if (warnings) warnings->push_back("no " + m.code + " rate in the catalog: costs stay in US dollars (set fx)");
+    if (warnings) warnings->push_back(TrF("no {0} rate in the catalog: costs stay in US dollars (set fx)", {m.code}));
     return Money{};
   }
   return m;
@@ -97,17 +99,18 @@ double CheapestGpuHour(const Catalog& catalog, const std::string& gpu_id, bool s
       const Money yen{"JPY", 1, ""};
       const bool in_yen = o.on_demand_usd_per_hour == 0 && o.spot_usd_per_hour == 0;
       const bool monthly = in_yen && !spot && o.on_demand_jpy_per_hour == 0;
-      const std::string quoted = !in_yen ? money(price) + "/h"
-                                 : monthly
-                                     ? FormatMoney(o.monthly_jpy, yen) + " a month ÷ (730 h × " +
-                                           FormatFixed(std::clamp(utilization, 0.01, 1.0) * 100, 0) + "% busy)"
-                                     : FormatMoney(spot ? o.spot_jpy_per_hour : o.on_demand_jpy_per_hour, yen) + "/h";
-      *basis = o.provider + " " + o.instance + (o.access == "application" ? " (by application)" : "") + ": " + quoted +
-               (spot      ? " spot"
-                : monthly ? ""
-                          : " on demand") +
-               " for its " + FormatCountOf(o.gpu_count, "GPU", "GPUs") + " (" + o.date + "), " + money(per_gpu) +
-               " per GPU-hour" + (in_yen && shown.code != "JPY" ? " at ¥" + FormatShort(jpy_per_usd, 2) + "/$" : "");
+      const std::string quoted =
+          !in_yen   ? money(price) + "/h"
+          : monthly ? TrF("{0} a month ÷ (730 h × {1}% busy)",
+                          {FormatMoney(o.monthly_jpy, yen), FormatFixed(std::clamp(utilization, 0.01, 1.0) * 100, 0)})
+                    : FormatMoney(spot ? o.spot_jpy_per_hour : o.on_demand_jpy_per_hour, yen) + "/h";
+      *basis = TrF("{0}: {1} for its {2} ({3}), {4} per GPU-hour",
+                   {o.provider + " " + o.instance + (o.access == "application" ? Tr(" (by application)") : ""),
+                    spot      ? TrF("{0} spot", {quoted})
+                    : monthly ? quoted
+                              : TrF("{0} on demand", {quoted}),
+                    FormatCountOf(o.gpu_count, "GPU", "GPUs"), o.date, money(per_gpu)}) +
+               (in_yen && shown.code != "JPY" ? TrF(" at ¥{0}/$", {FormatShort(jpy_per_usd, 2)}) : "");
     }
   }
   return best;
@@ -129,12 +132,12 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   // Cloud.
   if (s.price_hour > 0) {
     c.cloud_gpu_hour = s.price_hour;
-    if (say) c.cloud_basis = "given: " + Usd(s.price_hour) + " per GPU-hour";
+    if (say) c.cloud_basis = TrF("given: {0} per GPU-hour", {Usd(s.price_hour)});
   } else {
     c.cloud_gpu_hour =
         CheapestGpuHour(catalog, s.gpu, false, say ? &c.cloud_basis : nullptr, jpy_per_usd, c.money, s.utilization);
     if (c.cloud_gpu_hour == 0 && say)
-      c.warnings.push_back("no cloud offer for this GPU in the catalog: set price-hour");
+      c.warnings.push_back(Tr("no cloud offer for this GPU in the catalog: set price-hour"));
   }
   c.spot_gpu_hour = CheapestGpuHour(catalog, s.gpu, true, say ? &c.spot_basis : nullptr, jpy_per_usd, c.money);
   c.cloud_hour = c.cloud_gpu_hour * n;
@@ -155,30 +158,32 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   if (c.cloud_hour > 0)
     c.lines.push_back({"cloud_hour", Tr("Cloud on demand, per hour"),
                        !say ? std::string()
-                            : Usd(c.cloud_gpu_hour) + " per GPU-hour × " + FormatCountOf(gpus, "GPU", "GPUs") + " (" +
-                                  c.cloud_basis + ")",
+                            : TrF("{0} per GPU-hour × {1} ({2})",
+                                  {Usd(c.cloud_gpu_hour), FormatCountOf(gpus, "GPU", "GPUs"), c.cloud_basis}),
                        c.cloud_hour});
   if (c.spot_hour > 0)
     c.lines.push_back({"spot_hour", Tr("Cloud spot, per hour"),
-                       !say
-                           ? std::string()
-                           : Usd(c.spot_gpu_hour) + " per GPU-hour × (1 + " + FormatFixed(s.spot_overhead * 100, 0) +
-                                 "% interruptions) × " + FormatCountOf(gpus, "GPU", "GPUs") + " (" + c.spot_basis + ")",
+                       !say ? std::string()
+                            : TrF("{0} per GPU-hour × (1 + {1}% interruptions) × {2} ({3})",
+                                  {Usd(c.spot_gpu_hour), FormatFixed(s.spot_overhead * 100, 0),
+                                   FormatCountOf(gpus, "GPU", "GPUs"), c.spot_basis}),
                        c.spot_hour});
 
   // Owned: the purchase price, else the catalog's latest street or launch price.
   if (s.buy_usd > 0) {
     c.purchase_gpu = s.buy_usd;
-    if (say) c.purchase_basis = "given";
+    if (say) c.purchase_basis = Tr("given");
   } else if (gpu) {
     const bool want_yen = c.money.code == "JPY";
     if (const Price* best = PurchasePrice(*gpu, want_yen, jpy_per_usd)) {
       c.purchase_gpu = PriceUsd(*best, jpy_per_usd);
       if (say)
-        c.purchase_basis = (best->kind == "estimate" ? std::string("analyst estimate ") : best->kind + " price ") +
-                           best->date +
+        c.purchase_basis = (best->kind == "estimate" ? TrF("analyst estimate {0}", {best->date})
+                            : best->kind == "launch" ? TrF("launch price {0}", {best->date})
+                            : best->kind == "street" ? TrF("street price {0}", {best->date})
+                                                     : best->kind + " price " + best->date) +
                            (best->jpy > 0 ? " " + FormatMoney(best->jpy, Money{"JPY", 1, ""}) +
-                                                (want_yen ? "" : " at ¥" + FormatShort(jpy_per_usd, 2) + "/$")
+                                                (want_yen ? "" : TrF(" at ¥{0}/$", {FormatShort(jpy_per_usd, 2)}))
                                           : "") +
                            " (" + best->source.title + ")";
     }
@@ -211,9 +216,9 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
     c.owned_per_m_input = PerMillion(c.owned_hour, speed.prefill_tokens_per_s * kept);
     c.lines.push_back({"amortisation", Tr("Purchase, per busy hour"),
                        !say ? std::string()
-                            : Usd(c.purchase_gpu) + " × " + FormatCountOf(gpus, "GPU", "GPUs") + " / (" +
-                                  FormatFixed(s.years, 1) + " years × 8,760 h × " +
-                                  FormatFixed(s.utilization * 100, 0) + "% busy)",
+                            : TrF("{0} × {1} / ({2} years × 8,760 h × {3}% busy)",
+                                  {Usd(c.purchase_gpu), FormatCountOf(gpus, "GPU", "GPUs"), FormatFixed(s.years, 1),
+                                   FormatFixed(s.utilization * 100, 0)}),
                        amortised});
     // Break-even: the month where the purchase is paid back by the rent saved net of energy,
     // renting the same busy hours: purchase / ((rent − energy) per month).
@@ -260,29 +265,31 @@ CostEstimate Cost(const Catalog& catalog, const Gpu* gpu, const Scenario& s, con
   // (the numbers-only path leaves the map empty: there a 0 is the unknown).
   auto unknown = [&](std::initializer_list<const char*> keys, const char* why) {
     if (say)
-      for (const char* k : keys) c.unknown.emplace(k, why);
+      for (const char* k : keys) c.unknown.emplace(k, Tr(why));
   };
   if (!(c.cloud_gpu_hour > 0))
     unknown({"cloud_gpu_hour", "cloud_hour", "cloud_month", "cloud_per_m_output", "cloud_per_m_input", "spot_discount"},
-            "no cloud offer for this GPU in the catalog: set price-hour");
+            N_("no cloud offer for this GPU in the catalog: set price-hour"));
   if (!(c.spot_gpu_hour > 0))
-    unknown({"spot_gpu_hour", "spot_effective_gpu_hour", "spot_hour", "spot_month", "spot_per_m_output", "spot_discount",
-             "break_even_spot_months"},
-            "no spot offer for this GPU in the catalog");
+    unknown({"spot_gpu_hour", "spot_effective_gpu_hour", "spot_hour", "spot_month", "spot_per_m_output",
+             "spot_discount", "break_even_spot_months"},
+            N_("no spot offer for this GPU in the catalog"));
   if (!(c.purchase_gpu > 0))
     unknown({"purchase_gpu", "owned_hour", "owned_month", "amortised_month", "owned_per_m_output", "owned_per_m_input",
              "break_even_months", "break_even_spot_months"},
-            "no purchase price for this GPU in the catalog: set buy-usd");
-  if (!(c.power_w > 0))
-    unknown({"power_w", "energy_hour", "energy_month"}, "no TDP for this GPU in the catalog");
+            N_("no purchase price for this GPU in the catalog: set buy-usd"));
+  if (!(c.power_w > 0)) unknown({"power_w", "energy_hour", "energy_month"}, N_("no TDP for this GPU in the catalog"));
   if (auto it = speed.unknown.find("prefill_tokens_per_s"); it != speed.unknown.end())
     unknown({"cloud_per_m_input", "owned_per_m_input"}, it->second.c_str());
   if (!(speed.tokens_per_s_total > 0))
-    unknown({"cloud_per_m_output", "owned_per_m_output", "spot_per_m_output"}, "no decode rate");
+    unknown({"cloud_per_m_output", "owned_per_m_output", "spot_per_m_output"}, N_("no decode rate"));
   if (c.purchase_gpu > 0 && c.cloud_gpu_hour > 0 && c.break_even_months == 0)
-    unknown({"break_even_months"}, "renting these hours costs about as much as the energy of owning: buying never pays off within 100 years");
+    unknown(
+        {"break_even_months"},
+        N_("renting these hours costs about as much as the energy of owning: buying never pays off within 100 years"));
   if (c.purchase_gpu > 0 && c.spot_gpu_hour > 0 && c.break_even_spot_months == 0)
-    unknown({"break_even_spot_months"}, "renting spot costs about as much as the energy of owning: buying never pays off within 100 years");
+    unknown({"break_even_spot_months"},
+            N_("renting spot costs about as much as the energy of owning: buying never pays off within 100 years"));
   if (!say) return c;
   std::vector<std::string> rack = std::move(c.assumptions);  // the rack's, gathered above
   c.assumptions = {

@@ -63,7 +63,7 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
     // An explicit fraction (SGLang --mem-fraction-static) replaces the reserve rule:
     // weights + KV <= fraction × total.
     w.bytes = capacity * (1 - s.mem_util);
-    if (say) w.formula = "memory outside mem-fraction-static " + FormatFixed(s.mem_util, 2);
+    if (say) w.formula = TrF("memory outside mem-fraction-static {0}", {FormatFixed(s.mem_util, 2)});
     return w;
   }
   switch (engine.workspace_model) {
@@ -80,11 +80,12 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       const double forward = t * 2 * (3 * ffn / tp + qkv / tp + 4 * h) + rows * vocab * 8;
       w.bytes = forward;
       if (say)
-        w.formula = FormatCount(static_cast<long long>(t)) + " profiled tokens × 2 B × ((3 × " +
-                    FormatCount(static_cast<long long>(ffn)) + " FFN + " + FormatCount(static_cast<long long>(qkv)) +
-                    " QKV) / " + FormatCountOf(s.tp, "GPU", "GPUs") + " + 4 × " + FormatCount(m.hidden) +
-                    " hidden) + " + FormatCount(static_cast<long long>(rows)) + " rows × vocab " +
-                    FormatCount(m.vocab) + " × 8 B logits";
+        w.formula =
+            TrF("{0} profiled tokens × 2 B × ((3 × {1} FFN + {2} QKV) / {3} + 4 × {4} hidden) + {5} rows × vocab "
+                "{6} × 8 B logits",
+                {FormatCount(static_cast<long long>(t)), FormatCount(static_cast<long long>(ffn)),
+                 FormatCount(static_cast<long long>(qkv)), FormatCountOf(s.tp, "GPU", "GPUs"), FormatCount(m.hidden),
+                 FormatCount(static_cast<long long>(rows)), FormatCount(m.vocab)});
       // vLLM V1 also warms the sampler up with max_num_seqs dummy rows over the whole vocabulary
       // (gpu_model_runner _dummy_sampler_run); on a large vocabulary its peak exceeds the
       // forward's and does not shrink with tensor parallelism. Per logit, the bytes vLLM 0.19
@@ -93,10 +94,12 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       if (sampler > forward) {
         w.bytes = sampler;
         if (say)
-          w.formula = "sampler warm-up: " + FormatCount(static_cast<long long>(rows)) + " sequences × vocab " +
-                      FormatCount(m.vocab) + " × " + FormatShort(engine.sampler_bytes_per_logit) +
-                      " B per logit (larger than the profiled forward of " + FormatCount(static_cast<long long>(t)) +
-                      " tokens, " + FormatBytes(forward, ByteUnit::GiB) + ")";
+          w.formula =
+              TrF("sampler warm-up: {0} sequences × vocab {1} × {2} B per logit (larger than the profiled "
+                  "forward of {3} tokens, {4})",
+                  {FormatCount(static_cast<long long>(rows)), FormatCount(m.vocab),
+                   FormatShort(engine.sampler_bytes_per_logit), FormatCount(static_cast<long long>(t)),
+                   FormatBytes(forward, ByteUnit::GiB)});
       }
       break;
     }
@@ -104,11 +107,12 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       const EngineReserve& rule = *engine.reserve;
       w.bytes = ReserveBytes(rule, capacity, s.tp);
       if (say)
-        w.formula = engine.name + " reserve: " + FormatShort(rule.constant_mib) + " MiB + " +
-                    FormatShort(rule.per_chunk_token_mib) + " MiB × chunked-prefill tokens + " +
-                    FormatShort(rule.per_graph_batch_mib) + " MiB × CUDA-graph batch sizes + " +
-                    FormatShort(rule.per_8_gpus_mib / 1024) + " GiB per 8 GPUs (" + FormatShort(rule.floor_mib / 1024) +
-                    " GiB floor above " + FormatShort(rule.floor_above_gib) + " GiB)";
+        w.formula =
+            TrF("{0} reserve: {1} MiB + {2} MiB × chunked-prefill tokens + {3} MiB × CUDA-graph batch sizes + "
+                "{4} GiB per 8 GPUs ({5} GiB floor above {6} GiB)",
+                {engine.name, FormatShort(rule.constant_mib), FormatShort(rule.per_chunk_token_mib),
+                 FormatShort(rule.per_graph_batch_mib), FormatShort(rule.per_8_gpus_mib / 1024),
+                 FormatShort(rule.floor_mib / 1024), FormatShort(rule.floor_above_gib)});
       break;
     }
     case WorkspaceModel::kComputeBuffer: {
@@ -118,8 +122,9 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       const double ub = engine.micro_batch_tokens;
       w.bytes = ub * 4 * (vocab + ffn + 4 * h) / tp;
       if (say)
-        w.formula = FormatCount(engine.micro_batch_tokens) + "-token micro-batch × 4 B × (vocab " +
-                    FormatCount(m.vocab) + " + FFN " + FormatCount(static_cast<long long>(ffn)) + " + 4 × hidden)";
+        w.formula = TrF(
+            "{0}-token micro-batch × 4 B × (vocab {1} + FFN {2} + 4 × hidden)",
+            {FormatCount(engine.micro_batch_tokens), FormatCount(m.vocab), FormatCount(static_cast<long long>(ffn))});
       break;
     }
     case WorkspaceModel::kPrefillForward: {
@@ -128,8 +133,8 @@ Workspace EngineWorkspace(const EngineProfile& engine, const Gpu& gpu, const Mod
       const double tokens = static_cast<double>(s.batch) * static_cast<double>(std::min(s.prompt, s.context));
       w.bytes = tokens * 2 * (3 * ffn + 4 * h) / tp + static_cast<double>(s.batch) * vocab * 4;
       if (say)
-        w.formula = FormatCount(static_cast<long long>(tokens)) + " prompt tokens × 2 B × (3 × FFN + 4 × hidden) + " +
-                    FormatCountOf(s.batch, "row", "rows") + " × vocab × 4 B";
+        w.formula = TrF("{0} prompt tokens × 2 B × (3 × FFN + 4 × hidden) + {1} × vocab × 4 B",
+                        {FormatCount(static_cast<long long>(tokens)), FormatCountOf(s.batch, "row", "rows")});
       break;
     }
   }
@@ -153,9 +158,10 @@ MultiGpuMode SplitMode(const EngineProfile& engine, const Scenario& s, std::vect
   if (warnings) {
     std::string offers;
     for (MultiGpuMode m : engine.multi_gpu_modes) offers += (offers.empty() ? "" : ", ") + std::string(MultiGpuModeName(m));
-    warnings->push_back("split: " + engine.name + " has no " + MultiGpuModeName(want) + " (it offers " +
-                        (offers.empty() ? MultiGpuModeName(engine.multi_gpu) : offers) + "); its default " +
-                        MultiGpuModeName(engine.multi_gpu) + " is used");
+    warnings->push_back("split: " + TrF("{0} has no {1} (it offers {2}); its default {3} is used",
+                                        {engine.name, MultiGpuModeName(want),
+                                         offers.empty() ? std::string(MultiGpuModeName(engine.multi_gpu)) : offers,
+                                         MultiGpuModeName(engine.multi_gpu)}));
   }
   return engine.multi_gpu;
 }
@@ -173,20 +179,23 @@ Result<MemoryEstimate> EstimateMemory(const Catalog& catalog, const Scenario& s,
 
 std::string MixedBitsText(const WeightFormat& wf, bool routed_experts) {
   // Groups sharing a bit width are named together: "input embedding and LM head at 16 bits".
-  const std::pair<TensorGroup, const char*> groups[] = {{TensorGroup::kLayers, "layers"},
-                                                        {TensorGroup::kRoutedExperts, "routed experts"},
-                                                        {TensorGroup::kInputEmbedding, "input embedding"},
-                                                        {TensorGroup::kLmHead, "LM head"}};
+  const std::pair<TensorGroup, const char*> groups[] = {{TensorGroup::kLayers, N_("layers")},
+                                                        {TensorGroup::kRoutedExperts, N_("routed experts")},
+                                                        {TensorGroup::kInputEmbedding, N_("input embedding")},
+                                                        {TensorGroup::kLmHead, N_("LM head")}};
   std::vector<std::pair<double, std::string>> by_bits;
   for (const auto& [group, name] : groups) {
     if (group == TensorGroup::kRoutedExperts && !routed_experts) continue;
     const double bits = wf.BitsFor(group);
     auto it = std::find_if(by_bits.begin(), by_bits.end(), [&](const auto& b) { return b.first == bits; });
-    if (it == by_bits.end()) by_bits.push_back({bits, name});
-    else it->second += std::string(" and ") + name;
+    if (it == by_bits.end())
+      by_bits.push_back({bits, Tr(name)});
+    else
+      it->second = TrF("{0} and {1}", {it->second, Tr(name)});
   }
   std::string out;
-  for (const auto& [bits, names] : by_bits) out += (out.empty() ? "" : ", ") + names + " at " + FormatShort(bits, 4) + " bits";
+  for (const auto& [bits, names] : by_bits)
+    out += (out.empty() ? "" : ", ") + TrF("{0} at {1} bits", {names, FormatShort(bits, 4)});
   return out;
 }
 
@@ -272,25 +281,26 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
     // The bits as one figure: the format's own, or the mix's average over what the GPUs hold.
     // (A stage that holds nothing, every layer on the host: the format's own figure.)
     const double mixed_bits = stage_params > 0 ? stage_bytes * 8 / stage_params : wf.bits_per_weight;
-    const std::string bits_text = wf.Mixed() ? FormatFixed(mixed_bits, 3) + " bits on average (" + wf.name + "; " +
-                                                   MixedBitsText(wf, params.routed > 0) + ")"
-                                             : FormatFixed(wf.bits_per_weight, 3) + " bits (" + wf.name + ")";
-    weights_formula =
-        FormatParams(params.total) + " params × " + bits_text + " / 8 / " + FormatCountOf(s.tp, "GPU", "GPUs");
+    const std::string bits_text = wf.Mixed()
+                                      ? TrF("{0} bits on average ({1}; {2})",
+                                            {FormatFixed(mixed_bits, 3), wf.name, MixedBitsText(wf, params.routed > 0)})
+                                      : TrF("{0} bits ({1})", {FormatFixed(wf.bits_per_weight, 3), wf.name});
+    const std::string gpus = FormatCountOf(s.tp, "GPU", "GPUs");
+    weights_formula = TrF("{0} params × {1} / 8 / {2}", {FormatParams(params.total), bits_text, gpus});
     if (offload || host_embedding > 0)
-      weights_formula = FormatParams(gpu_params) + " of " + FormatParams(params.total) + " params on the GPUs (" +
-                        std::to_string(e.layers_on_gpu) + " of " + std::to_string(model.layers) + " layers" +
-                        (host_embedding > 0 ? "; input embedding in host RAM" : "") + ") × " + bits_text + " / 8 / " +
-                        FormatCountOf(s.tp, "GPU", "GPUs");
+      weights_formula = TrF("{0} of {1} params on the GPUs ({2} of {3} layers{4}) × {5} / 8 / {6}",
+                            {FormatParams(gpu_params), FormatParams(params.total), std::to_string(e.layers_on_gpu),
+                             std::to_string(model.layers),
+                             host_embedding > 0 ? Tr("; input embedding in host RAM") : "", bits_text, gpus});
     if (pp > 1)
-      weights_formula = FormatParams(stage_params) + " params on the largest of " + std::to_string(pp) +
-                        " pipeline stages (" + std::to_string(stage_layers) + " layers + " +
-                        (lm_head > params.input_embedding ? "LM head" : "embedding") + ") × " + bits_text + " / 8 / " +
-                        FormatCountOf(s.tp, "GPU", "GPUs") + " per stage";
+      weights_formula =
+          TrF("{0} params on the largest of {1} pipeline stages ({2} layers + {3}) × {4} / 8 / {5} per stage",
+              {FormatParams(stage_params), std::to_string(pp), std::to_string(stage_layers),
+               lm_head > params.input_embedding ? Tr("LM head") : Tr("embedding"), bits_text, gpus});
     if (ep)
-      weights_formula +=
-          "; expert parallel: " + std::to_string(static_cast<long long>(std::ceil(model.moe->experts / tp))) + " of " +
-          std::to_string(model.moe->experts) + " experts per GPU, whole";
+      weights_formula += TrF("; expert parallel: {0} of {1} experts per GPU, whole",
+                             {std::to_string(static_cast<long long>(std::ceil(model.moe->experts / tp))),
+                              std::to_string(model.moe->experts)});
   }
   // DP attention keeps the attention weights whole on every GPU (each serves its own sequences);
   // the rest is split as tensor parallelism splits it.
@@ -299,8 +309,8 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (dp_attention) {
     weights_bytes += attention_stage_bytes * (1 - 1 / tp);
     if (say)
-      weights_formula += "; DP attention: the attention's " +
-                         FormatParams(params.attention * stage_layers / model.layers) + " params whole on every GPU";
+      weights_formula += TrF("; DP attention: the attention's {0} params whole on every GPU",
+                             {FormatParams(params.attention * stage_layers / model.layers)});
   }
   Term weights{"weights", Tr("Weights"), std::move(weights_formula), weights_bytes};
 
@@ -317,20 +327,26 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   std::string kv_formula;
   if (say) {
     if (!model.mla && !model.mamba && !model.linear && model.sliding_window == 0) {
-      kv_formula = "2 × " + std::to_string(stage_layers) + " layers" +
-                   (whole_layers ? " / " + FormatCountOf(s.tp, "GPU", "GPUs") + " × " +
-                                       std::to_string(e.kv_heads_per_gpu) + " KV heads × "
-                                 : " × " + std::to_string(e.kv_heads_per_gpu) + " KV heads/GPU × ") +
-                   std::to_string(model.head_dim) + " head dim × ";
+      kv_formula = (whole_layers ? TrF("2 × {0} layers / {1} × {2} KV heads × {3} head dim",
+                                       {std::to_string(stage_layers), FormatCountOf(s.tp, "GPU", "GPUs"),
+                                        std::to_string(e.kv_heads_per_gpu), std::to_string(model.head_dim)})
+                                 : TrF("2 × {0} layers × {1} KV heads/GPU × {2} head dim",
+                                       {std::to_string(stage_layers), std::to_string(e.kv_heads_per_gpu),
+                                        std::to_string(model.head_dim)})) +
+                   " × ";
     } else {
       kv_formula = DescribeAttention(model) +
-                   (model.mla && s.tp > 1 && !whole_layers ? " (replicated on each GPU)" : "") +
-                   (whole_layers ? "; whole layers, 1/" + std::to_string(s.tp) + " of them per GPU" : "") +
-                   (offload ? "; " + std::to_string(e.layers_on_gpu) + " layers on the GPUs" : "") + "; ";
+                   (model.mla && s.tp > 1 && !whole_layers ? Tr(" (replicated on each GPU)") : "") +
+                   (whole_layers ? TrF("; whole layers, 1/{0} of them per GPU", {std::to_string(s.tp)}) : "") +
+                   (offload ? TrF("; {0} layers on the GPUs", {std::to_string(e.layers_on_gpu)}) : "") + "; ";
     }
-    kv_formula += FormatShort(kvf.bytes_per_element) + " B (" + kvf.name + ") × " + FormatCount(s.context) +
-                  " tokens × " + FormatCountOf(static_cast<long long>(seqs_per_gpu), "sequence", "sequences") +
-                  (dp_attention ? " per GPU (DP attention: its share of the " + std::to_string(s.batch) + ")" : "");
+    const long long seqs = static_cast<long long>(seqs_per_gpu);
+    kv_formula +=
+        (seqs == 1 ? TrF("{0} B ({1}) × {2} tokens × {3} sequence",
+                         {FormatShort(kvf.bytes_per_element), kvf.name, FormatCount(s.context), FormatCount(seqs)})
+                   : TrF("{0} B ({1}) × {2} tokens × {3} sequences",
+                         {FormatShort(kvf.bytes_per_element), kvf.name, FormatCount(s.context), FormatCount(seqs)})) +
+        (dp_attention ? TrF(" per GPU (DP attention: its share of the {0})", {std::to_string(s.batch)}) : "");
   }
   Term kv{"kv_cache", Tr("KV cache"), std::move(kv_formula), kv_per_sequence * seqs_per_gpu};
 
@@ -356,8 +372,9 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (s.Gpus() > 1 && engine.multi_gpu_buffers_bytes > 0 && gpu.interconnect) {
     overhead.bytes += engine.multi_gpu_buffers_bytes;
     if (say)
-      overhead.formula += " + " + FormatBytes(engine.multi_gpu_buffers_bytes, ByteUnit::GiB) + " of " + engine.name +
-                          "'s collective buffers with " + FormatCountOf(s.Gpus(), "GPU", "GPUs");
+      overhead.formula += TrF(" + {0} of {1}'s collective buffers with {2}",
+                              {FormatBytes(engine.multi_gpu_buffers_bytes, ByteUnit::GiB), engine.name,
+                               FormatCountOf(s.Gpus(), "GPU", "GPUs")});
   }
 
   const double fixed_terms = weights.bytes + activations.bytes + overhead.bytes;  // all but the KV cache
@@ -418,16 +435,18 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
     if (say) e.usable_basis = TrF("all that is free ({0} has no memory cap)", {engine.name});
     if (say && s.mem_util > 0 &&
         engine.memory_cap != MemoryCap::kReserve)  // a reserve's fraction is in the workspace term
-      e.warnings.push_back("mem-util has no effect with " + engine.name);
+      e.warnings.push_back(TrF("mem-util has no effect with {0}", {engine.name}));
   }
   e.headroom_bytes = e.usable_bytes - e.total_bytes;
   e.fits = e.headroom_bytes >= 0 && !cap_refused;
   e.warnings.insert(e.warnings.end(), e.device.warnings.begin(), e.device.warnings.end());
   const double free_for_kv = e.usable_bytes - fixed;
   if (say && graphs > 0 && !engine.cuda_graphs_in_budget && e.usable_bytes + graphs > capacity)
-    e.warnings.push_back(engine.name + "'s CUDA graphs (about " + FormatBytes(graphs, ByteUnit::GiB) +
-                         ") come after the KV cache, from the " + FormatBytes(std::max(0.0, capacity - e.usable_bytes), ByteUnit::GiB) +
-                         " its memory cap leaves: start-up may run out of memory (lower mem-util)");
+    e.warnings.push_back(
+        TrF("{0}'s CUDA graphs (about {1}) come after the KV cache, from the {2} its memory cap "
+            "leaves: start-up may run out of memory (lower mem-util)",
+            {engine.name, FormatBytes(graphs, ByteUnit::GiB),
+             FormatBytes(std::max(0.0, capacity - e.usable_bytes), ByteUnit::GiB)}));
   e.kv_pool_bytes = std::max(0.0, free_for_kv);
   e.kv_token_bytes_gpu = kv_per_sequence / static_cast<double>(std::max(1LL, s.context)) / (dp_attention ? s.tp : 1);
   e.host_bytes = (all_bytes - gpu_bytes) + KvCacheBytes(model, facts, s.context, kvf.bytes_per_element, 1) *

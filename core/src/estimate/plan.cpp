@@ -1,4 +1,5 @@
 #include "gpuplan/plan.h"
+#include "gpuplan/i18n.h"
 
 #include <algorithm>
 #include <cctype>
@@ -130,7 +131,7 @@ struct PlanSearch::State {
 void PlanSearch::State::ScreenGpu(const Gpu& g) {
   PlanResult& o = *out;
   if (g.bandwidth_bytes_per_s <= 0 || g.dense_flops.empty()) {
-    ++dropped["no speed figures in the catalog"];
+    ++dropped[N_("no speed figures in the catalog")];
     return;
   }
   for (const Option& opt : Options(g))
@@ -158,7 +159,7 @@ void PlanSearch::State::ScreenGpu(const Gpu& g) {
         ++o.fitted;
         Result<SpeedEstimate> v = EstimateSpeed(*r, s, *m, {}, Detail::kNumbers);
         if (!v || v->step.flops_gpu <= 0) {
-          ++dropped["no speed estimate"];
+          ++dropped[N_("no speed estimate")];
           break;
         }
         // The largest batch the pool and the engine hold, then the largest whose step (its decodes
@@ -178,7 +179,7 @@ void PlanSearch::State::ScreenGpu(const Gpu& g) {
         fitted_once = true;
         if (q.tpot_p90_s > 0) {
           if (step(1) > q.tpot_p90_s * kScreenMargin) {
-            ++dropped["TPOT above the target at one sequence"];
+            ++dropped[N_("TPOT above the target at one sequence")];
             continue;  // more GPUs may be faster
           }
           double lo = 1, hi = cap;
@@ -192,7 +193,7 @@ void PlanSearch::State::ScreenGpu(const Gpu& g) {
           StepLoad one;
           one.prefill_seqs = 1, one.prefill_tokens = mean_prompt, one.prefill_context = mean_prompt * mean_prompt / 2;
           if (StepSeconds(v->step, one) > q.ttft_p90_s * kScreenMargin) {
-            ++dropped["TTFT above the target for one prompt"];
+            ++dropped[N_("TTFT above the target for one prompt")];
             continue;
           }
         }
@@ -205,7 +206,7 @@ void PlanSearch::State::ScreenGpu(const Gpu& g) {
         const CostEstimate cost = EstimateCost(*r, s, *v, Detail::kNumbers);
         const double one = q.by == "cloud" ? cost.cloud_hour : q.by == "spot" ? cost.spot_hour : cost.owned_month;
         if (!(one > 0)) {
-          ++dropped[q.by == "owned" ? "no purchase price in the catalog" : "no cloud offer in the catalog"];
+          ++dropped[q.by == "owned" ? N_("no purchase price in the catalog") : N_("no cloud offer in the catalog")];
           continue;
         }
         c.measure = one * c.replicas;
@@ -213,11 +214,11 @@ void PlanSearch::State::ScreenGpu(const Gpu& g) {
         c.busy_hours_month = cost.busy_hours_month;
         c.watts = g.tdp_w * static_cast<double>(s.Gpus()) * c.replicas;
         if (q.max_usd_hour > 0 && cost.cloud_hour * c.replicas > q.max_usd_hour) {
-          ++dropped["over the hourly budget"];
+          ++dropped[N_("over the hourly budget")];
           continue;
         }
         if (q.max_watts > 0 && c.watts > q.max_watts) {
-          ++dropped["over the power cap"];
+          ++dropped[N_("over the power cap")];
           continue;
         }
         pass.push_back(std::move(c));
@@ -254,7 +255,7 @@ void PlanSearch::State::ReplayOne() {
       const ServeResult& x = row.run;
       std::string why;
       if (x.saturated)
-        why = "saturated: the queue grows";
+        why = Tr("saturated: the queue grows");
       else if (q.tpot_p90_s > 0 && x.tpot_s.p90 > q.tpot_p90_s)
         why = "TPOT p90 " + FormatSeconds(x.tpot_s.p90) + " > " + FormatSeconds(q.tpot_p90_s);
       else if (q.ttft_p90_s > 0 && x.ttft_s.p90 > q.ttft_p90_s)
@@ -280,11 +281,11 @@ void PlanSearch::State::ReplayOne() {
   row.watts = c.watts / c.replicas * row.replicas;
   // Replicas added in the replay may break the budget or the power cap.
   if (row.meets && q.max_usd_hour > 0 && row.usd_hour > q.max_usd_hour)
-    row.meets = false, row.binding = "over the budget with " + std::to_string(row.replicas) +
-                                     " replicas: " + FormatUsd(row.usd_hour, 2) + "/h";
+    row.meets = false, row.binding = TrF("over the budget with {0} replicas: {1}/h",
+                                         {std::to_string(row.replicas), FormatUsd(row.usd_hour, 2)});
   if (row.meets && q.max_watts > 0 && row.watts > q.max_watts)
-    row.meets = false, row.binding = "over the power cap with " + std::to_string(row.replicas) +
-                                     " replicas: " + FormatFixed(row.watts, 0) + " W";
+    row.meets = false, row.binding = TrF("over the power cap with {0} replicas: {1} W",
+                                         {std::to_string(row.replicas), FormatFixed(row.watts, 0)});
   o.rows.push_back(std::move(row));
   ++next_final, next_replicas = 0;
 }
@@ -306,10 +307,11 @@ void PlanSearch::State::Finish() {
              (measure(b) < measure(a) || b.run.tpot_s.p90 < a.run.tpot_s.p90);
     });
   }
-  o.notes.push_back("considered " + FormatCount(o.considered) + " setups (GPU x engine x format x layout, 1-" +
-                    std::to_string(q.max_gpus) + " GPUs), " + FormatCount(o.fitted) + " fit; the " +
-                    FormatCount(static_cast<long long>(pass.size())) + " cheapest by the screen replayed (" +
-                    FormatCount(o.replayed) + " runs of up to " + FormatCount(kReplayed) + " requests)");
+  o.notes.push_back(
+      TrF("considered {0} setups (GPU x engine x format x layout, 1-{1} GPUs), {2} fit; the {3} cheapest by "
+          "the screen replayed ({4} runs of up to {5} requests)",
+          {FormatCount(o.considered), std::to_string(q.max_gpus), FormatCount(o.fitted),
+           FormatCount(static_cast<long long>(pass.size())), FormatCount(o.replayed), FormatCount(kReplayed)}));
   phase = kDone;
 }
 
@@ -327,9 +329,10 @@ std::string PlanRowText(const Catalog& catalog, const PlanRow& row) {
   const Gpu* g = catalog.FindGpu(row.s.gpu);
   const EngineProfile* e = catalog.FindEngine(row.s.engine);
   const WeightFormat* w = catalog.FindWeightFormat(row.s.weights);
-  return (row.replicas > 1 ? std::to_string(row.replicas) + " replicas of " : std::string()) +
-         std::to_string(row.s.Gpus()) + " x " + (g ? g->name : row.s.gpu) + " (" + LayoutText(row.s) + "), " +
-         (e ? e->name : row.s.engine) + ", " + (w ? w->name : row.s.weights);
+  const std::string setup = std::to_string(row.s.Gpus()) + " x " + (g ? g->name : row.s.gpu) + " (" +
+                            LayoutText(row.s) + "), " + (e ? e->name : row.s.engine) + ", " +
+                            (w ? w->name : row.s.weights);
+  return row.replicas > 1 ? TrF("{0} replicas of {1}", {std::to_string(row.replicas), setup}) : setup;
 }
 
 PlanSearch::PlanSearch() : st_(std::make_unique<State>()) {}
@@ -399,7 +402,7 @@ bool PlanSearch::Step(double budget_ms) {
       // The screen is complete: its tallies, then the cheapest go on to the replay.
       for (const auto& [why, n] : st.dropped) {
         st.out->screened_out += n;
-        st.out->notes.push_back(FormatCount(n) + " screened out: " + why);
+        st.out->notes.push_back(TrF("{0} screened out: {1}", {FormatCount(n), Tr(why.c_str())}));
       }
       std::stable_sort(st.pass.begin(), st.pass.end(),
                        [](const Screened& a, const Screened& b) { return a.measure < b.measure; });
@@ -436,8 +439,8 @@ std::string PlanSearch::stage() const {
   const State& st = *st_;
   if (st.phase == State::kDone) return "done";
   if (st.phase == State::kScreen)
-    return "screening: " + std::to_string(st.next_gpu) + " of " + std::to_string(st.gpus.size()) + " GPUs";
-  return "replaying: " + std::to_string(st.next_final) + " of " + std::to_string(st.pass.size()) + " setups";
+    return TrF("screening: {0} of {1} GPUs", {std::to_string(st.next_gpu), std::to_string(st.gpus.size())});
+  return TrF("replaying: {0} of {1} setups", {std::to_string(st.next_final), std::to_string(st.pass.size())});
 }
 
 const Result<PlanResult>& PlanSearch::result() const {
@@ -457,33 +460,36 @@ Result<PlanResult> PlanServing(const Catalog& catalog, const PlanQuery& q) {
 Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& p) {
   Report r;
   const Model* m = catalog.FindModel(q.base.model);
-  r.title = "gpuplan plan: " + (m ? m->name : q.base.model) + ", the cheapest setups " +
-            (q.by == "cloud"  ? "to rent on demand"
-             : q.by == "spot" ? "to rent on spot"
-                              : "to own");
-  r.lines.push_back(FormatCount(q.workload.requests) + " requests, " +
-                    (q.workload.rate > 0 ? "Poisson arrivals at " + FormatShort(q.workload.rate) + "/s"
-                                         : FormatCountOf(q.workload.concurrency, "client", "clients") + " at once") +
-                    "; SLA: " + (q.ttft_p90_s > 0 ? "TTFT p90 <= " + FormatSeconds(q.ttft_p90_s) : "no TTFT limit") +
-                    ", " + (q.tpot_p90_s > 0 ? "TPOT p90 <= " + FormatSeconds(q.tpot_p90_s) : "no TPOT limit"));
+  const std::string model = m ? m->name : q.base.model;
+  r.title = q.by == "cloud"  ? TrF("gpuplan plan: {0}, the cheapest setups to rent on demand", {model})
+            : q.by == "spot" ? TrF("gpuplan plan: {0}, the cheapest setups to rent on spot", {model})
+                             : TrF("gpuplan plan: {0}, the cheapest setups to own", {model});
+  r.lines.push_back(
+      TrF("{0} requests, {1}; SLA: {2}, {3}",
+          {FormatCount(q.workload.requests),
+           q.workload.rate > 0           ? TrF("Poisson arrivals at {0}/s", {FormatShort(q.workload.rate)})
+           : q.workload.concurrency == 1 ? TrF("{0} client at once", {FormatCount(q.workload.concurrency)})
+                                         : TrF("{0} clients at once", {FormatCount(q.workload.concurrency)}),
+           q.ttft_p90_s > 0 ? "TTFT p90 <= " + FormatSeconds(q.ttft_p90_s) : std::string(Tr("no TTFT limit")),
+           q.tpot_p90_s > 0 ? "TPOT p90 <= " + FormatSeconds(q.tpot_p90_s) : std::string(Tr("no TPOT limit"))}));
   // Money in the scenario's currency (cost.h ScenarioMoney).
   const Money money = ScenarioMoney(catalog, q.base);
   const std::string sym = MoneySymbol(money);
-  if (!money.basis.empty()) r.lines.push_back("money in " + money.code + ": " + money.basis);
-  Records t{{{"gpu", "GPU"},
-             {"gpus", "GPUs", true},
-             {"layout", "layout"},
-             {"replicas", "replicas", true},
-             {"engine", "engine"},
-             {"weights", "weights"},
-             {"usd_hour", sym + "/h on demand", true},
-             {"spot_usd_hour", sym + "/h spot", true},
-             {"owned_usd_month", sym + "/month owned", true},
-             {"usd_per_m_output", sym + "/1M output", true},
+  if (!money.basis.empty()) r.lines.push_back(TrF("money in {0}: {1}", {money.code, money.basis}));
+  Records t{{{"gpu", Tr("GPU")},
+             {"gpus", Tr("GPUs"), true},
+             {"layout", Tr("layout")},
+             {"replicas", Tr("replicas"), true},
+             {"engine", Tr("engine")},
+             {"weights", Tr("weights")},
+             {"usd_hour", TrF("{0}/h on demand", {sym}), true},
+             {"spot_usd_hour", TrF("{0}/h spot", {sym}), true},
+             {"owned_usd_month", TrF("{0}/month owned", {sym}), true},
+             {"usd_per_m_output", TrF("{0}/1M output", {sym}), true},
              {"ttft_p90_ms", "TTFT p90 ms", true},
              {"tpot_p90_ms", "TPOT p90 ms", true},
-             {"output_tokens_per_s", "output tok/s", true},
-             {"verdict", "verdict"}},
+             {"output_tokens_per_s", Tr("output tok/s"), true},
+             {"verdict", Tr("verdict")}},
             {}};
   auto usd = [&](double v, int d) { return v > 0 ? Number(v * money.per_usd, FormatMoney(v, money, d)) : Unknown(); };
   for (const PlanRow& row : p.rows) {
@@ -498,9 +504,9 @@ Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& 
          usd(row.owned_usd_month, 0), usd(row.usd_per_m_output, 3),
          Number(row.run.ttft_s.p90 * 1000, FormatFixed(row.run.ttft_s.p90 * 1000, 0)),
          Number(row.run.tpot_s.p90 * 1000, FormatFixed(row.run.tpot_s.p90 * 1000, 1)), Number(tps, FormatFixed(tps, 0)),
-         Text(row.meets ? (row.pareto ? "meets the SLA (Pareto)" : "meets the SLA") : row.binding)});
+         Text(row.meets ? (row.pareto ? Tr("meets the SLA (Pareto)") : Tr("meets the SLA")) : row.binding)});
   }
-  r.sections.push_back({"Setups replayed, cheapest first", std::move(t)});
+  r.sections.push_back({Tr("Setups replayed, cheapest first"), std::move(t)});
   const PlanRow* best = nullptr;
   for (const PlanRow& row : p.rows)
     if (row.meets) {
@@ -508,33 +514,33 @@ Report PlanReport(const Catalog& catalog, const PlanQuery& q, const PlanResult& 
       break;
     }
   if (best) {
-    r.after.push_back("CHEAPEST: " + PlanRowText(catalog, *best));
+    r.after.push_back(TrF("CHEAPEST: {0}", {PlanRowText(catalog, *best)}));
     const WorkloadSpec share = PlanShare(q.workload, best->replicas);
     r.after.push_back("gpuplan serve --state '" + EncodeState(best->s) + "'" +
                       (q.workload.rate > 0 ? " --rate " + FormatShort(share.rate, 4)
                                            : " --clients " + std::to_string(share.concurrency)) +
-                      "   # one replica at its share of the load, with its launch command");
+                      "   # " + Tr("one replica at its share of the load, with its launch command"));
   } else {
-    r.after.push_back("NOTHING REPLAYED MEETS THE SLA" +
-                      std::string(p.rows.empty() ? ": no setup passed the screen (see the notes)"
-                                                 : ": the closest are listed with what binds"));
+    r.after.push_back(p.rows.empty() ? Tr("NOTHING REPLAYED MEETS THE SLA: no setup passed the screen (see the notes)")
+                                     : Tr("NOTHING REPLAYED MEETS THE SLA: the closest are listed with what binds"));
   }
   r.notes = p.notes;
   if (best)
     if (const EngineProfile* e = catalog.FindEngine(best->s.engine); e && e->calibration.serve_tpot.cases > 0) {
       const EngineCalibration& k = e->calibration;
-      r.notes.push_back("how sure: published " + e->name + " runs measured " + FormatShort(k.serve_tpot.lo, 2) + "-" +
-                        FormatShort(k.serve_tpot.hi, 2) + "x the simulated TPOT and " +
-                        FormatShort(k.serve_ttft.lo, 2) + "-" + FormatShort(k.serve_ttft.hi, 2) +
-                        "x its TTFT (p10-p90): a setup close to the SLA may miss it in practice");
+      r.notes.push_back(
+          TrF("how sure: published {0} runs measured {1}-{2}x the simulated TPOT and {3}-{4}x its TTFT "
+              "(p10-p90): a setup close to the SLA may miss it in practice",
+              {e->name, FormatShort(k.serve_tpot.lo, 2), FormatShort(k.serve_tpot.hi, 2),
+               FormatShort(k.serve_ttft.lo, 2), FormatShort(k.serve_ttft.hi, 2)}));
     }
   r.assumptions = {
-      "replicas share the load evenly (a load balancer in front); each is replayed at its share",
-      "the screen estimates each setup's largest batch within the TPOT target from the step model, "
-      "then the simulator replays the cheapest; setups it screened out are not replayed",
-      "formats searched: 16-bit, FP8 where the GPU has FP8, AWQ 4-bit, NVFP4 (TensorRT-LLM on FP4 parts), "
-      "GGUF Q4_K_M and Q8_0 (llama.cpp); 1, 2, 4 ... GPUs per replica, as tensor parallel, pipeline stages, or "
-      "(a mixture of experts) tensor parallel with expert parallelism; one node per replica"};
+      Tr("replicas share the load evenly (a load balancer in front); each is replayed at its share"),
+      Tr("the screen estimates each setup's largest batch within the TPOT target from the step model, "
+         "then the simulator replays the cheapest; setups it screened out are not replayed"),
+      Tr("formats searched: 16-bit, FP8 where the GPU has FP8, AWQ 4-bit, NVFP4 (TensorRT-LLM on FP4 parts), "
+         "GGUF Q4_K_M and Q8_0 (llama.cpp); 1, 2, 4 ... GPUs per replica, as tensor parallel, pipeline stages, or "
+         "(a mixture of experts) tensor parallel with expert parallelism; one node per replica")};
   return r;
 }
 

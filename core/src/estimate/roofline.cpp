@@ -1,4 +1,5 @@
 #include "gpuplan/roofline.h"
+#include "gpuplan/i18n.h"
 
 #include "gpuplan/ceilings.h"
 
@@ -62,30 +63,31 @@ Roof GpuRoof(const Catalog& catalog, const Gpu& gpu) {
   r.id = gpu.id;
   r.label = gpu.name;
   for (const auto& [key, flops] : gpu.dense_flops)
-    if (flops > 0) r.compute.push_back({key, Upper(key) + " dense", flops, false});
+    if (flops > 0) r.compute.push_back({key, TrF("{0} dense", {Upper(key)}), flops, false});
   StableSortSmall(r.compute.begin(), r.compute.end(),
                    [](const ComputeCeiling& a, const ComputeCeiling& b) { return a.flops_per_s > b.flops_per_s; });
   if (gpu.bandwidth_bytes_per_s > 0)
-    r.memory.push_back(
-        {"dram", gpu.memory_type.empty() ? "memory" : gpu.memory_type, gpu.bandwidth_bytes_per_s, false});
+    r.memory.push_back({"dram", gpu.memory_type.empty() ? std::string(Tr("memory")) : gpu.memory_type,
+                        gpu.bandwidth_bytes_per_s, false});
   if (gpu.interconnect && gpu.interconnect->bytes_per_s > 0)
     r.memory.push_back({"link",
-                        gpu.interconnect->kind +
-                            (gpu.interconnect->generation ? " " + std::to_string(gpu.interconnect->generation) : "") +
-                            " (one direction)",
+                        TrF("{0} (one direction)",
+                            {gpu.interconnect->kind +
+                             (gpu.interconnect->generation ? " " + std::to_string(gpu.interconnect->generation) : "")}),
                         gpu.interconnect->bytes_per_s / 2, false});
   if (gpu.pcie_gen > 0) {  // no host ceiling drawn from an assumed generation
     std::vector<std::string> ignored;
     const Link pcie = PcieLink(catalog, gpu, ignored);
-    r.memory.push_back({"host", pcie.name + " (host)", pcie.bytes_per_s, false});
+    r.memory.push_back({"host", TrF("{0} (host)", {pcie.name}), pcie.bytes_per_s, false});
   }
   // The attainable roof (dashed): what published copy and GEMM microbenchmarks reach on this
   // GPU, or on GPUs of its kind where it has none (ceilings.h); a probe's own measurements
   // join it (AddMeasuredCeilings).
-  auto how = [](const Attainable& a) { return a.own ? std::string("published") : std::string("its kind's"); };
+  auto how = [](const Attainable& a) { return std::string(a.own ? Tr("published") : Tr("its kind's")); };
   const Attainable mem = AttainableMemory(catalog, gpu);
   if (mem.measurements > 0 && gpu.bandwidth_bytes_per_s > 0)
-    r.memory.push_back({"dram-measured", "memory, attainable (" + how(mem) + " " + FormatFixed(mem.fraction * 100, 0) + "%)",
+    r.memory.push_back({"dram-measured",
+                        TrF("memory, attainable ({0} {1}%)", {how(mem), FormatFixed(mem.fraction * 100, 0)}),
                         gpu.bandwidth_bytes_per_s * mem.fraction, true});
   const size_t datasheet = r.compute.size();
   for (size_t i = 0; i < datasheet; ++i) {
@@ -93,8 +95,9 @@ Roof GpuRoof(const Catalog& catalog, const Gpu& gpu) {
     if (c.key != "bf16" && c.key != "fp16" && c.key.rfind("fp8", 0) != 0) continue;  // GEMMs measured in these
     const Attainable g = AttainableGemm(catalog, gpu, c.key);
     if (g.measurements > 0)
-      r.compute.push_back({c.key, Upper(c.key) + " GEMM, attainable (" + how(g) + " " + FormatFixed(g.fraction * 100, 0) + "%)",
-                           c.flops_per_s * g.fraction, true});
+      r.compute.push_back(
+          {c.key, TrF("{0} GEMM, attainable ({1} {2}%)", {Upper(c.key), how(g), FormatFixed(g.fraction * 100, 0)}),
+           c.flops_per_s * g.fraction, true});
   }
   return r;
 }
@@ -104,13 +107,13 @@ void AddMeasuredCeilings(Roof& roof, const GpuProbeResult& probe) {
     if (!(m.value > 0)) continue;
     if (m.id.rfind("gemm_", 0) == 0 && !m.catalog_field.empty()) {
       std::string key = m.id.substr(5);
-      roof.compute.push_back({key, Upper(key) + " GEMM (measured)", m.value, true});
+      roof.compute.push_back({key, TrF("{0} GEMM (measured)", {Upper(key)}), m.value, true});
     } else if (m.id == "hbm_read") {
-      roof.memory.push_back({"dram-measured", "memory read (measured)", m.value, true});
+      roof.memory.push_back({"dram-measured", Tr("memory read (measured)"), m.value, true});
     } else if (m.id == "l2_read") {
-      roof.memory.push_back({"l2", "L2 read (measured)", m.value, true});
+      roof.memory.push_back({"l2", Tr("L2 read (measured)"), m.value, true});
     } else if (m.id == "h2d_pinned") {
-      roof.memory.push_back({"host-measured", "host to device, pinned (measured)", m.value, true});
+      roof.memory.push_back({"host-measured", Tr("host to device, pinned (measured)"), m.value, true});
     }
   }
 }
@@ -163,10 +166,10 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
   // attention and FP32 work are drawn against the one it has, an upper bound, and said so.
   double half_peak = peak_of("bf16"), fp32_peak = peak_of("fp32");
   if (half_peak <= 0 || fp32_peak <= 0) {
-    out.assumptions.push_back(gpu.name +
-                              ": the catalog has no 16/32-bit dense throughput; attention and FP32 work are "
-                              "placed against the " +
-                              out.precision + " peak (an upper bound)");
+    out.assumptions.push_back(
+        TrF("{0}: the catalog has no 16/32-bit dense throughput; attention and FP32 work are "
+            "placed against the {1} peak (an upper bound)",
+            {gpu.name, out.precision}));
     if (half_peak <= 0) half_peak = gemm_peak;
     if (fp32_peak <= 0) fp32_peak = half_peak;
   }
@@ -209,8 +212,8 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
     op.count = count;
     op.flops = 2 * rows * n * k;
     op.bytes = rows * k * ab + k * n * weight_bytes + rows * n * ab;
-    op.formula = Num(rows) + " × " + Num(n) + " × " + Num(k) + ": 2·M·N·K FLOPs; A and C at 2 B, weights at " +
-                 FormatShort(weight_bytes, 3) + " B";
+    op.formula = TrF("{0} × {1} × {2}: 2·M·N·K FLOPs; A and C at 2 B, weights at {3} B",
+                     {Num(rows), Num(n), Num(k), FormatShort(weight_bytes, 3)});
     add(op, gemm_peak, bw, out.precision);
   };
   const double q = heads * d, kv = kv_heads * d;
@@ -220,11 +223,12 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
   for (const char* phase : {"prefill", "decode"}) {
     const std::string ph = phase;
     const double rows = ph == "prefill" ? batch * prompt : batch;
-    gemm(ph + "_qkv", "QKV projection", ph, rows, q + 2 * kv, h, attention_layers, wb);
-    gemm(ph + "_o", "attention output projection", ph, rows, h, q, attention_layers, wb);
+    gemm(ph + "_qkv", Tr("QKV projection"), ph, rows, q + 2 * kv, h, attention_layers, wb);
+    gemm(ph + "_o", Tr("attention output projection"), ph, rows, h, q, attention_layers, wb);
     if (dense_layers > 0 && m.intermediate > 0) {
-      gemm(ph + "_mlp_up", m.gated_mlp ? "MLP gate + up" : "MLP up", ph, rows, (mats - 1) * ffn, h, dense_layers, wb);
-      gemm(ph + "_mlp_down", "MLP down", ph, rows, h, ffn, dense_layers, wb);
+      gemm(ph + "_mlp_up", m.gated_mlp ? Tr("MLP gate + up") : Tr("MLP up"), ph, rows, (mats - 1) * ffn, h,
+           dense_layers, wb);
+      gemm(ph + "_mlp_down", Tr("MLP down"), ph, rows, h, ffn, dense_layers, wb);
     }
     if (m.moe && moe_layers > 0) {
       // Routed experts: each token runs k of E experts; the weights read are those of the
@@ -234,14 +238,16 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
       const double touched = ExpertsTouchedFraction(m, rows) * e.experts / (s.ep ? tp : 1);
       RoofOp op;
       op.key = ph + "_experts";
-      op.name = "MoE expert GEMMs";
+      op.name = Tr("MoE expert GEMMs");
       op.phase = ph;
       op.count = moe_layers;
       op.flops = 2 * rows * e.experts_per_token * mats * h * width / (s.ep ? tp : 1);
       op.bytes = touched * mats * h * width * wb + rows * e.experts_per_token * (2 * h + width) * ab / (s.ep ? tp : 1);
-      op.formula = Num(rows) + " tokens × top-" + std::to_string(e.experts_per_token) + " of " +
-                   std::to_string(e.experts) + " experts (" + FormatFixed(touched, 1) +
-                   " experts' weights read per GPU), each " + Num(mats) + " matrices of " + Num(h) + " × " + Num(width);
+      op.formula =
+          TrF("{0} tokens × top-{1} of {2} experts ({3} experts' weights read per GPU), each {4} matrices of "
+              "{5} × {6}",
+              {Num(rows), std::to_string(e.experts_per_token), std::to_string(e.experts), FormatFixed(touched, 1),
+               Num(mats), Num(h), Num(width)});
       add(op, gemm_peak, bw, out.precision);
     }
     // Attention itself (16-bit): prefill naive materialises the batch·heads·s² scores in memory
@@ -252,47 +258,48 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
       const double qkvo = batch * prompt * (2 * q + 2 * kv) * ab;
       RoofOp naive;
       naive.key = "attention_naive";
-      naive.name = "attention, eager (scores in memory)";
+      naive.name = Tr("attention, eager (scores in memory)");
       naive.phase = ph;
       naive.count = attention_layers;
       naive.flops = 4 * scores * d;
       naive.bytes = qkvo + 4 * scores * ab;
-      naive.formula = "QKᵀ and PV: 4·b·a·s²·d FLOPs; Q, K, V, O + 4 passes over b·a·s² scores at 2 B";
+      naive.formula = Tr("QKᵀ and PV: 4·b·a·s²·d FLOPs; Q, K, V, O + 4 passes over b·a·s² scores at 2 B");
       naive.alternative = s.flash != 0;
       add(naive, half_peak, bw, "bf16");
       RoofOp flash = naive;
       flash.alternative = s.flash == 0;
       flash.key = "attention_flash";
-      flash.name = "attention, flash/SDPA";
+      flash.name = Tr("attention, flash/SDPA");
       flash.flops = 2 * scores * d;
       flash.bytes = qkvo;
-      flash.formula = "causal: 2·b·a·s²·d FLOPs (masked blocks skipped); only Q, K, V, O cross memory";
+      flash.formula = Tr("causal: 2·b·a·s²·d FLOPs (masked blocks skipped); only Q, K, V, O cross memory");
       add(flash, half_peak, bw, "bf16");
     } else {
       RoofOp op;
       op.key = "attention_decode";
-      op.name = "attention over the KV cache";
+      op.name = Tr("attention over the KV cache");
       op.phase = ph;
       op.count = attention_layers;
       const double cache = KvCacheBytes(m, static_cast<long long>(decode_context), kvf.bytes_per_element, s.tp) *
                            batch / std::max(1.0, attention_layers);
       op.flops = batch * AttentionFlopsPerToken(m, decode_context) / std::max(1.0, attention_layers) / tp;
       op.bytes = cache + batch * 2 * q * ab;
-      op.formula = "one query per sequence against " + Num(decode_context) + " cached tokens: the cache is read once";
+      op.formula =
+          TrF("one query per sequence against {0} cached tokens: the cache is read once", {Num(decode_context)});
       add(op, half_peak, bw, "bf16");
     }
-    gemm(ph + "_lm_head", "LM head (last token)", ph, batch, static_cast<double>(m.vocab) / tp, h, 1, wb);
+    gemm(ph + "_lm_head", Tr("LM head (last token)"), ph, batch, static_cast<double>(m.vocab) / tp, h, 1, wb);
     if (s.tp > 1) {
       // Ring all-reduce of the layer output, twice per layer (attention and MLP): each GPU
       // moves 2(t-1)/t of it and adds (t-1)/t of its elements.
       RoofOp op;
       op.key = ph + "_all_reduce";
-      op.name = "tensor-parallel all-reduce";
+      op.name = Tr("tensor-parallel all-reduce");
       op.phase = ph;
       op.count = 2.0 * m.layers;
       op.bytes = 2 * (tp - 1) / tp * rows * m.hidden * ab;
       op.flops = (tp - 1) / tp * rows * m.hidden;
-      op.formula = "2(tp-1)/tp × " + Num(rows) + " × " + Num(h) + " × 2 B over " + link.name;
+      op.formula = TrF("2(tp-1)/tp × {0} × {1} × 2 B over {2}", {Num(rows), Num(h), link.name});
       add(op, half_peak, link.bytes_per_s, "link");
     }
   }
@@ -304,17 +311,17 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
     const double tokens_weights = (q + 2 * kv) * h + h * q + (dense_layers > 0 ? mats * ffn * h : 0);
     RoofOp op;
     op.key = "train_gemms";
-    op.name = "layer GEMMs, forward + backward";
+    op.name = Tr("layer GEMMs, forward + backward");
     op.phase = "train";
     op.count = m.layers * steps;
     op.flops = 3 * 2 * micro_rows * tokens_weights;
     op.bytes = 3 * (tokens_weights * 2 + micro_rows * (2 * h + q + 2 * kv + (mats - 1) * ffn) * ab);
-    op.formula = "3 × the forward (input and weight gradients) of one layer's linear layers at " + Num(micro_rows) +
-                 " tokens, BF16";
+    op.formula = TrF("3 × the forward (input and weight gradients) of one layer's linear layers at {0} tokens, BF16",
+                     {Num(micro_rows)});
     add(op, half_peak, bw, "bf16");
     RoofOp attn;
     attn.key = "train_attention";
-    attn.name = "flash attention, forward + backward";
+    attn.name = Tr("flash attention, forward + backward");
     attn.phase = "train";
     attn.count = attention_layers * steps;
     const double scores =
@@ -322,33 +329,33 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
     // FlashAttention-2's backward does 2.5 times the forward's matmul FLOPs (Dao 2023, §3.2).
     attn.flops = 3.5 * 2 * scores * d;
     attn.bytes = 3 * micro_rows * (2 * q + 2 * kv) * ab;
-    attn.formula = "3.5 × the causal forward (2·b·a·s²·d); Q, K, V, O and their gradients cross memory";
+    attn.formula = Tr("3.5 × the causal forward (2·b·a·s²·d); Q, K, V, O and their gradients cross memory");
     add(attn, half_peak, bw, "bf16");
     // AdamW on the local shard: reads FP32 master, BF16 gradient, two FP32 moments; writes the
     // master, the moments and the BF16 weights: 28 B and ~13 FLOPs per parameter.
     const double local = train->trainable_params / (tp * std::max(1, s.pp)) / (s.zero >= 1 ? s.dp : 1);
     RoofOp adam;
     adam.key = "train_adamw";
-    adam.name = "AdamW update";
+    adam.name = Tr("AdamW update");
     adam.phase = "train";
     adam.count = 1;
     adam.flops = 13 * local;
     adam.bytes = 28 * local;
     adam.formula =
-        FormatParams(local) + " parameters × (28 B, 13 FLOPs): element-wise, the lowest intensity of the step";
+        TrF("{0} parameters × (28 B, 13 FLOPs): element-wise, the lowest intensity of the step", {FormatParams(local)});
     add(adam, fp32_peak > 0 ? fp32_peak : half_peak, bw, "fp32");
     if (s.dp > 1) {
       std::vector<std::string> ignored;
       const Link ring = CollectiveLink(catalog, gpu, train->gpus, ignored);
       RoofOp ar;
       ar.key = "train_all_reduce";
-      ar.name = "gradient all-reduce";
+      ar.name = Tr("gradient all-reduce");
       ar.phase = "train";
       ar.count = 1;
       const double grads = train->trainable_params * 2 / (tp * std::max(1, s.pp));
       ar.bytes = 2.0 * (s.dp - 1) / s.dp * grads;
       ar.flops = (s.dp - 1.0) / s.dp * grads / 2;
-      ar.formula = "ring all-reduce of " + FormatBytes(grads) + " BF16 gradients over " + ring.name;
+      ar.formula = TrF("ring all-reduce of {0} BF16 gradients over {1}", {FormatBytes(grads), ring.name});
       add(ar, half_peak, ring.bytes_per_s, "link");
     }
   }
@@ -367,17 +374,18 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
     }
   }
   out.assumptions = {
-      "time per operation = max(FLOPs / peak, bytes / bandwidth) at the datasheet's dense peak: an upper bound on "
-      "speed "
-      "(the Speed tab applies measured efficiencies)",
-      "GEMM operands cross memory once (perfect cache reuse inside the kernel); matmuls at " + Upper(out.precision) +
-          ", attention in BF16, the optimizer in FP32",
-      "prefill " + Num(batch) + " × " + Num(prompt) + " tokens; decode " + Num(batch) +
-          " tokens at a mean context of " + Num(decode_context),
+      Tr("time per operation = max(FLOPs / peak, bytes / bandwidth) at the datasheet's dense peak: an upper bound on "
+         "speed "
+         "(the Speed tab applies measured efficiencies)"),
+      TrF("GEMM operands cross memory once (perfect cache reuse inside the kernel); matmuls at {0}, attention in BF16, "
+          "the optimizer in FP32",
+          {Upper(out.precision)}),
+      TrF("prefill {0} × {1} tokens; decode {2} tokens at a mean context of {3}",
+          {Num(batch), Num(prompt), Num(batch), Num(decode_context)}),
   };
-  if (m.mla) out.assumptions.push_back("MLA projections drawn with the heads × head_dim shapes of plain attention");
+  if (m.mla) out.assumptions.push_back(Tr("MLA projections drawn with the heads × head_dim shapes of plain attention"));
   if (attention_layers < m.layers)
-    out.assumptions.push_back("recurrent (Mamba / linear attention) mixers are not drawn; their layers' MLPs are");
+    out.assumptions.push_back(Tr("recurrent (Mamba / linear attention) mixers are not drawn; their layers' MLPs are"));
   for (const std::string& w : link_warnings) out.assumptions.push_back(w);
   return out;
 }
@@ -446,9 +454,10 @@ RooflineChart MakeRooflineChart(const std::vector<Roof>& roofs, const std::vecto
         measured_top = &cc;
     for (const MemoryCeiling& mc : r.memory)
       if (mc.measured && (mc.key == "dram-measured" || mc.key == "l2" || mc.key == "l1" || mc.key == "llc"))
-        lines.push_back({r.label + ": " + (measured_top ? measured_top->label : std::string("peak")) + ", " + mc.label,
-                         RoofColor(i), true, mc.bytes_per_s,
-                         measured_top ? measured_top->flops_per_s : r.compute.front().flops_per_s});
+        lines.push_back(
+            {r.label + ": " + (measured_top ? measured_top->label : std::string(Tr("peak"))) + ", " + mc.label,
+             RoofColor(i), true, mc.bytes_per_s,
+             measured_top ? measured_top->flops_per_s : r.compute.front().flops_per_s});
   }
   double x_min = 0.1, x_max = 1000, y_max = 0, y_min = 1e300;
   for (const Pending& p : lines) {
@@ -551,10 +560,10 @@ std::string RooflineSvg(const RooflineChart& c, int width, int height) {
   }
   o += "</g>\n<rect x=\"" + F(left) + "\" y=\"" + F(top) + "\" width=\"" + F(pw) + "\" height=\"" + F(ph) +
        "\" fill=\"none\" stroke=\"#333333\"/>\n";
-  o += "<text x=\"" + F(left + pw / 2) + "\" y=\"" + F(top + ph + 36) +
-       "\" text-anchor=\"middle\">arithmetic intensity (FLOP per byte)</text>\n";
-  o += "<text transform=\"translate(16," + F(top + ph / 2) +
-       ") rotate(-90)\" text-anchor=\"middle\">attainable FLOP/s</text>\n";
+  o += "<text x=\"" + F(left + pw / 2) + "\" y=\"" + F(top + ph + 36) + "\" text-anchor=\"middle\">" +
+       XmlEscape(Tr("arithmetic intensity (FLOP per byte)")) + "</text>\n";
+  o += "<text transform=\"translate(16," + F(top + ph / 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
+       XmlEscape(Tr("attainable FLOP/s")) + "</text>\n";
   // Each point's number in the key: its position in c.points, counted from 1.
   for (const ChartRoof& r : c.roofs) {
     std::string pts;

@@ -1,4 +1,5 @@
 #include "gpuplan/serving.h"
+#include "gpuplan/i18n.h"
 
 #include <algorithm>
 #include <cmath>
@@ -475,13 +476,14 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
   setup.step = speed->step;
   setup.kv_pool_bytes = est.memory.kv_pool_bytes;
   setup.kv_token_bytes = est.memory.kv_token_bytes_gpu;
-  auto pick = [&](int given, int engines, int fallback, const std::string& what) {
+  // `defaulted` and `assumed`: the assumption's words, "{0}" the number and "{1}" the engine.
+  auto pick = [&](int given, int engines, int fallback, const char* defaulted, const char* assumed) {
     if (given > 0) return given;
     if (engines > 0) {
-      est.assumptions.push_back(what + " " + FormatCount(engines) + ": " + engine.name + "'s default");
+      est.assumptions.push_back(TrF(defaulted, {FormatCount(engines), engine.name}));
       return engines;
     }
-    est.assumptions.push_back(what + " " + FormatCount(fallback) + ": " + engine.name + " states none (assumed)");
+    est.assumptions.push_back(TrF(assumed, {FormatCount(fallback), engine.name}));
     return fallback;
   };
   if (options.max_num_seqs <= 0 && engine.scheduler.seqs_from_pool) {
@@ -491,11 +493,14 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
     const double context = static_cast<double>(model.max_context > 0 ? model.max_context : longest);
     setup.max_num_seqs = static_cast<int>(std::max(
         1.0, std::min(std::max(std::min(std::floor(pool / context * 512), 4096.0), 2048.0), std::floor(pool / 2))));
-    est.assumptions.push_back("sequences per step " + FormatCount(setup.max_num_seqs) + ": " + engine.name +
-                              "'s rule from the pool (" + FormatCount(static_cast<long long>(pool)) +
-                              " tokens) and the " + FormatCount(static_cast<long long>(context)) + "-token context");
+    est.assumptions.push_back(
+        TrF("sequences per step {0}: {1}'s rule from the pool ({2} tokens) and the {3}-token context",
+            {FormatCount(setup.max_num_seqs), engine.name, FormatCount(static_cast<long long>(pool)),
+             FormatCount(static_cast<long long>(context))}));
   } else {
-    setup.max_num_seqs = pick(options.max_num_seqs, defaults.max_num_seqs, kNoSequenceCap, "sequences per step");
+    setup.max_num_seqs =
+        pick(options.max_num_seqs, defaults.max_num_seqs, kNoSequenceCap, N_("sequences per step {0}: {1}'s default"),
+             N_("sequences per step {0}: {1} states none (assumed)"));
   }
   const EngineScheduler& policy = engine.scheduler;
   // The engine's model length: as given, or (-1) its default, the model's whole window.
@@ -511,31 +516,39 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
     // vLLM V0 turns chunked prefill on for a long model length; its scheduler then runs decodes
     // first and fills the rest of the budget with prompt chunks.
     setup.chunked_prefill = true, setup.mixed_steps = true;
-    est.assumptions.push_back("chunked prefill on: " + engine.name + " enables it for a model length above " +
-                              FormatCount(policy.chunked_above_model_len) + " tokens (here " + FormatCount(model_len) +
-                              ")");
+    est.assumptions.push_back(TrF("chunked prefill on: {0} enables it for a model length above {1} tokens (here {2})",
+                                  {engine.name, FormatCount(policy.chunked_above_model_len), FormatCount(model_len)}));
   }
   setup.max_batched_tokens =
       auto_chunked && options.max_batched_tokens <= 0
-          ? pick(0, policy.chunked_budget, 8192, "tokens per step with chunked prefill")
-          : pick(options.max_batched_tokens, defaults.max_batched_tokens, 8192, "tokens per step");
+          ? pick(0, policy.chunked_budget, 8192, N_("tokens per step with chunked prefill {0}: {1}'s default"),
+                 N_("tokens per step with chunked prefill {0}: {1} states none (assumed)"))
+          : pick(options.max_batched_tokens, defaults.max_batched_tokens, 8192,
+                 N_("tokens per step {0}: {1}'s default"), N_("tokens per step {0}: {1} states none (assumed)"));
   if (options.block_tokens > 0 || engine.kv_block_tokens > 0) {
-    setup.block_tokens = pick(options.block_tokens, engine.kv_block_tokens, 16, "KV block of");
+    setup.block_tokens = pick(options.block_tokens, engine.kv_block_tokens, 16, N_("KV block of {0}: {1}'s default"),
+                              N_("KV block of {0}: {1} states none (assumed)"));
   } else {
     setup.block_tokens = 1;
-    est.assumptions.push_back(engine.name + " states no KV block size: the cache is allocated token by token");
+    est.assumptions.push_back(TrF("{0} states no KV block size: the cache is allocated token by token", {engine.name}));
   }
   if (!setup.chunked_prefill && policy.budget_covers_model_len && setup.max_batched_tokens < model_len) {
     setup.max_batched_tokens = static_cast<int>(std::min<long long>(model_len, 1 << 30));
-    est.assumptions.push_back("tokens per step " + FormatCount(setup.max_batched_tokens) +
-                              ": without chunked prefill " + engine.name + "'s budget is at least the model length");
+    est.assumptions.push_back(
+        TrF("tokens per step {0}: without chunked prefill {1}'s budget is at least the model length",
+            {FormatCount(setup.max_batched_tokens), engine.name}));
   }
   setup.decode_burst = std::max(1, options.decode_burst);
   setup.burst_streams_each_step = policy.burst_streams_each_step;
   if (setup.decode_burst > 1)
-    est.assumptions.push_back("decode steps in bursts of " + std::to_string(setup.decode_burst) +
-                              " (--num-scheduler-steps): nothing admitted within a burst, its tokens streamed " +
-                              (setup.burst_streams_each_step ? "as they come" : "at its end"));
+    est.assumptions.push_back(
+        setup.burst_streams_each_step
+            ? TrF("decode steps in bursts of {0} (--num-scheduler-steps): nothing admitted within a burst, its tokens "
+                  "streamed as they come",
+                  {std::to_string(setup.decode_burst)})
+            : TrF("decode steps in bursts of {0} (--num-scheduler-steps): nothing admitted within a burst, its tokens "
+                  "streamed at its end",
+                  {std::to_string(setup.decode_burst)}));
   setup.reserve_whole = policy.reserve_whole;
   setup.preempt_fewest_outputs = policy.preempt_fewest_outputs;
   setup.prefix_caching = options.prefix_caching;
@@ -543,9 +556,10 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
   setup.ttft_sla_s = options.ttft_sla_s, setup.tpot_sla_s = options.tpot_sla_s;
   setup.series_points = options.series_points;
   if (speed->step.flops_gpu <= 0)
-    est.warnings.push_back(r.gpu.name +
-                           " has no dense throughput figure in the catalog: prompt computation is left "
-                           "out, so TTFT and throughput are optimistic");
+    est.warnings.push_back(
+        TrF("{0} has no dense throughput figure in the catalog: prompt computation is left "
+            "out, so TTFT and throughput are optimistic",
+            {r.gpu.name}));
 
   est.setup = setup;
   est.band_throughput = engine.calibration.serve_throughput, est.band_ttft = engine.calibration.serve_ttft;
@@ -564,27 +578,29 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
     }
   }
   est.assumptions.push_back(
-      engine.name + "'s scheduler (engines.json): " +
-      (setup.mixed_steps ? "decodes and prompt chunks share each step, running requests first"
-                         : "a step of prompts whenever one can be admitted, else a step of decodes") +
-      "; waiting requests in arrival order; " +
-      (setup.chunked_prefill ? "prompts chunked within the step's token budget" : "each prompt whole in one step") +
-      "; " +
-      (setup.reserve_whole ? "each request's blocks reserved to its last token at admission (no preemption)"
-       : setup.preempt_fewest_outputs
-           ? "when blocks run out, the request with the fewest outputs is retracted and recomputed"
-           : "when blocks run out, the latest admitted request is preempted and recomputed"));
+      TrF("{0}'s scheduler (engines.json): {1}; waiting requests in arrival order; {2}; {3}",
+          {engine.name,
+           setup.mixed_steps ? Tr("decodes and prompt chunks share each step, running requests first")
+                             : Tr("a step of prompts whenever one can be admitted, else a step of decodes"),
+           setup.chunked_prefill ? Tr("prompts chunked within the step's token budget")
+                                 : Tr("each prompt whole in one step"),
+           setup.reserve_whole ? Tr("each request's blocks reserved to its last token at admission (no preemption)")
+           : setup.preempt_fewest_outputs
+               ? Tr("when blocks run out, the request with the fewest outputs is retracted and recomputed")
+               : Tr("when blocks run out, the latest admitted request is preempted and recomputed")}));
   est.assumptions.push_back(
-      "each step costs the speed estimate's terms for its mix of decode tokens and prompt chunks "
-      "(weights read once per step, KV read at the decoding sequences' mean length)");
-  est.assumptions.push_back("KV pool " + FormatBytes(setup.kv_pool_bytes, ByteUnit::GiB) + " per GPU at " +
-                            FormatBytes(setup.kv_token_bytes, ByteUnit::KiB) + " per token (at the longest request, " +
-                            FormatCount(longest) + " tokens): " + FormatCount(est.result.kv_blocks) + " blocks");
+      Tr("each step costs the speed estimate's terms for its mix of decode tokens and prompt chunks "
+         "(weights read once per step, KV read at the decoding sequences' mean length)"));
+  est.assumptions.push_back(
+      TrF("KV pool {0} per GPU at {1} per token (at the longest request, {2} tokens): {3} blocks",
+          {FormatBytes(setup.kv_pool_bytes, ByteUnit::GiB), FormatBytes(setup.kv_token_bytes, ByteUnit::KiB),
+           FormatCount(longest), FormatCount(est.result.kv_blocks)}));
   if (options.prefix_caching)
-    est.assumptions.push_back("prefix cache: the first " + FormatCount(options.shared_prefix) +
-                              " prompt tokens are shared; their full blocks are computed once and kept");
+    est.assumptions.push_back(
+        TrF("prefix cache: the first {0} prompt tokens are shared; their full blocks are computed once and kept",
+            {FormatCount(options.shared_prefix)}));
   est.assumptions.push_back(
-      "the scheduler's own time and sampling are not counted (they overlap the GPU in current engines)");
+      Tr("the scheduler's own time and sampling are not counted (they overlap the GPU in current engines)"));
   return est;
 }
 
@@ -593,16 +609,18 @@ std::string LoadWarning(const ServeEstimate& e, double rate_rps, double capacity
   const double low = e.band_throughput.cases > 0 ? std::min(1.0, e.band_throughput.lo) : 1.0;
   const double load = rate_rps / capacity_rps, worst = rate_rps / (capacity_rps * low);
   if (worst < 0.7) return {};
-  const std::string at = "the rate is " + FormatFixed(load * 100, 0) + " % of the simulated capacity (" +
-                         FormatShort(capacity_rps, 3) + " requests/s)";
+  const std::string rate = FormatFixed(load * 100, 0), capacity = FormatShort(capacity_rps, 3);
   if (worst >= 1 && low < 1)
-    return "NEAR CAPACITY: " + at + "; published runs measured as little as " + FormatShort(low, 2) +
-           "x the simulated throughput, and at " + FormatShort(capacity_rps * low, 3) +
-           " requests/s this setup would be saturated: the queue, TTFT and TPOT would grow far past these figures";
-  return "NEAR CAPACITY: " + at +
-         "; there latency rises steeply with load, so a few percent of error in the "
-         "capacity moves TTFT and TPOT a lot (published runs measured " +
-         FormatShort(low, 2) + "-1x the simulated throughput)";
+    return TrF(
+        "NEAR CAPACITY: the rate is {0} % of the simulated capacity ({1} requests/s); published runs measured "
+        "as little as {2}x the simulated throughput, and at {3} requests/s this setup would be saturated: the "
+        "queue, TTFT and TPOT would grow far past these figures",
+        {rate, capacity, FormatShort(low, 2), FormatShort(capacity_rps * low, 3)});
+  return TrF(
+      "NEAR CAPACITY: the rate is {0} % of the simulated capacity ({1} requests/s); there latency rises steeply "
+      "with load, so a few percent of error in the capacity moves TTFT and TPOT a lot (published runs measured "
+      "{2}-1x the simulated throughput)",
+      {rate, capacity, FormatShort(low, 2)});
 }
 
 bool LoadCurveStep(const ServeEstimate& e, const WorkloadSpec& spec, LoadCurve& curve) {

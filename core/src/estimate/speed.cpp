@@ -38,9 +38,11 @@ void ApplyMeasured(const Catalog& catalog, const Gpu& gpu, int n, Link& link, co
   if (m.bus_bytes_per_s > 0) link.bytes_per_s = m.bus_bytes_per_s;
   if (m.latency_s > 0) link.latency_s = m.latency_s;
   if (say)
-    link.basis = "all-reduce over " + link.name + ": " +
-                 (m.bus_bytes_per_s > 0 ? "bus bandwidth " + m.bus_basis : std::string("datasheet link rate")) + "; " +
-                 (m.latency_s > 0 ? "latency " + m.latency_basis : std::string("stated latency"));
+    link.basis =
+        TrF("all-reduce over {0}: {1}; {2}",
+            {link.name,
+             m.bus_bytes_per_s > 0 ? TrF("bus bandwidth {0}", {m.bus_basis}) : std::string(Tr("datasheet link rate")),
+             m.latency_s > 0 ? TrF("latency {0}", {m.latency_basis}) : std::string(Tr("stated latency"))});
 }
 
 // Ring all-reduce of `bytes` over n GPUs (Patarasuk & Yuan 2009; NCCL's busbw = algbw ×
@@ -97,10 +99,14 @@ RowSync RowSyncTime(const Model& m, double tokens, int n, const Link& link, bool
   RowSync r;
   r.seconds = chunks * matmuls * n * kRowSplitPerGpu + (link.bytes_per_s > 0 ? crossings * bytes / link.bytes_per_s : 0);
   if (!say) return r;
-  r.formula = (chunks > 1 ? FormatFixed(chunks, 0) + " chunks of " + FormatFixed(kRowSplitChunk, 0) + " tokens × " : "") +
-              FormatCount(static_cast<long long>(matmuls)) + " split matmuls × " + std::to_string(n) + " GPUs × " +
-              FormatSeconds(kRowSplitPerGpu) + " of launches (stated) + " + FormatBytes(bytes, ByteUnit::GB) +
-              " of inputs out and outputs back over " + link.name + (crossings > 1 ? ", twice (staged through the host)" : "");
+  r.formula =
+      TrF("{0} split matmuls × {1} GPUs × {2} of launches (stated) + {3} of inputs out and outputs back over {4}",
+          {FormatCount(static_cast<long long>(matmuls)), std::to_string(n), FormatSeconds(kRowSplitPerGpu),
+           FormatBytes(bytes, ByteUnit::GB), link.name});
+  if (crossings > 1) r.formula += Tr(", twice (staged through the host)");
+  if (chunks > 1)
+    r.formula =
+        TrF("{0} chunks of {1} tokens × {2}", {FormatFixed(chunks, 0), FormatFixed(kRowSplitChunk, 0), r.formula});
   return r;
 }
 
@@ -123,31 +129,37 @@ void Finish(StepTime& t) {
 // GPUs, GPU vendor; calibrate.cpp WithBands). Three or more such cases: their band. One or two:
 // joined with the engine's band. None: the spread of every engine's cases, and it says so.
 Band PickBand(const EngineProfile& engine, const std::string& phase, bool moe, bool multi, const std::string& vendor,
-              bool say) {
+              bool say, bool* extrapolated) {
   const EngineCalibration& cal = engine.calibration;
   const Band& own = phase == "decode" ? cal.decode : cal.prefill;
   if (cal.classes.empty()) return own;  // a catalog without class bands (a user's file)
-  const std::string what = !say ? std::string()
-                                : std::string(moe ? "MoE" : "dense") + " " + phase + " on " +
-                                      (multi ? "several GPUs" : "one GPU") + " (" + vendor + ") with " + engine.name;
+  const char* phase_text = phase == "decode" ? Tr("decode") : Tr("prefill");
+  const std::string what =
+      !say ? std::string()
+           : TrF("{0} {1} on {2} ({3}) with {4}", {moe ? "MoE" : Tr("dense"), phase_text,
+                                                   multi ? Tr("several GPUs") : Tr("one GPU"), vendor, engine.name});
   constexpr int kEnough = 3;
   for (const ClassBand& c : cal.classes) {
     if (c.phase != phase || c.moe != moe || c.multi_gpu != multi || c.vendor != vendor) continue;
     if (c.band.cases >= kEnough) {
       Band b = c.band;
-      if (say) b.basis = "from " + std::to_string(c.band.cases) + " reference cases like this: " + what;
+      if (say) b.basis = TrF("from {0} reference cases like this: {1}", {std::to_string(c.band.cases), what});
       return b;
     }
     Band b{std::min(c.band.lo, own.lo), std::max(c.band.hi, own.hi), c.band.cases, ""};
     if (say)
-      b.basis = "thin: only " + std::to_string(c.band.cases) + " reference case" + (c.band.cases == 1 ? "" : "s") +
-                " like this (" + what + "), joined with the engine's band of " + std::to_string(own.cases);
+      b.basis = c.band.cases == 1
+                    ? TrF("thin: only {0} reference case like this ({1}), joined with the engine's band of {2}",
+                          {std::to_string(c.band.cases), what, std::to_string(own.cases)})
+                    : TrF("thin: only {0} reference cases like this ({1}), joined with the engine's band of {2}",
+                          {std::to_string(c.band.cases), what, std::to_string(own.cases)});
     return b;
   }
   Band b = phase == "decode" ? cal.decode_wide : cal.prefill_wide;
+  if (extrapolated) *extrapolated = true;
   if (say)
-    b.basis = "extrapolated: no reference case for " + what + "; the band is the spread of every engine's " + phase +
-              " cases (" + std::to_string(b.cases) + ")";
+    b.basis = TrF("extrapolated: no reference case for {0}; the band is the spread of every engine's {1} cases ({2})",
+                  {what, phase_text, std::to_string(b.cases)});
   return b;
 }
 
@@ -178,9 +190,10 @@ Link CollectiveLink(const Catalog& catalog, const Gpu& gpu, int n, std::vector<s
       }
     if (link.bytes_per_s == 0) link.bytes_per_s = datacenter ? 50e9 : 12.5e9, link.name = id;
     link.latency_s = kNetworkAllReduceLatency;
-    warnings.push_back(std::to_string(n) + " GPUs span more than one " + std::to_string(domain) +
-                       "-GPU node: the all-reduce crosses " + link.name +
-                       " (real deployments put pipeline parallelism between nodes instead)");
+    warnings.push_back(
+        TrF("{0} GPUs span more than one {1}-GPU node: the all-reduce crosses {2} (real deployments put "
+            "pipeline parallelism between nodes instead)",
+            {std::to_string(n), std::to_string(domain), link.name}));
     return link;
   }
   if (gpu.interconnect && gpu.interconnect->bytes_per_s > 0) {
@@ -200,7 +213,7 @@ Link PcieLink(const Catalog& catalog, const Gpu& gpu, std::vector<std::string>& 
   int gen = gpu.pcie_gen, lanes = gpu.pcie_lanes > 0 ? gpu.pcie_lanes : 16;
   if (gen == 0) {
     gen = 4;
-    warnings.push_back(gpu.name + ": no PCIe generation in the catalog; PCIe 4.0 x16 assumed");
+    warnings.push_back(TrF("{0}: no PCIe generation in the catalog; PCIe 4.0 x16 assumed", {gpu.name}));
   }
   for (const InterconnectSpec& ic : catalog.interconnects)
     if (ic.kind == "pcie" && ic.generation == gen)
@@ -375,14 +388,14 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   e.eta_bw = cal.decode_bw_efficiency;
   e.eta_compute = cal.prefill_compute_efficiency;
   double kernel_s = cal.kernel_s;
-  std::string fitted_on = say ? "fitted for " + engine.name : std::string();
+  std::string fitted_on = say ? TrF("fitted for {0}", {engine.name}) : std::string();
   const std::string vendor = VendorKey(gpu.vendor);
   for (const VendorCalibration& v : cal.by_vendor)
     if (v.vendor == vendor) {
       e.eta_bw = v.decode_bw_efficiency, kernel_s = v.kernel_s;
       if (say)
-        fitted_on = "fitted for " + engine.name + " on " + gpu.vendor + " GPUs (" + std::to_string(v.cases) +
-                    " cases; decode's own, prefill's the engine's)";
+        fitted_on = TrF("fitted for {0} on {1} GPUs ({2} cases; decode's own, prefill's the engine's)",
+                        {engine.name, gpu.vendor, std::to_string(v.cases)});
     }
   // CUDA graphs off: every kernel is launched from the host again, a cost the graph replay hid
   // (engines.json eager_kernel_us, from published same-GPU pairs with graphs on and off).
@@ -390,15 +403,17 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   if (!s.graphs) {
     if (engine.eager_kernel_s > 0) eager_s = engine.eager_kernel_s;
     else if (say)
-      e.warnings.push_back("graphs: " + engine.name + " has no CUDA-graph mode to turn off; graphs=0 changes nothing");
+      e.warnings.push_back("graphs: " +
+                           TrF("{0} has no CUDA-graph mode to turn off; graphs=0 changes nothing", {engine.name}));
   }
   kernel_s += eager_s;
   {
     const bool moe = model.moe.has_value(), multi = s.tp * std::max(1, s.pp) > 1;
-    e.decode_band = PickBand(engine, "decode", moe, multi, vendor, say);
-    e.prefill_band = PickBand(engine, "prefill", moe, multi, vendor, say);
-    for (const Band* b : {&e.decode_band, &e.prefill_band})
-      if (b->basis.rfind("extrapolated", 0) == 0) e.warnings.push_back(b->basis);
+    bool decode_wide = false, prefill_wide = false;
+    e.decode_band = PickBand(engine, "decode", moe, multi, vendor, say, &decode_wide);
+    e.prefill_band = PickBand(engine, "prefill", moe, multi, vendor, say, &prefill_wide);
+    if (say && decode_wide) e.warnings.push_back(e.decode_band.basis);
+    if (say && prefill_wide) e.warnings.push_back(e.prefill_band.basis);
   }
   e.compute_precision = ComputePrecision(gpu, wf, engine);
   // A MIG slice runs on its share of the SMs and of the memory bandwidth (capacity.h).
@@ -416,11 +431,15 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   e.bandwidth = gpu.bandwidth_bytes_per_s * memory.device.bandwidth_share;
   const bool no_peak = e.peak_flops <= 0;
   if (no_peak && say)
-    e.warnings.push_back(gpu.name + ": the catalog has no dense throughput figure, so compute time is left out"
-                         " (decode is memory-bound; prefill cannot be estimated)");
+    e.warnings.push_back(
+        TrF("{0}: the catalog has no dense throughput figure, so compute time is left out"
+            " (decode is memory-bound; prefill cannot be estimated)",
+            {gpu.name}));
   if (model.encoder_only && say)
-    e.warnings.push_back(model.name + " is an encoder-only model (embeddings, reranking): it generates no tokens, so the "
-                         "decode figures do not apply; its work is the prefill, one forward pass over the input");
+    e.warnings.push_back(
+        TrF("{0} is an encoder-only model (embeddings, reranking): it generates no tokens, so the "
+            "decode figures do not apply; its work is the prefill, one forward pass over the input",
+            {model.name}));
   if (!(e.eta_bw > 0) || !(e.eta_compute > 0))
     return Error{"engine: '" + engine.id + "' has no fitted efficiencies"};
 
@@ -447,7 +466,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   // gathered before them and scattered after (SGLang docs, "DP, DPA and SGLang DP Router").
   const bool dp_attention = tp > 1 && e.split == MultiGpuMode::kDpAttention;
   const double in_turn = layer_split ? tp : 1;
-  const std::string turn_text = say && layer_split ? " × " + std::to_string(tp) + " GPUs in turn" : "";
+  const std::string turn_text = say && layer_split ? TrF(" × {0} GPUs in turn", {std::to_string(tp)}) : "";
 
   ModelFacts counted;
   const ModelFacts& facts = r.facts ? *r.facts : (counted = CountFacts(model));
@@ -475,17 +494,22 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   e.memory_ceiling = r.ceilings ? r.ceilings->Memory(gpu, say) : AttainableMemory(catalog, gpu);
   e.gemm_ceiling =
       r.ceilings ? r.ceilings->Gemm(gpu, e.compute_precision, say) : AttainableGemm(catalog, gpu, e.compute_precision);
-  if (eff.bw > 0) e.memory_ceiling = {std::min(1.0, eff.bw), 1, true, "memory bandwidth: measured by the probe on this GPU"};
+  if (eff.bw > 0)
+    e.memory_ceiling = {std::min(1.0, eff.bw), 1, true, Tr("memory bandwidth: measured by the probe on this GPU")};
   if (eff.compute > 0)
-    e.gemm_ceiling = {std::min(1.0, eff.compute), 1, true, e.compute_precision + " GEMM: measured by the probe on this GPU"};
+    e.gemm_ceiling = {std::min(1.0, eff.compute), 1, true,
+                      TrF("{0} GEMM: measured by the probe on this GPU", {e.compute_precision})};
   const double att_bw = e.memory_ceiling.fraction, att_gemm = e.gemm_ceiling.fraction;
-  const std::string bw_text =
-      !say ? std::string()
-           : FormatGBs(e.bandwidth) + " × " + FormatFixed(att_bw, 2) + " attainable × " + FormatFixed(e.eta_bw, 2);
-  const std::string peak_text = !say ? std::string()
-                                     : FormatTflops(e.peak_flops) + " " + e.compute_precision +
-                                           (fp16_accumulate ? " with FP16 accumulate" : "") + " × " +
-                                           FormatFixed(att_gemm, 2) + " attainable × " + FormatFixed(e.eta_compute, 2);
+  const std::string bw_text = !say ? std::string()
+                                   : TrF("{0} × {1} attainable × {2}",
+                                         {FormatGBs(e.bandwidth), FormatFixed(att_bw, 2), FormatFixed(e.eta_bw, 2)});
+  const std::string peak_text = !say              ? std::string()
+                                : fp16_accumulate ? TrF("{0} {1} with FP16 accumulate × {2} attainable × {3}",
+                                                        {FormatTflops(e.peak_flops), e.compute_precision,
+                                                         FormatFixed(att_gemm, 2), FormatFixed(e.eta_compute, 2)})
+                                                  : TrF("{0} {1} × {2} attainable × {3}",
+                                                        {FormatTflops(e.peak_flops), e.compute_precision,
+                                                         FormatFixed(att_gemm, 2), FormatFixed(e.eta_compute, 2)});
   const double bw_gpu = e.bandwidth * att_bw * e.eta_bw;
   const double bw_host = s.ram_gbs * 1e9 * e.eta_bw;
   const double flops_gpu = no_peak ? 0 : e.peak_flops * att_gemm * e.eta_compute;
@@ -544,22 +568,26 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   d.terms.push_back(
       {"weights_read", Tr("Weights read"),
        !say ? std::string()
-            : FormatBytes(weights_gpu, ByteUnit::GB) +
-                  (pp > 1 ? " per GPU over " + std::to_string(pp) + " stages" : " per GPU") +
-                  (model.moe ? " (" + FormatFixed(e.experts_touched * 100, 0) + "% of routed experts touched)" : "") +
+            : (pp > 1 ? TrF("{0} per GPU over {1} stages", {FormatBytes(weights_gpu, ByteUnit::GB), std::to_string(pp)})
+                      : TrF("{0} per GPU", {FormatBytes(weights_gpu, ByteUnit::GB)})) +
+                  (model.moe ? TrF(" ({0}% of routed experts touched)", {FormatFixed(e.experts_touched * 100, 0)})
+                             : std::string()) +
                   " / (" + bw_text + ")" + turn_text,
        weights_gpu / bw_gpu * in_turn});
-  d.terms.push_back({"kv_read", Tr("KV cache read"),
-                     !say ? std::string()
-                          : FormatBytes(kv_gpu, ByteUnit::GB) + " (" +
-                                FormatCount(static_cast<long long>(e.decode_context)) + " tokens × " +
-                                FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " seq) / (" + bw_text + ")" + turn_text,
-                     kv_gpu / bw_gpu * in_turn});
+  d.terms.push_back(
+      {"kv_read", Tr("KV cache read"),
+       !say ? std::string()
+            : TrF("{0} ({1} tokens × {2} seq) / ({3})",
+                  {FormatBytes(kv_gpu, ByteUnit::GB), FormatCount(static_cast<long long>(e.decode_context)),
+                   FormatFixed(mb, mb == std::floor(mb) ? 0 : 1), bw_text}) +
+                  turn_text,
+       kv_gpu / bw_gpu * in_turn});
   d.terms.push_back({"compute", Tr("Compute"),
                      !say ? std::string()
-                          : "2 × " + FormatParams(params.active) + " active params × " +
-                                FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " tokens + attention, / " +
-                                std::to_string(tp) + " GPU(s) / (" + peak_text + ")" + turn_text,
+                          : TrF("2 × {0} active params × {1} tokens + attention, / {2} GPU(s) / ({3})",
+                                {FormatParams(params.active), FormatFixed(mb, mb == std::floor(mb) ? 0 : 1),
+                                 std::to_string(tp), peak_text}) +
+                                turn_text,
                      d.compute_s});
   // Fixed time per kernel (engines.json kernel_us, fitted): the gap between dependent kernels
   // and the ramp of a small kernel that cannot fill the GPU, which a decode step at small
@@ -575,16 +603,20 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   d.terms.push_back(
       {"launch", Tr("Kernel overhead"),
        !say ? std::string()
-            : FormatCount(e.kernels.total) + " kernels per step (" + FormatCount(model.layers) + " layers" +
-                  (e.kernels.moe_layers > 0 ? ", " + std::to_string(e.kernels.moe_layers) + " of them MoE" : "") +
-                  (wf.extra_kernels_per_gemm > 0
-                       ? ", " + std::to_string(wf.extra_kernels_per_gemm) + " more per matmul for " + wf.name
-                   : quantised_activations ? ", 8-bit activation quantisation"
-                                           : "") +
-                  ") × " + FormatFixed(kernel_s * 1e6, 2) +
-                  " µs (fitted fixed time per kernel: launch gap, ramp and tail of a small kernel" +
-                  (eager_s > 0 ? "; with " + FormatFixed(eager_s * 1e6, 1) + " µs of eager launch, graphs off" : "") +
-                  ")" + (layer_split ? ", each GPU its own layers'" : ""),
+            : TrF("{0} kernels per step ({1}) × {2} µs (fitted fixed time per kernel: launch gap, ramp and tail of a "
+                  "small kernel{3})",
+                  {FormatCount(e.kernels.total),
+                   TrF("{0} layers", {FormatCount(model.layers)}) +
+                       (e.kernels.moe_layers > 0 ? TrF(", {0} of them MoE", {std::to_string(e.kernels.moe_layers)})
+                                                 : std::string()) +
+                       (wf.extra_kernels_per_gemm > 0
+                            ? TrF(", {0} more per matmul for {1}", {std::to_string(wf.extra_kernels_per_gemm), wf.name})
+                        : quantised_activations ? std::string(Tr(", 8-bit activation quantisation"))
+                                                : std::string()),
+                   FormatFixed(kernel_s * 1e6, 2),
+                   eager_s > 0 ? TrF("; with {0} µs of eager launch, graphs off", {FormatFixed(eager_s * 1e6, 1)})
+                               : std::string()}) +
+                  (layer_split ? Tr(", each GPU its own layers'") : ""),
        launch});
   // Expert parallelism: MoE layers dispatch each token to its top-k experts' GPUs and combine
   // the results (two all-to-alls, each GPU sending (n-1)/n of mb × k hidden vectors; GShard,
@@ -600,10 +632,15 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     const double handoff = (tp - 1) * (mb * hidden_bytes / link.bytes_per_s + kHandoffLatency);
     d.serial_s += handoff;
     d.terms.push_back({"handoff", Tr("Layer-split hand-offs"),
-                       !say ? std::string()
-                            : std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") + " of the hidden state (" +
-                                  FormatRate(mb * hidden_bytes, "B") + ") to the next GPU over " + link.name + " (" +
-                                  FormatSeconds(kHandoffLatency) + " latency each, stated)",
+                       !say      ? std::string()
+                       : tp == 2 ? TrF("{0} copy of the hidden state ({1}) to the next GPU over {2} ({3} "
+                                       "latency each, stated)",
+                                       {std::to_string(tp - 1), FormatRate(mb * hidden_bytes, "B"), link.name,
+                                        FormatSeconds(kHandoffLatency)})
+                                 : TrF("{0} copies of the hidden state ({1}) to the next GPU over {2} ({3} "
+                                       "latency each, stated)",
+                                       {std::to_string(tp - 1), FormatRate(mb * hidden_bytes, "B"), link.name,
+                                        FormatSeconds(kHandoffLatency)}),
                        handoff});
   } else if (dp_attention) {
     // Per layer an all-gather of every GPU's hidden states before the MLP and a reduce-scatter
@@ -612,10 +649,10 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     d.serial_s += gathers;
     d.terms.push_back({"all_reduce", Tr("DP-attention gathers"),
                        !say ? std::string()
-                            : FormatCount(model.layers) + " layers × (all-gather + reduce-scatter of " +
-                                  FormatRate(mb * hidden_bytes, "B") + " over " + link.name + ", " +
-                                  FormatGBs(link.bytes_per_s) + " per direction, 2 × " + FormatSeconds(link.latency_s) +
-                                  " latency)",
+                            : TrF("{0} layers × (all-gather + reduce-scatter of {1} over {2}, {3} per direction, "
+                                  "2 × {4} latency)",
+                                  {FormatCount(model.layers), FormatRate(mb * hidden_bytes, "B"), link.name,
+                                   FormatGBs(link.bytes_per_s), FormatSeconds(link.latency_s)}),
                        gathers});
   } else if (row_split) {
     const RowSync sync = RowSyncTime(model, mb, tp, link, say);
@@ -626,23 +663,25 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     // (after attention and after the MLP; Shoeybi et al. 2019, §3).
     const double ar = all_reduces_per_step * AllReduceSeconds(mb * hidden_bytes, tp, link);
     d.serial_s += ar;
-    d.terms.push_back({"all_reduce", Tr("Tensor-parallel all-reduce"),
-                       !say ? std::string()
-                            : FormatFixed(all_reduces_per_step, 0) + " all-reduces (2 per layer" +
-                                  (ep ? ", none after the " + std::to_string(moe_layers) + " MoE layers" : "") +
-                                  ") × ring of " + FormatRate(mb * hidden_bytes, "B") + " over " + link.name + " (" +
-                                  FormatGBs(link.bytes_per_s) + " per direction, " + FormatSeconds(link.latency_s) +
-                                  " latency)",
-                       ar});
+    d.terms.push_back(
+        {"all_reduce", Tr("Tensor-parallel all-reduce"),
+         !say ? std::string()
+              : TrF("{0} all-reduces (2 per layer{1}) × ring of {2} over {3} ({4} per direction, {5} "
+                    "latency)",
+                    {FormatFixed(all_reduces_per_step, 0),
+                     ep ? TrF(", none after the {0} MoE layers", {std::to_string(moe_layers)}) : std::string(),
+                     FormatRate(mb * hidden_bytes, "B"), link.name, FormatGBs(link.bytes_per_s),
+                     FormatSeconds(link.latency_s)}),
+         ar});
   }
   if (ep) {
     const double a2a = 2 * moe_layers * all_to_all(mb);
     d.serial_s += a2a;
     d.terms.push_back({"all_to_all", Tr("Expert all-to-all"),
                        !say ? std::string()
-                            : "2 × " + std::to_string(moe_layers) + " MoE layers × all-to-all of " +
-                                  FormatFixed(mb, 0) + " tokens × top-" + std::to_string(model.moe->experts_per_token) +
-                                  " hidden vectors over " + link.name,
+                            : TrF("2 × {0} MoE layers × all-to-all of {1} tokens × top-{2} hidden vectors over {3}",
+                                  {std::to_string(moe_layers), FormatFixed(mb, 0),
+                                   std::to_string(model.moe->experts_per_token), link.name}),
                        a2a});
   }
   if (pp > 1) {
@@ -652,9 +691,9 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     d.serial_s += handoff;
     d.terms.push_back({"pipeline", Tr("Pipeline hand-offs"),
                        !say ? std::string()
-                            : std::to_string(pp - 1) + " hand-offs of " + FormatRate(mb * hidden_bytes, "B") +
-                                  " over " + hop.name + " (" + FormatFixed(micro_batches, 0) + " micro-batches of " +
-                                  FormatFixed(mb, mb == std::floor(mb) ? 0 : 1) + " in flight)",
+                            : TrF("{0} hand-offs of {1} over {2} ({3} micro-batches of {4} in flight)",
+                                  {std::to_string(pp - 1), FormatRate(mb * hidden_bytes, "B"), hop.name,
+                                   FormatFixed(micro_batches, 0), FormatFixed(mb, mb == std::floor(mb) ? 0 : 1)}),
                        handoff});
   }
   if (weights_host + kv_host > 0) {
@@ -735,14 +774,15 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     p.memory_s = wbytes / bw_gpu * in_turn;
     p.terms.push_back({"compute", Tr("Compute"),
                        !say ? std::string()
-                            : "(2 × " + FormatParams(params.active) + " params + attention) × " +
-                                  FormatCount(static_cast<long long>(tokens)) + " tokens / " + std::to_string(tp) +
-                                  " GPU(s) / (" + peak_text + ")" + turn_text,
+                            : TrF("(2 × {0} params + attention) × {1} tokens / {2} GPU(s) / ({3})",
+                                  {FormatParams(params.active), FormatCount(static_cast<long long>(tokens)),
+                                   std::to_string(tp), peak_text}) +
+                                  turn_text,
                        p.compute_s});
     p.terms.push_back({"weights_read", Tr("Weights read"),
                        !say ? std::string()
-                            : FormatFixed(passes, 0) + " forward pass(es) × " +
-                                  FormatBytes(wbytes / passes, ByteUnit::GB) + " per GPU / (" + bw_text + ")" +
+                            : TrF("{0} forward pass(es) × {1} per GPU / ({2})",
+                                  {FormatFixed(passes, 0), FormatBytes(wbytes / passes, ByteUnit::GB), bw_text}) +
                                   turn_text,
                        p.memory_s});
     const double launches = passes * e.kernels.total * kernel_s;
@@ -755,35 +795,40 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
     if (per_token > 0)
       p.terms.push_back({"token_work", Tr("Non-matmul work"),
                          !say ? std::string()
-                              : FormatCount(static_cast<long long>(tokens)) + " tokens × " + FormatCount(model.layers) +
-                                    " layers × " + FormatFixed(cal.prefill_token_layer_s * 1e6, 2) + " µs (fitted)",
+                              : TrF("{0} tokens × {1} layers × {2} µs (fitted)",
+                                    {FormatCount(static_cast<long long>(tokens)), FormatCount(model.layers),
+                                     FormatFixed(cal.prefill_token_layer_s * 1e6, 2)}),
                          per_token});
     if (ep) {
       const double a2a = 2 * moe_layers * passes * all_to_all(tokens / passes);
       p.serial_s += a2a;
       p.terms.push_back({"all_to_all", Tr("Expert all-to-all"),
                          !say ? std::string()
-                              : "2 × " + std::to_string(moe_layers) + " MoE layers × " + FormatFixed(passes, 0) +
-                                    " pass(es) × all-to-all of the chunk's top-k hidden vectors over " + link.name,
+                              : TrF("2 × {0} MoE layers × {1} pass(es) × all-to-all of the chunk's top-k hidden "
+                                    "vectors over {2}",
+                                    {std::to_string(moe_layers), FormatFixed(passes, 0), link.name}),
                          a2a});
     }
     if (layer_split) {
       const double handoff = passes * (tp - 1) * (tokens / passes * hidden_bytes / link.bytes_per_s + kHandoffLatency);
       p.serial_s += handoff;
-      p.terms.push_back(
-          {"handoff", Tr("Layer-split hand-offs"),
-           !say ? std::string()
-                : FormatFixed(passes, 0) + " pass(es) × " + std::to_string(tp - 1) + (tp == 2 ? " copy" : " copies") +
-                      " of " + FormatRate(tokens / passes * hidden_bytes, "B") + " to the next GPU over " + link.name,
-           handoff});
+      p.terms.push_back({"handoff", Tr("Layer-split hand-offs"),
+                         !say      ? std::string()
+                         : tp == 2 ? TrF("{0} pass(es) × {1} copy of {2} to the next GPU over {3}",
+                                         {FormatFixed(passes, 0), std::to_string(tp - 1),
+                                          FormatRate(tokens / passes * hidden_bytes, "B"), link.name})
+                                   : TrF("{0} pass(es) × {1} copies of {2} to the next GPU over {3}",
+                                         {FormatFixed(passes, 0), std::to_string(tp - 1),
+                                          FormatRate(tokens / passes * hidden_bytes, "B"), link.name}),
+                         handoff});
     } else if (dp_attention) {
       const double gathers = passes * layers * (AllReduceSeconds(tokens / passes * hidden_bytes, tp, link) + link.latency_s);
       p.serial_s += gathers;
       p.terms.push_back({"all_reduce", Tr("DP-attention gathers"),
                          !say ? std::string()
-                              : FormatFixed(passes, 0) + " pass(es) × " + FormatCount(model.layers) +
-                                    " layers × (all-gather + reduce-scatter of " +
-                                    FormatRate(tokens / passes * hidden_bytes, "B") + " over " + link.name + ")",
+                              : TrF("{0} pass(es) × {1} layers × (all-gather + reduce-scatter of {2} over {3})",
+                                    {FormatFixed(passes, 0), FormatCount(model.layers),
+                                     FormatRate(tokens / passes * hidden_bytes, "B"), link.name}),
                          gathers});
     } else if (row_split) {
       // Each micro-batch of the prompt (llama.cpp's n_ubatch) syncs once per matmul.
@@ -791,17 +836,18 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
       const double ubatches = std::max(1.0, std::ceil(tokens / ub));
       const RowSync sync = RowSyncTime(model, tokens / ubatches, tp, link, say);
       p.serial_s += ubatches * sync.seconds;
-      p.terms.push_back({"row_sync", Tr("Row-split copies"),
-                         !say ? std::string() : FormatFixed(ubatches, 0) + " micro-batch(es) × " + sync.formula,
-                         ubatches * sync.seconds});
+      p.terms.push_back(
+          {"row_sync", Tr("Row-split copies"),
+           !say ? std::string() : TrF("{0} micro-batch(es) × {1}", {FormatFixed(ubatches, 0), sync.formula}),
+           ubatches * sync.seconds});
     } else if (tp > 1) {
       const double ar = all_reduces_per_step * passes * AllReduceSeconds(tokens / passes * hidden_bytes, tp, link);
       p.serial_s += ar;
       p.terms.push_back({"all_reduce", Tr("Tensor-parallel all-reduce"),
                          !say ? std::string()
-                              : "2 × " + FormatCount(model.layers) + " layers × " + FormatFixed(passes, 0) +
-                                    " pass(es) × all-reduce of " + FormatRate(tokens / passes * hidden_bytes, "B") +
-                                    " over " + link.name,
+                              : TrF("2 × {0} layers × {1} pass(es) × all-reduce of {2} over {3}",
+                                    {FormatCount(model.layers), FormatFixed(passes, 0),
+                                     FormatRate(tokens / passes * hidden_bytes, "B"), link.name}),
                          ar});
     }
     if (weights_host > 0) {
@@ -817,9 +863,9 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
       p.serial_s += copy;
       p.terms.push_back({"pcie", Tr("Offloaded weights over PCIe"),
                          !say ? std::string()
-                              : FormatFixed(ubatches, 0) + " micro-batches × " +
-                                    FormatBytes(all_bytes * (1 - gpu_share), ByteUnit::GB) + " / " +
-                                    FormatGBs(pcie.bytes_per_s) + " (" + pcie.name + ")",
+                              : TrF("{0} micro-batches × {1} / {2} ({3})",
+                                    {FormatFixed(ubatches, 0), FormatBytes(all_bytes * (1 - gpu_share), ByteUnit::GB),
+                                     FormatGBs(pcie.bytes_per_s), pcie.name}),
                          copy});
     }
     Finish(p);
@@ -833,51 +879,61 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   e.prefill_tokens_per_s = e.prefill.seconds > 0 && !no_peak ? batch * prompt / e.prefill.seconds : 0;
   if (no_peak) {
     e.ttft_s = 0;
-    const std::string why = gpu.name + " has no dense throughput figure in the catalog, so prefill cannot be estimated";
+    const std::string why =
+        TrF("{0} has no dense throughput figure in the catalog, so prefill cannot be estimated", {gpu.name});
     e.unknown = {{"ttft_s", why}, {"prefill_tokens_per_s", why}};
   }
 
   if (!say) return e;
   // --- The words: what was assumed and what to watch (kExplained only).
   e.assumptions = {
-      "decode at the mean cache length over the output: prompt + output / 2 = " +
-          FormatCount(static_cast<long long>(e.decode_context)) + " tokens",
-      "attainable " + e.memory_ceiling.basis + " (× " + FormatFixed(e.memory_ceiling.fraction, 2) + "); " +
-          e.gemm_ceiling.basis + " (× " + FormatFixed(e.gemm_ceiling.fraction, 2) + ")",
-      "efficiencies " + fitted_on +
-          ": attainable bandwidth × " + FormatFixed(e.eta_bw, 2) + ", attainable " + e.compute_precision + " peak × " +
-          FormatFixed(e.eta_compute, 2) + ", " + FormatFixed(kernel_s * 1e6, 2) + " µs per kernel",
-      "all sequences decode in lock-step (continuous batching at a steady batch)",
+      TrF("decode at the mean cache length over the output: prompt + output / 2 = {0} tokens",
+          {FormatCount(static_cast<long long>(e.decode_context))}),
+      TrF("attainable {0} (× {1}); {2} (× {3})", {e.memory_ceiling.basis, FormatFixed(e.memory_ceiling.fraction, 2),
+                                                  e.gemm_ceiling.basis, FormatFixed(e.gemm_ceiling.fraction, 2)}),
+      TrF("efficiencies {0}: attainable bandwidth × {1}, attainable {2} peak × {3}, {4} µs per kernel",
+          {fitted_on, FormatFixed(e.eta_bw, 2), e.compute_precision, FormatFixed(e.eta_compute, 2),
+           FormatFixed(kernel_s * 1e6, 2)}),
+      Tr("all sequences decode in lock-step (continuous batching at a steady batch)"),
   };
   if (pp > 1)
-    e.assumptions.push_back(std::to_string(pp) + " pipeline stages: decode runs " + FormatFixed(micro_batches, 0) +
-                            " micro-batches in flight; prefill passes the stages one after another (no overlap "
-                            "counted: an upper bound on its time)");
+    e.assumptions.push_back(
+        TrF("{0} pipeline stages: decode runs {1} micro-batches in flight; prefill passes the stages "
+            "one after another (no overlap counted: an upper bound on its time)",
+            {std::to_string(pp), FormatFixed(micro_batches, 0)}));
   if (model.moe)
-    e.assumptions.push_back("MoE routing uniform and independent per token: " +
-                            FormatFixed(e.experts_touched * 100, 0) + "% of routed experts read per step");
+    e.assumptions.push_back(TrF("MoE routing uniform and independent per token: {0}% of routed experts read per step",
+                                {FormatFixed(e.experts_touched * 100, 0)}));
   if (row_split)
-    e.assumptions.push_back(engine.name + " splits every weight matrix by rows over the " + std::to_string(tp) +
-                            " GPUs (split row): they read their slices at once; each layer's GPU keeps its KV cache, "
-                            "attention and MoE experts as in a layer split, and copies each matmul's input out and the "
-                            "outputs back");
+    e.assumptions.push_back(
+        TrF("{0} splits every weight matrix by rows over the {1} GPUs (split row): they read their "
+            "slices at once; each layer's GPU keeps its KV cache, attention and MoE experts as in a "
+            "layer split, and copies each matmul's input out and the outputs back",
+            {engine.name, std::to_string(tp)}));
   if (layer_split)
-    e.assumptions.push_back(engine.name + " splits the layers over the " + std::to_string(tp) +
-                            " GPUs (its default multi-GPU mode): they work in turn, so a step takes the sum of their "
-                            "parts; prefill's micro-batches are not overlapped across GPUs (an upper bound on its time)");
+    e.assumptions.push_back(
+        TrF("{0} splits the layers over the {1} GPUs (its default multi-GPU mode): they work in "
+            "turn, so a step takes the sum of their parts; prefill's micro-batches are not "
+            "overlapped across GPUs (an upper bound on its time)",
+            {engine.name, std::to_string(tp)}));
   else if (dp_attention)
-    e.assumptions.push_back("DP attention over " + std::to_string(tp) + " GPUs: each runs the attention of its own " +
-                            FormatFixed(own_seqs, 0) + " of the " + FormatFixed(mb, 0) +
-                            " sequences with the attention weights whole; MLP and MoE layers split over all " +
-                            std::to_string(tp) + (link.basis.empty() ? "" : "; " + link.basis));
+    e.assumptions.push_back(
+        TrF("DP attention over {0} GPUs: each runs the attention of its own {1} of the {2} "
+            "sequences with the attention weights whole; MLP and MoE layers split over all {3}",
+            {std::to_string(tp), FormatFixed(own_seqs, 0), FormatFixed(mb, 0), std::to_string(tp)}) +
+        (link.basis.empty() ? "" : "; " + link.basis));
   else if (tp > 1 && !row_split)
-    e.assumptions.push_back("tensor parallelism over " + std::to_string(tp) + " GPUs; " +
-                            (link.basis.empty() ? "all-reduce latency " + FormatSeconds(link.latency_s) + " per call (stated assumption)"
-                                                : link.basis + " (" + FormatGBs(link.bytes_per_s) + ", " +
-                                                      FormatSeconds(link.latency_s) + " per call)"));
+    e.assumptions.push_back(
+        link.basis.empty()
+            ? TrF("tensor parallelism over {0} GPUs; all-reduce latency {1} per call (stated assumption)",
+                  {std::to_string(tp), FormatSeconds(link.latency_s)})
+            : TrF("tensor parallelism over {0} GPUs; {1} ({2}, {3} per call)",
+                  {std::to_string(tp), link.basis, FormatGBs(link.bytes_per_s), FormatSeconds(link.latency_s)}));
   if (memory.layers_on_gpu < model.layers)
-    e.assumptions.push_back("offloaded layers run on the CPU at host RAM bandwidth " + FormatFixed(s.ram_gbs, 1) + " GB/s");
-  if (!memory.fits) e.warnings.push_back("the scenario does not fit in memory: speeds are what it would run at if it did");
+    e.assumptions.push_back(
+        TrF("offloaded layers run on the CPU at host RAM bandwidth {0} GB/s", {FormatFixed(s.ram_gbs, 1)}));
+  if (!memory.fits)
+    e.warnings.push_back(Tr("the scenario does not fit in memory: speeds are what it would run at if it did"));
   return e;
 }
 

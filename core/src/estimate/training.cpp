@@ -232,9 +232,10 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   const bool fp8_ok = gpu.dense_flops.count("fp8") > 0;
   const bool fp8 = s.precision == "fp8" && fp8_ok;
   if (s.precision == "fp8" && !fp8_ok)
-    e.warnings.push_back(gpu.name +
-                         " has no FP8 tensor cores in the catalog: trained in BF16 instead (precision fp8 needs "
-                         "Hopper, Ada, Blackwell or MI300-class GPUs)");
+    e.warnings.push_back(
+        TrF("{0} has no FP8 tensor cores in the catalog: trained in BF16 instead (precision fp8 needs "
+            "Hopper, Ada, Blackwell or MI300-class GPUs)",
+            {gpu.name}));
   const double fp8_saving = fp8 ? 0.5 * (2 * 3 + 2 * ffn / h) / 2 : 0;  // × sbh: half of the linear inputs' bytes
   // Gated (Llama-style) layers have no dropout and keep different tensors than Korthikanti's
   // GPT, so they are counted tensor by tensor, the way autograd saves them (bytes per token, 16-bit):
@@ -328,16 +329,16 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   std::string logits_formula;
   if (s.ce == "chunked") {
     logits = tokens_mb * vocab * (2 + 2 * 4.0 / 8) / tp;
-    logits_formula = "chunked: s·b·V·2 B (BF16 logits) + 2 × s·b·V·4 B / 8 chunks";
+    logits_formula = Tr("chunked: s·b·V·2 B (BF16 logits) + 2 × s·b·V·4 B / 8 chunks");
   } else if (s.ce == "fused") {
     const double chunks = std::ceil(vocab / h);
     const double chunk =
         std::min(tokens_mb, std::exp2(std::ceil(std::log2(std::max(1.0, std::ceil(tokens_mb / chunks))))));
     logits = chunk * vocab * 8 / tp;
-    logits_formula = "fused: 2 × " + FormatCount(static_cast<long long>(chunk)) + " tokens × V × 4 B (one chunk)";
+    logits_formula = TrF("fused: 2 × {0} tokens × V × 4 B (one chunk)", {FormatCount(static_cast<long long>(chunk))});
   } else {
     logits = tokens_mb * vocab * 12 / tp;
-    logits_formula = "3 × s·b·V·4 B (FP32 logits, log-softmax, gradient)";
+    logits_formula = Tr("3 × s·b·V·4 B (FP32 logits, log-softmax, gradient)");
   }
   e.terms.push_back({"logits", Tr("Logits and loss"),
                      logits_formula + " / TP " + Per(tp) + "; s·b " + FormatCount(static_cast<long long>(tokens_mb)) +
@@ -351,10 +352,9 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   const double bucket = lora ? layer_trainable * 2 / tp : layer_bytes;
   const double buffers = zero >= 3 ? 2 * layer_bytes : bucket;
   e.terms.push_back({"buffers", Tr("Temporary buffers"),
-                     zero >= 3
-                         ? "2 gathered layers (ZeRO-3 prefetch) × " + FormatBytes(layer_bytes)
-                         : std::string(lora ? "one layer's adapter gradients, " : "one layer's gradient bucket, ") +
-                               FormatBytes(bucket),
+                     zero >= 3 ? TrF("2 gathered layers (ZeRO-3 prefetch) × {0}", {FormatBytes(layer_bytes)})
+                     : lora    ? TrF("one layer's adapter gradients, {0}", {FormatBytes(bucket)})
+                               : TrF("one layer's gradient bucket, {0}", {FormatBytes(bucket)}),
                      buffers});
   // Transformer Engine keeps an FP8 copy of each linear weight and its transpose for the
   // backward GEMMs (Hopper's FP8 GEMMs take one layout), and per GEMM an amax history of 1024
@@ -363,8 +363,12 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
     const double linear = (params.total - params.embedding) / model_split;
     const double copies = (zero >= 3 ? 2 * linear / (layers / pp) : linear) * 2;
     e.terms.push_back({"fp8", Tr("FP8 weight copies"),
-                       FormatParams(linear) + (zero >= 3 ? " (2 gathered layers)" : "") +
-                           " linear weights × 2 B (FP8 and its transpose); amax history 1024 × 3 × 4 B per GEMM",
+                       zero >= 3 ? TrF("{0} (2 gathered layers) linear weights × 2 B (FP8 and its transpose); amax "
+                                       "history 1024 × 3 × 4 B per GEMM",
+                                       {FormatParams(linear)})
+                                 : TrF("{0} linear weights × 2 B (FP8 and its transpose); amax history 1024 × 3 × 4 B "
+                                       "per GEMM",
+                                       {FormatParams(linear)}),
                        copies + layers / pp * 7 * 3 * 1024 * 4});
   }
   double allocated = 0;
@@ -374,8 +378,8 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   // blocks it cannot hand out): a stated fraction. The ZeRO paper (§3.2) reports runs failing
   // with over 30% of memory still free from fragmentation in the extreme.
   e.terms.push_back({"reserve", Tr("Allocator reserve"),
-                     FormatFixed(s.reserve * 100, 0) + "% of the " + FormatBytes(allocated) +
-                         " allocated (PyTorch's caching allocator; assumed, set reserve)",
+                     TrF("{0}% of the {1} allocated (PyTorch's caching allocator; assumed, set reserve)",
+                         {FormatFixed(s.reserve * 100, 0), FormatBytes(allocated)}),
                      allocated * s.reserve});
   e.terms.push_back({"overhead", Tr("CUDA context"), FormatFixed(s.overhead_gib, 2) + " GiB (CUDA context and kernels)",
                      s.overhead_gib * kGiB});
@@ -396,41 +400,45 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
           ? static_cast<long long>(std::min(65536.0, std::floor((e.capacity_bytes - fixed) / per_sequence)))
           : 0;
   if (!e.fits) {
-    if (zero < 3 && !lora && dp > 1) e.suggestions.push_back("shard more: ZeRO-" + std::to_string(s.zero + 1));
-    if (zero == 0 && dp == 1 && !lora) e.suggestions.push_back("add data-parallel GPUs and shard with ZeRO (dp > 1)");
-    if (s.recompute != "full") e.suggestions.push_back("recompute activations (recompute=full)");
+    if (zero < 3 && !lora && dp > 1) e.suggestions.push_back(TrF("shard more: ZeRO-{0}", {std::to_string(s.zero + 1)}));
+    if (zero == 0 && dp == 1 && !lora)
+      e.suggestions.push_back(Tr("add data-parallel GPUs and shard with ZeRO (dp > 1)"));
+    if (s.recompute != "full") e.suggestions.push_back(Tr("recompute activations (recompute=full)"));
     if (s.ce == "full" && logits > 0.1 * e.total_bytes)
-      e.suggestions.push_back("a chunked or fused cross-entropy (ce=fused)");
+      e.suggestions.push_back(Tr("a chunked or fused cross-entropy (ce=fused)"));
     if (!s.act_offload && activations > 0.1 * e.total_bytes)
-      e.suggestions.push_back("offload activations (act-offload=1)");
-    if (e.max_micro_batch == 0 && s.micro_batch > 1) e.suggestions.push_back("a smaller micro-batch");
-    if (s.offload == 0) e.suggestions.push_back("offload the optimizer to CPU (offload=1)");
-    if (!lora) e.suggestions.push_back("fine-tune with LoRA or QLoRA instead of all weights");
-    if (s.method == "lora") e.suggestions.push_back("QLoRA: the frozen base in NF4");
-    if (cp == 1 && sq >= 32768) e.suggestions.push_back("split long sequences with context parallelism (cp)");
-    e.suggestions.push_back("more tensor or pipeline parallelism (tp, pp)");
+      e.suggestions.push_back(Tr("offload activations (act-offload=1)"));
+    if (e.max_micro_batch == 0 && s.micro_batch > 1) e.suggestions.push_back(Tr("a smaller micro-batch"));
+    if (s.offload == 0) e.suggestions.push_back(Tr("offload the optimizer to CPU (offload=1)"));
+    if (!lora) e.suggestions.push_back(Tr("fine-tune with LoRA or QLoRA instead of all weights"));
+    if (s.method == "lora") e.suggestions.push_back(Tr("QLoRA: the frozen base in NF4"));
+    if (cp == 1 && sq >= 32768) e.suggestions.push_back(Tr("split long sequences with context parallelism (cp)"));
+    e.suggestions.push_back(Tr("more tensor or pipeline parallelism (tp, pp)"));
   }
   if (s.offload >= 2 && zero < 3)
     e.warnings.push_back(
-        "offload 2 moves parameters to the CPU, which DeepSpeed does only with ZeRO-3 (offload_param) "
-        "and FSDP only when fully sharded: set zero 3");
+        Tr("offload 2 moves parameters to the CPU, which DeepSpeed does only with ZeRO-3 (offload_param) "
+           "and FSDP only when fully sharded: set zero 3"));
   if (s.act_offload && s.recompute == "none")
     e.warnings.push_back(
-        "activation offloading without recomputation moves every activation over PCIe twice a step; "
-        "torchtune and Unsloth offload the checkpoints of recomputed layers (recompute=full)");
+        Tr("activation offloading without recomputation moves every activation over PCIe twice a step; "
+           "torchtune and Unsloth offload the checkpoints of recomputed layers (recompute=full)"));
   if (ep_degree > 1 && static_cast<long long>(dp * cp) % static_cast<long long>(ep_degree) != 0)
-    e.warnings.push_back("moe-ep " + Per(ep_degree) + " does not divide dp × cp = " + Per(dp * cp) +
-                         ": expert-parallel groups are carved out of the data-parallel GPUs");
+    e.warnings.push_back(
+        TrF("moe-ep {0} does not divide dp × cp = {1}: expert-parallel groups are carved out of the data-parallel GPUs",
+            {Per(ep_degree), Per(dp * cp)}));
   if (s.moe_ep > 1 && !model.moe)
-    e.warnings.push_back("moe-ep applies to mixture-of-experts models; " + model.name + " is dense");
+    e.warnings.push_back(TrF("moe-ep applies to mixture-of-experts models; {0} is dense", {model.name}));
   if (s.moe_ep > 1 && lora)
-    e.warnings.push_back("moe-ep is not modelled for LoRA: the adapters are counted as if replicated");
-  if (s.paged && opt_offload) e.warnings.push_back("paged has no effect with the optimizer offloaded to the CPU");
+    e.warnings.push_back(Tr("moe-ep is not modelled for LoRA: the adapters are counted as if replicated"));
+  if (s.paged && opt_offload) e.warnings.push_back(Tr("paged has no effect with the optimizer offloaded to the CPU"));
   if (s.kbit_prep && !(lora && base_weight_bytes < 2))
-    e.warnings.push_back("kbit-prep applies to a QLoRA or LLM.int8() base; this run has no k-bit weights");
+    e.warnings.push_back(Tr("kbit-prep applies to a QLoRA or LLM.int8() base; this run has no k-bit weights"));
   if (s.kernels == "fused" && !model.gated_mlp)
-    e.warnings.push_back("kernels: a plain (GPT-style) MLP is counted as Korthikanti et al. do, eager or fused");
-  if (s.train_embed && !lora) e.warnings.push_back("train-embed applies to LoRA; full training trains every weight");
+    e.warnings.push_back(
+        "kernels: " + std::string(Tr("a plain (GPT-style) MLP is counted as Korthikanti et al. do, eager or fused")));
+  if (s.train_embed && !lora)
+    e.warnings.push_back(Tr("train-embed applies to LoRA; full training trains every weight"));
 
   // --- FLOPs per token, in three named conventions:
   //   6·N·D:    6N (2N forward, 4N backward; Kaplan et al. 2020), N the active parameters;

@@ -1,4 +1,5 @@
 #include "gpuplan/workload.h"
+#include "gpuplan/i18n.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,7 +69,7 @@ const std::vector<WorkloadPreset>& WorkloadPresets() {
   using K = LengthDist::Kind;
   static const std::vector<WorkloadPreset> presets = {
       {"sharegpt",
-       "Chat: ShareGPT as serving benchmarks sample it",
+       N_("Chat: ShareGPT as serving benchmarks sample it"),
        {K::kLognormal, 229.8, 0.985, 4, 1024},
        {K::kLognormal, 205.9, 0.859, 4, 1024},
        "vLLM's and SGLang's benchmark samplers take each ShareGPT_V3 conversation's first turn and drop prompts over "
@@ -77,20 +78,20 @@ const std::vector<WorkloadPreset>& WorkloadPresets() {
        "(tests/reference/serving_measurements.json); the spread (sigma of ln tokens 0.985 and 0.859) is that of "
        "Azure's 2023 conversation trace, the sigma of ShareGPT itself not being published"},
       {"azure-conversation",
-       "Chat: Azure LLM inference trace 2023, conversation",
+       N_("Chat: Azure LLM inference trace 2023, conversation"),
        {K::kLognormal, 1371.4, 0.769, 2, 14050},
        {K::kLognormal, 198.5, 0.929, 7, 1000},
        "AzurePublicDataset AzureLLMInferenceTrace_conv.csv (19,366 requests; median 1,020 prompt and 129 output "
        "tokens, as Splitwise, Patel et al. 2024, reports; p90 2,734.5 and 424): the fit's means, ~1,370 and ~199, "
        "against the trace's 1,155 and 211"},
       {"azure-code",
-       "Code completion: Azure LLM inference trace 2023, code",
+       N_("Code completion: Azure LLM inference trace 2023, code"),
        {K::kLognormal, 2385.0, 0.985, 3, 7437},
        {K::kLognormal, 24.5, 1.125, 6, 1899},
        "AzurePublicDataset AzureLLMInferenceTrace_code.csv (8,819 requests; median 1,469 prompt and 13 output tokens, "
        "p90 5,187.6 and 55): the fit's means, ~2,150 after the cut and ~25, against the trace's 2,048 and 28"},
       {"arxiv-summarization",
-       "Long-document summarisation: arXiv papers (Vidur's 4K trace)",
+       N_("Long-document summarisation: arXiv papers (Vidur's 4K trace)"),
        {K::kLognormal, 2808.2, 0.238, 1, 4054},
        {K::kLognormal, 203.0, 0.625, 5, 4056},
        "microsoft/vidur arxiv_summarization_stats_llama2_tokenizer_filtered_v2.csv (28,257 requests, Llama-2 "
@@ -99,7 +100,7 @@ const std::vector<WorkloadPreset>& WorkloadPresets() {
        "lognormal cannot follow, so the fit's mean prompt is ~2,800; its mean output, ~203, misses the trace's long "
        "tail (291)"},
       {"mlperf-openorca-llama2",
-       "MLPerf Inference llama2-70b: the OpenOrca subset (24,576 prompts)",
+       N_("MLPerf Inference llama2-70b: the OpenOrca subset (24,576 prompts)"),
        {K::kLognormal, 240.6, 0.958, 48, 1021},
        {K::kLognormal, 294.45, 0.671, 1, 1024},
        "mlcommons/inference language/llama2-70b (processorca.py keeps prompts and reference answers under 1,024 "
@@ -111,7 +112,7 @@ const std::vector<WorkloadPreset>& WorkloadPresets() {
        "tail. "
        "tests/reference/candidates/mlperf-datasets.json quotes each figure"},
       {"mlperf-mixtral-openorca-gsm8k-mbxp",
-       "MLPerf Inference mixtral-8x7b: OpenOrca, GSM8K and MBXP (15,000 prompts)",
+       N_("MLPerf Inference mixtral-8x7b: OpenOrca, GSM8K and MBXP (15,000 prompts)"),
        {K::kLognormal, 363.5, 0.708, 35, 1948},
        {K::kLognormal, 144.9, 0.705, 2, 1024},
        "mlcommons/inference language/mixtral-8x7b (5,000 samples from each dataset; max_new_tokens 1,024): prompts "
@@ -120,7 +121,7 @@ const std::vector<WorkloadPreset>& WorkloadPresets() {
        "mixtral-8x7b.csv, every row); the fit's means ~363.5 and ~144.9. "
        "tests/reference/candidates/mlperf-datasets.json"},
       {"random-1024-128",
-       "Fixed: 1,024 prompt and 128 output tokens (vLLM bench's random dataset)",
+       N_("Fixed: 1,024 prompt and 128 output tokens (vLLM bench's random dataset)"),
        {K::kFixed, 1024},
        {K::kFixed, 128},
        "vllm bench serve --dataset-name random defaults: --random-input-len 1024, --random-output-len 128, range ratio "

@@ -218,7 +218,8 @@ std::string ReportSvg(const Report& r, bool dark, int width, size_t max_rows) {
     std::vector<size_t> keep, chars;
     size_t used = 0;
     for (size_t c = 0; c < sec->records.cols.size(); ++c) {
-      if (sec->records.cols[c].title == "how") continue;  // the explanation: the page's, not a preview's
+      if (sec->records.cols[c].title == "how" || sec->records.cols[c].title == Tr("how"))
+        continue;  // the explanation: the page's, not a preview's
       size_t n = Width(sec->records.cols[c].title);
       for (size_t i = 0; i < sec->records.rows.size() && i < max_rows; ++i)
         if (c < sec->records.rows[i].size()) n = std::max(n, Width(sec->records.rows[i][c].text));

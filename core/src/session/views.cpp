@@ -58,12 +58,25 @@ void AddBytes(Records& r, const std::string& name, double bytes, const std::stri
                     Number(bytes / kGB, FormatFixed(bytes / kGB, 2)), Text(how)});
 }
 
+// What bounds a step ("memory", "compute", "communication", "host memory"), in the reader's language.
+std::string BoundWord(const std::string& bound) {
+  for (const char* word : {N_("memory"), N_("compute"), N_("communication"), N_("host memory")})
+    if (bound == word) return Tr(word);
+  return bound;
+}
+
 Records StepRecords(const StepTime& t) {
   Records r{{{"term", Tr("term")}, {"seconds", Tr("time"), true}, {"formula", Tr("how")}}, {}};
   for (const TimeTerm& x : t.terms) r.rows.push_back({Text(x.name), Number(x.seconds, FormatSeconds(x.seconds)), Text(x.formula)});
-  r.rows.push_back({Text("= step"), Number(t.seconds, FormatSeconds(t.seconds)),
-                    Text("max(memory " + FormatSeconds(t.memory_s) + ", compute " + FormatSeconds(t.compute_s) +
-                         ") + serial " + FormatSeconds(t.serial_s) + ": " + t.bound + "-bound")});
+  const char* bound = t.bound == "memory"          ? Tr("memory-bound")
+                      : t.bound == "compute"       ? Tr("compute-bound")
+                      : t.bound == "communication" ? Tr("communication-bound")
+                      : t.bound == "host memory"   ? Tr("host memory-bound")
+                                                   : nullptr;
+  r.rows.push_back({Text(Tr("= step")), Number(t.seconds, FormatSeconds(t.seconds)),
+                    Text(TrF("max(memory {0}, compute {1}) + serial {2}: {3}",
+                             {FormatSeconds(t.memory_s), FormatSeconds(t.compute_s), FormatSeconds(t.serial_s),
+                              bound ? std::string(bound) : t.bound + "-bound"}))});
   return r;
 }
 
@@ -185,10 +198,12 @@ Report SpeedReport(Session& session, const ReportOptions& o) {
     per_m.rows.push_back({Text(Tr("owned")), usd(c.owned_per_m_output), usd(c.owned_per_m_input), Text(c.purchase_basis)});
   if (!per_m.rows.empty()) r.sections.push_back({Tr("cost per 1M tokens"), std::move(per_m)});
   if (o.explain) {
-    r.sections.push_back({TrF("Decode step — {0} ({1}-bound)", {FormatSeconds(e.decode.seconds), e.decode.bound}),
-                          StepRecords(e.decode)});
-    r.sections.push_back({TrF("Prefill of the batch — {0} ({1}-bound)", {FormatSeconds(e.prefill.seconds), e.prefill.bound}),
-                          StepRecords(e.prefill)});
+    r.sections.push_back(
+        {TrF("Decode step — {0} ({1}-bound)", {FormatSeconds(e.decode.seconds), BoundWord(e.decode.bound)}),
+         StepRecords(e.decode)});
+    r.sections.push_back(
+        {TrF("Prefill of the batch — {0} ({1}-bound)", {FormatSeconds(e.prefill.seconds), BoundWord(e.prefill.bound)}),
+         StepRecords(e.prefill)});
     r.sections.push_back({Tr("Cost lines"), CostLineRecords(c)});
     if (o.curve_tables) {
       const SpeedCurves& curves = session.Curves();
@@ -219,39 +234,41 @@ std::string SpeedJson(Session& session, const ReportOptions&) {
 // The workload in words: "500 requests, Poisson at 4/s, ShareGPT-like chat lengths".
 std::string WorkloadLine(const ViewOptions& v) {
   const WorkloadPreset* p = FindWorkloadPreset(v.lengths);
-  return FormatCount(v.requests) + " requests, " +
-         (v.rate > 0 ? "Poisson arrivals at " + FormatShort(v.rate) + "/s"
-                     : "a closed loop of " + FormatCountOf(v.clients, "client", "clients")) +
-         ", " + (p ? std::string(p->name) : v.lengths + " tokens in/out");
+  return TrF("{0} requests, {1}, {2}",
+             {FormatCount(v.requests),
+              v.rate > 0       ? TrF("Poisson arrivals at {0}/s", {FormatShort(v.rate)})
+              : v.clients == 1 ? TrF("a closed loop of {0} client", {FormatCount(v.clients)})
+                               : TrF("a closed loop of {0} clients", {FormatCount(v.clients)}),
+              p ? std::string(Tr(p->name)) : TrF("{0} tokens in/out", {v.lengths})});
 }
 
 Records LatencyRecords(const ServeResult& r) {
-  Records t{{{"metric", "latency"},
-             {"mean_ms", "mean ms", true},
+  Records t{{{"metric", Tr("latency")},
+             {"mean_ms", Tr("mean ms"), true},
              {"p50_ms", "p50 ms", true},
              {"p90_ms", "p90 ms", true},
              {"p99_ms", "p99 ms", true}},
             {}};
   auto row = [&](const char* name, const Percentiles& p) {
     auto ms = [](double s) { return Number(s * 1000, FormatShort(s * 1000, 1)); };
-    t.rows.push_back({Text(name), ms(p.mean), ms(p.p50), ms(p.p90), ms(p.p99)});
+    t.rows.push_back({Text(Tr(name)), ms(p.mean), ms(p.p50), ms(p.p90), ms(p.p99)});
   };
-  row("TTFT (time to first token)", r.ttft_s);
-  row("TPOT (per output token)", r.tpot_s);
-  row("ITL (between tokens)", r.itl_s);
-  row("end to end", r.e2e_s);
-  row("queue (arrival to admission)", r.queue_s);
+  row(N_("TTFT (time to first token)"), r.ttft_s);
+  row(N_("TPOT (per output token)"), r.tpot_s);
+  row(N_("ITL (between tokens)"), r.itl_s);
+  row(N_("end to end"), r.e2e_s);
+  row(N_("queue (arrival to admission)"), r.queue_s);
   return t;
 }
 
 Records LoadCurveRecords(const LoadCurve& c) {
-  Records t{{{"rate", "requests/s", true},
-             {"load", "of capacity", true},
+  Records t{{{"rate", Tr("requests/s"), true},
+             {"load", Tr("of capacity"), true},
              {"ttft_p90_ms", "TTFT p90 ms", true},
              {"tpot_p50_ms", "TPOT p50 ms", true},
              {"tpot_p90_ms", "TPOT p90 ms", true},
-             {"output_tokens_per_s", "output tok/s", true},
-             {"note", "note"}},
+             {"output_tokens_per_s", Tr("output tok/s"), true},
+             {"note", Tr("note")}},
             {}};
   for (size_t i = 0; i < c.points.size(); ++i) {
     const LoadPoint& p = c.points[i];
@@ -260,8 +277,8 @@ Records LoadCurveRecords(const LoadCurve& c) {
                       Number(kLoadFractions[i], FormatFixed(kLoadFractions[i] * 100, 0) + " %"), ms(p.ttft_s.p90),
                       ms(p.tpot_s.p50), ms(p.tpot_s.p90),
                       Number(p.output_tokens_per_s, FormatFixed(p.output_tokens_per_s, 0)),
-                      Text(p.saturated                     ? "saturated"
-                           : static_cast<int>(i) == c.knee ? "knee"
+                      Text(p.saturated                     ? Tr("saturated")
+                           : static_cast<int>(i) == c.knee ? Tr("knee")
                                                            : "")});
   }
   return t;
@@ -272,10 +289,11 @@ Records LoadCurveRecords(const LoadCurve& c) {
 std::string ServeBandLine(const ServeEstimate& e) {
   if (e.band_throughput.cases == 0) return {};
   auto x = [](const Band& b) { return FormatShort(b.lo, 2) + "-" + FormatShort(b.hi, 2) + "x"; };
-  return "how sure: published runs measured " + x(e.band_throughput) + " this throughput, " + x(e.band_ttft) +
-         " its TTFT, " + x(e.band_tpot) + " its TPOT/ITL, " + x(e.band_e2e) +
-         " its end-to-end latency (p10-p90 of measured / simulated on published serving runs: gpuplan calibrate "
-         "--serving)";
+  return TrF(
+      "how sure: published runs measured {0} this throughput, {1} its TTFT, {2} its TPOT/ITL, {3} its "
+      "end-to-end latency (p10-p90 of measured / simulated on published serving runs: gpuplan calibrate "
+      "--serving)",
+      {x(e.band_throughput), x(e.band_ttft), x(e.band_tpot), x(e.band_e2e)});
 }
 
 Report ServeReport(Session& session, const ReportOptions& o) {
@@ -289,31 +307,31 @@ Report ServeReport(Session& session, const ReportOptions& o) {
   const WeightFormat* wf = cat.FindWeightFormat(s.weights);
   const EngineProfile* engine = cat.FindEngine(s.engine);
   Report rep;
-  rep.title = "gpuplan serve: " + GpuLine(cat, s) + ", " + (wf ? wf->name : s.weights) + " weights, " +
-              (engine ? engine->name : s.engine);
-  rep.lines.push_back(WorkloadLine(v) + " (longest " + FormatCount(e.max_model_len) + " tokens)");
-  rep.lines.push_back("scheduler: up to " + FormatCount(r.max_num_seqs) + " sequences and " +
-                      FormatCount(r.max_batched_tokens) + " tokens per step, KV blocks of " +
-                      std::to_string(r.block_tokens) + " tokens, " +
-                      (r.chunked_prefill ? "prompts chunked" : "each prompt in one step"));
-  rep.lines.push_back("KV pool: " + FormatCount(r.kv_blocks) +
-                      " blocks = " + FormatCount(static_cast<long long>(r.kv_capacity_tokens)) +
-                      " tokens: " + FormatCount(r.kv_limited_concurrency) + " requests of the mean length at once");
-  Records t{{{"metric", "throughput"}, {"value", "value", true}, {"unit", "unit"}}, {}};
+  rep.title = TrF("gpuplan serve: {0}, {1} weights, {2}",
+                  {GpuLine(cat, s), wf ? wf->name : s.weights, engine ? engine->name : s.engine});
+  rep.lines.push_back(TrF("{0} (longest {1} tokens)", {WorkloadLine(v), FormatCount(e.max_model_len)}));
+  rep.lines.push_back(
+      TrF("scheduler: up to {0} sequences and {1} tokens per step, KV blocks of {2} tokens, {3}",
+          {FormatCount(r.max_num_seqs), FormatCount(r.max_batched_tokens), std::to_string(r.block_tokens),
+           r.chunked_prefill ? Tr("prompts chunked") : Tr("each prompt in one step")}));
+  rep.lines.push_back(TrF("KV pool: {0} blocks = {1} tokens: {2} requests of the mean length at once",
+                          {FormatCount(r.kv_blocks), FormatCount(static_cast<long long>(r.kv_capacity_tokens)),
+                           FormatCount(r.kv_limited_concurrency)}));
+  Records t{{{"metric", Tr("throughput")}, {"value", Tr("value"), true}, {"unit", Tr("unit")}}, {}};
   auto add = [&](const char* name, double value, const char* unit, int decimals) {
-    t.rows.push_back({Text(name), Number(value, FormatFixed(value, decimals)), Text(unit)});
+    t.rows.push_back({Text(Tr(name)), Number(value, FormatFixed(value, decimals)), Text(Tr(unit))});
   };
-  add("requests", r.request_throughput, "requests/s", 2);
-  add("output tokens", r.output_tokens_per_s, "tokens/s", 0);
-  add("all tokens (prompt + output)", r.total_tokens_per_s, "tokens/s", 0);
-  if (v.ttft_sla > 0 || v.tpot_sla > 0) add("goodput (within the SLA)", r.goodput_rps, "requests/s", 2);
-  add("sequences per step, mean", r.mean_running, "sequences", 1);
-  add("sequences per step, peak", r.peak_running, "sequences", 0);
-  add("KV pool used, peak", r.peak_kv_used * 100, "%", 0);
-  add("preemptions", r.preemptions, "requests", 0);
-  add("run length", r.duration_s, "s", 1);
-  rep.sections.push_back({"Throughput", std::move(t)});
-  rep.sections.push_back({"Latency", LatencyRecords(r)});
+  add(N_("requests"), r.request_throughput, N_("requests/s"), 2);
+  add(N_("output tokens"), r.output_tokens_per_s, "tokens/s", 0);
+  add(N_("all tokens (prompt + output)"), r.total_tokens_per_s, "tokens/s", 0);
+  if (v.ttft_sla > 0 || v.tpot_sla > 0) add(N_("goodput (within the SLA)"), r.goodput_rps, N_("requests/s"), 2);
+  add(N_("sequences per step, mean"), r.mean_running, N_("sequences"), 1);
+  add(N_("sequences per step, peak"), r.peak_running, N_("sequences"), 0);
+  add(N_("KV pool used, peak"), r.peak_kv_used * 100, "%", 0);
+  add(N_("preemptions"), r.preemptions, N_("requests"), 0);
+  add(N_("run length"), r.duration_s, "s", 1);
+  rep.sections.push_back({Tr("Throughput"), std::move(t)});
+  rep.sections.push_back({Tr("Latency"), LatencyRecords(r)});
   rep.main = 1;
   if (const std::string sure = ServeBandLine(e); !sure.empty()) rep.lines.push_back(sure);
   if (v.rate > 0) {
@@ -326,37 +344,39 @@ Report ServeReport(Session& session, const ReportOptions& o) {
   if (o.explain) {
     while (session.ServeCurveStep()) {
     }
-    rep.sections.push_back({"Latency against load", LoadCurveRecords(session.ServeCurve())});
-    Records series{{{"t_s", "time s", true},
-                    {"running", "running", true},
-                    {"waiting", "waiting", true},
-                    {"kv_used", "KV used %", true}},
+    rep.sections.push_back({Tr("Latency against load"), LoadCurveRecords(session.ServeCurve())});
+    Records series{{{"t_s", Tr("time s"), true},
+                    {"running", Tr("running"), true},
+                    {"waiting", Tr("waiting"), true},
+                    {"kv_used", Tr("KV used %"), true}},
                    {}};
     for (const ServePoint& p : r.series)
       series.rows.push_back({Number(p.t_s, FormatShort(p.t_s, 2)), Number(p.running, FormatCount(p.running)),
                              Number(p.waiting, FormatCount(p.waiting)),
                              Number(p.kv_used * 100, FormatFixed(p.kv_used * 100, 0))});
-    rep.sections.push_back({"Batch and KV use over time", std::move(series)});
+    rep.sections.push_back({Tr("Batch and KV use over time"), std::move(series)});
   }
   if (v.ttft_sla > 0 || v.tpot_sla > 0)
-    rep.after.push_back(FormatCount(r.met_sla) + " of " + FormatCount(r.requests) + " requests within the SLA (" +
-                        (v.ttft_sla > 0 ? "TTFT <= " + FormatSeconds(v.ttft_sla) : std::string()) +
-                        (v.ttft_sla > 0 && v.tpot_sla > 0 ? ", " : "") +
-                        (v.tpot_sla > 0 ? "TPOT <= " + FormatSeconds(v.tpot_sla) : std::string()) + ")");
+    rep.after.push_back(TrF("{0} of {1} requests within the SLA ({2})",
+                            {FormatCount(r.met_sla), FormatCount(r.requests),
+                             (v.ttft_sla > 0 ? "TTFT <= " + FormatSeconds(v.ttft_sla) : std::string()) +
+                                 (v.ttft_sla > 0 && v.tpot_sla > 0 ? ", " : "") +
+                                 (v.tpot_sla > 0 ? "TPOT <= " + FormatSeconds(v.tpot_sla) : std::string())}));
   if (r.saturated && e.has_capacity)
-    rep.after.push_back("SATURATED: " + FormatShort(v.rate) + " requests/s arrive; the setup serves about " +
-                        FormatFixed(e.capacity.request_throughput, 2) + " requests/s (" +
-                        FormatFixed(e.capacity.output_tokens_per_s, 0) + " output tokens/s) at most; " +
-                        FormatCount(r.queue_at_last_arrival) + " requests were waiting when the last one arrived");
+    rep.after.push_back(
+        TrF("SATURATED: {0} requests/s arrive; the setup serves about {1} requests/s ({2} output "
+            "tokens/s) at most; {3} requests were waiting when the last one arrived",
+            {FormatShort(v.rate), FormatFixed(e.capacity.request_throughput, 2),
+             FormatFixed(e.capacity.output_tokens_per_s, 0), FormatCount(r.queue_at_last_arrival)}));
   if (const Result<LaunchPlan>& launch = session.Launch(); launch.ok()) {
-    Records flags{{{"flag", "flag"}, {"value", "value"}, {"why", "why"}}, {}};
+    Records flags{{{"flag", Tr("flag")}, {"value", Tr("value")}, {"why", Tr("why")}}, {}};
     for (const LaunchFlag& f : launch->flags) flags.rows.push_back({Text(f.flag), Text(f.value), Text(f.why)});
-    rep.sections.push_back({"Launch (" + launch->releases + ")", std::move(flags)});
-    rep.after.push_back("launch: " + launch->Command());
+    rep.sections.push_back({TrF("Launch ({0})", {launch->releases}), std::move(flags)});
+    rep.after.push_back(TrF("launch: {0}", {launch->Command()}));
     if (!launch->config_text.empty()) rep.after.push_back(launch->config_file + ":\n" + launch->config_text);
     rep.notes = launch->notes;
   } else {
-    rep.notes.push_back("no launch command: " + launch.error());
+    rep.notes.push_back(TrF("no launch command: {0}", {launch.error()}));
   }
   rep.warnings.insert(rep.warnings.begin(), e.warnings.begin(), e.warnings.end());
   rep.assumptions = e.assumptions;
