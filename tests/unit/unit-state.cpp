@@ -89,6 +89,25 @@ TEST_CASE("a broken link keeps its valid fields and says which were dropped and 
   CHECK_THAT(d.dropped[4], Contains("'junk'") && Contains("not a key=value"));
 }
 
+TEST_CASE("a huge broken link costs little and says so in a screenful: notices capped, pairs limited", "[state]") {
+  // 200,000 unknown fields (about 2 MB): each used to add a line, 229 MB of notices in all.
+  std::string hash = "#v=1&gpu=h100-sxm";
+  for (int i = 0; i < 200000; ++i) hash += "&f" + std::to_string(i) + "=1";
+  DecodedState d = DecodeState(hash, Cat());
+  CHECK(d.scenario.gpu == "h100-sxm");
+  REQUIRE(d.dropped.size() == kMaxDropped + 2);
+  CHECK_THAT(d.dropped[0], Contains("unknown field 'f0'"));
+  CHECK_THAT(d.dropped[kMaxDropped], Contains("... and 978 more fields not taken"));
+  CHECK_THAT(
+      d.dropped.back(),
+      Contains("link: 199,002 more pairs after the first 1,000 were not read (a link holds one pair per field)"));
+  // A typo names the field it was meant to be, and the id it was meant to be.
+  DecodedState typo = DecodeState("#v=1&modle=llama-3.1-8b&gpu=h100sxm", Cat());
+  REQUIRE(typo.dropped.size() == 2);
+  CHECK_THAT(typo.dropped[0], Contains("unknown field 'modle': did you mean 'model'?"));
+  CHECK_THAT(typo.dropped[1], Contains("unknown GPU 'h100sxm': did you mean 'h100-sxm'?"));
+}
+
 TEST_CASE("limits reject absurd numbers", "[state]") {
   Scenario s;
   CHECK(SetField(s, "context", "0", Cat()).has_value());

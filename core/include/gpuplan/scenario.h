@@ -146,9 +146,14 @@ inline constexpr int kStateVersion = 1;
 // kStateVersion whose decoder reads v=1 links with v=1's defaults.
 std::string EncodeState(const Scenario& s);
 
+// A link's limits: pairs read, and notices kept before "... and K more".
+inline constexpr std::size_t kMaxStatePairs = 1000;
+inline constexpr std::size_t kMaxDropped = 20;
+
 struct DecodedState {
   Scenario scenario;
-  std::vector<std::string> dropped;  // one line per field that was not taken, with the reason
+  std::vector<std::string> dropped;         // one line per field that was not taken, with the reason
+                                            // (the first kMaxDropped, then "... and K more")
   std::map<std::string, std::string> page;  // the page's own keys (PageKeys) found in the hash
 };
 

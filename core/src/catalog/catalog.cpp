@@ -1388,7 +1388,11 @@ Result<std::vector<CatalogFile>> ParseCatalogBundle(std::string_view text) {
 
 std::string UnknownIdMessage(std::string_view kind, std::string_view id,
                              const std::vector<std::string>& known) {
-  std::string msg = "unknown " + std::string(kind) + " '" + std::string(id) + "' (known: ";
+  // The id is untrusted (a link, a flag): shown cut to 40 bytes; the nearest known id first.
+  const std::string near = NearestWord(id, known);
+  std::string msg = "unknown " + std::string(kind) + " '" + std::string(id.substr(0, 40)) +
+                    (id.size() > 40 ? "...'" : "'") + (near.empty() ? "" : ": did you mean '" + near + "'?") +
+                    " (known: ";
   for (size_t i = 0; i < known.size(); ++i) msg += (i ? ", " : "") + known[i];
   return msg + ")";
 }

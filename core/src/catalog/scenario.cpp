@@ -425,7 +425,12 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
   const std::string half = HalfWidth(typed);
   const std::string_view value = half;
   const FieldDef* f = FindDef(key);
-  if (!f) return Error{"unknown field " + Quote(key)};
+  if (!f) {
+    std::vector<std::string> keys;
+    for (const FieldInfo& field : ScenarioFields()) keys.emplace_back(field.key);
+    const std::string near = NearestWord(key, keys);
+    return Error{"unknown field " + Quote(key) + (near.empty() ? "" : ": did you mean '" + near + "'?")};
+  }
   switch (f->info.kind) {
     case Kind::kModel:
       if (!catalog.FindModel(value)) return FieldError(key, UnknownIdMessage("model", value, Ids(catalog.models)));
@@ -523,8 +528,22 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
                          const std::vector<FieldInfo>& aside) {
   DecodedState result{std::move(base), {}, {}};
   if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
+  // A link holds one pair per field (about 150 keys in all): a hostile or broken one with
+  // thousands is read up to kMaxStatePairs, and its messages stop at kMaxDropped with a count of
+  // the rest, so a 2 MB link costs milliseconds and a screenful of notices, not megabytes.
+  size_t pairs = 0, untold = 0, unread = 0;
+  auto drop = [&](std::string message) {
+    if (result.dropped.size() < kMaxDropped)
+      result.dropped.push_back(std::move(message));
+    else
+      ++untold;
+  };
   size_t pos = 0;
   while (pos <= hash.size() && !hash.empty()) {
+    if (++pairs > kMaxStatePairs) {
+      unread = static_cast<size_t>(std::count(hash.begin() + static_cast<std::ptrdiff_t>(pos), hash.end(), '&')) + 1;
+      break;
+    }
     size_t amp = hash.find('&', pos);
     std::string_view part = hash.substr(pos, amp == std::string_view::npos ? std::string_view::npos : amp - pos);
     pos = amp == std::string_view::npos ? hash.size() + 1 : amp + 1;
@@ -533,16 +552,15 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
     std::string key, value;
     if (eq == std::string_view::npos || !Unpercent(part.substr(0, eq), key) ||
         !Unpercent(part.substr(eq + 1), value)) {
-      result.dropped.push_back(Quote(part) + ": not a key=value pair");
+      drop(Quote(part) + ": not a key=value pair");
       continue;
     }
     if (key == "v") {
       long long v = 0;
       if (!ParseInteger(value, v) || v < 1)
-        result.dropped.push_back("v: " + Quote(value) + " is not a version; read as v" + std::to_string(kStateVersion));
+        drop("v: " + Quote(value) + " is not a version; read as v" + std::to_string(kStateVersion));
       else if (v > kStateVersion)
-        result.dropped.push_back("v: link is from a newer version (v" + value + "); fields read as v" +
-                                 std::to_string(kStateVersion));
+        drop("v: link is from a newer version (v" + value + "); fields read as v" + std::to_string(kStateVersion));
       continue;
     }
     if (std::find(PageKeys().begin(), PageKeys().end(), key) != PageKeys().end() ||
@@ -550,17 +568,22 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
       result.page[key] = value;  // the page's own (embed, tab, theme): not the scenario's
       continue;
     }
-    if (auto err = SetField(result.scenario, key, value, catalog)) result.dropped.push_back(err->message);
+    if (auto err = SetField(result.scenario, key, value, catalog)) drop(err->message);
   }
   // A MIG profile belongs to one GPU: a link whose GPU lacks it keeps the whole GPU, and says so.
   if (const Gpu* g = catalog.FindGpu(result.scenario.gpu); g && result.scenario.mig != "none") {
     const bool has = std::any_of(g->mig_profiles.begin(), g->mig_profiles.end(),
                                  [&](const MigProfile& p) { return p.name == result.scenario.mig; });
     if (!has) {
-      result.dropped.push_back("mig: " + g->name + " has no MIG profile '" + result.scenario.mig + "'; read as none");
+      drop("mig: " + g->name + " has no MIG profile '" + result.scenario.mig + "'; read as none");
       result.scenario.mig = "none";
     }
   }
+  if (untold > 0)
+    result.dropped.push_back("... and " + FormatCount(static_cast<int64_t>(untold)) + " more fields not taken");
+  if (unread > 0)
+    result.dropped.push_back("link: " + FormatCount(static_cast<int64_t>(unread)) + " more pairs after the first " +
+                             FormatCount(kMaxStatePairs) + " were not read (a link holds one pair per field)");
   return result;
 }
 
