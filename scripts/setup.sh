@@ -29,6 +29,7 @@ packages=(
   xvfb xauth x11-utils imagemagick          # native window under a virtual X server + screenshot
   fonts-ipaexfont-gothic fonttools  # the Japanese font, subset at build time (pyftsubset)
   libopenblas-dev libeigen3-dev   # references for the GEMM benchmark only (scripts/bench.sh), never linked by gpuplan
+  clang-14 libclang-rt-14-dev     # the fuzz preset: libFuzzer, ASan and UBSan runtimes
 )
 # Node.js/npm: keep an existing installation (e.g. a newer one), otherwise Debian's.
 command -v node >/dev/null || packages+=(nodejs)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets everything up (scripts/setup.sh) and runs every test:
 #   native     core unit tests + CLI tests through the real binary      (ctest --preset native)
-#   asan       core unit tests under AddressSanitizer + UBSan            (ctest --preset asan)
+#   fuzz       clang-14: core unit tests, the CLI's tests and its golden outputs under
+#              AddressSanitizer + UBSan, and each parser's libFuzzer target for a fixed
+#              number of inputs from its seed corpus                      (ctest --preset fuzz)
 #   wasm       core unit tests compiled to wasm, run under node           (ctest --preset wasm)
 #   cuda       the CUDA device query and GPU probe build for real GPU architectures
 #              and say "no CUDA device" cleanly where there is none; the probe's host
@@ -41,7 +43,7 @@ preset() {  # configure, build (optionally some targets, space-separated), test
 
 mkdir -p build
 step native preset native
-step asan preset asan
+step fuzz preset fuzz   # the g++ sanitizer build (preset asan) covers less: the core's tests only
 step wasm preset wasm
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
   step cuda preset cuda "gpuplan-cuda-query gpuplan-probe-gpu gpuplan unit-probe-host"

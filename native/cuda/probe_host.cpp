@@ -136,8 +136,21 @@ std::string HelpText() {
 std::string JsonWriter::Escape(const std::string& text) {
   std::string out;
   out.reserve(text.size() + 2);
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {
+      // Well-formed UTF-8 passes through; a stray byte (a device name from a broken driver)
+      // becomes U+FFFD, so the file always parses.
+      const std::size_t n = Utf8SequenceAt(text, i);
+      if (n == 0) {
+        out += "\\ufffd";
+      } else {
+        out.append(text, i, n);
+        i += n - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -152,7 +165,7 @@ std::string JsonWriter::Escape(const std::string& text) {
           std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(u));
           out += buf;
         } else {
-          out += c;  // UTF-8 passes through unchanged
+          out += c;
         }
     }
   }

@@ -311,7 +311,8 @@ TEST_CASE("the nearest word: a typo's intended word, nothing for a stranger or a
   CHECK(NearestWord("zzz", words).empty());
   CHECK(NearestWord("", words).empty());
   CHECK(NearestWord(std::string(100000, 'a'), words).empty());  // long input is not compared
-  CHECK(NearestWord("cat", {"bat", "cap"}).empty());            // two equally near: no guess
+  CHECK(NearestWord("cat", {"cap", "car"}).empty());            // two equally near: no guess
+  CHECK(NearestWord("h1000", {"b100"}).empty());                // a typo rarely changes the first letter
 }
 
 TEST_CASE("unknown-id messages list the known ids", "[catalog]") {

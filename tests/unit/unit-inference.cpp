@@ -205,7 +205,7 @@ TEST_CASE("Resolve looks a scenario's ids up once and names the first unknown fi
       {&Scenario::model, "llama-9", "model: unknown model 'llama-9' (known: ", "model"},
       {&Scenario::gpu, "h1000", "gpu: unknown GPU 'h1000' (known: ", "gpu"},
       {&Scenario::weights, "q3", "weights: unknown weight format 'q3' (known: ", "weights"},
-      {&Scenario::kv, "fp7", "kv: unknown KV format 'fp7' (known: ", "kv"},
+      {&Scenario::kv, "fp7", "kv: unknown KV format 'fp7': did you mean 'fp8'? (known: ", "kv"},
       {&Scenario::engine, "ollama", "engine: unknown engine 'ollama' (known: vllm, ", "engine"},
   };
   for (const Bad& x : bad) {

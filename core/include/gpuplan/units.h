@@ -54,9 +54,13 @@ std::string XmlEscape(std::string_view text);
 unsigned Utf8ThreeByteAt(std::string_view text, size_t at);
 // The candidate nearest to a misspelt `word` ("bandwith" -> "bandwidth", "fitt" -> "fit"):
 // optimal string alignment distance (Damerau 1964: insert, delete, substitute, swap two
-// neighbours), case-insensitive, at most 1 edit for words up to 4 letters, 2 up to 8, else 3.
-// Empty where none is that near, or where two are equally near.
+// neighbours), case-insensitive, at most 1 edit for words up to 4 letters, 2 up to 8, else 3,
+// and the same first letter (a typo rarely changes it: "h1000" is not "b100"). Empty where none
+// is that near, or where two are equally near.
 std::string NearestWord(std::string_view word, const std::vector<std::string>& candidates);
+// The length of the well-formed UTF-8 sequence at `at` (1 for ASCII; RFC 3629 §4: no overlong
+// form, no surrogate, nothing above U+10FFFF), or 0 where the bytes there are not one.
+size_t Utf8SequenceAt(std::string_view text, size_t at);
 // A count and its noun: "1 GPU", "8 GPUs", "1,024 rows".
 std::string FormatCountOf(int64_t count, std::string_view one, std::string_view many);
 // "$1,274" from $1,000 up (whole dollars, thousands separated), else "$" + `decimals` decimals.

@@ -1388,8 +1388,14 @@ Result<std::vector<CatalogFile>> ParseCatalogBundle(std::string_view text) {
 
 std::string UnknownIdMessage(std::string_view kind, std::string_view id,
                              const std::vector<std::string>& known) {
-  // The id is untrusted (a link, a flag): shown cut to 40 bytes; the nearest known id first.
-  const std::string near = NearestWord(id, known);
+  // The id is untrusted (a link, a flag): shown cut to 40 bytes. The ids it begins (h100:
+  // h100-sxm, h100-pcie, h100-nvl), else the nearest known id, come first.
+  std::string near;
+  size_t begun = 0;
+  for (const std::string& k : known)
+    if (!id.empty() && k.size() > id.size() && k.compare(0, id.size(), id) == 0 && k[id.size()] == '-' && begun++ < 4)
+      near += (near.empty() ? "" : "' or '") + k;
+  if (near.empty()) near = NearestWord(id, known);
   std::string msg = "unknown " + std::string(kind) + " '" + std::string(id.substr(0, 40)) +
                     (id.size() > 40 ? "...'" : "'") + (near.empty() ? "" : ": did you mean '" + near + "'?") +
                     " (known: ";

@@ -279,9 +279,13 @@ class Reader {
   void Get(std::optional<T>& o) {
     bool has = false;
     Get(has);
-    if (has)
-      Get(o.emplace());
-    else
+    if (has) {
+      // Not o.emplace(): clang checks T's default constructor where T is a nested struct with
+      // member initializers inside its still-incomplete enclosing class (EngineProfile's
+      // SmallGpuDefaults) and finds none; a moved-in T{} is the same.
+      o = T{};
+      Get(*o);
+    } else
       o.reset();
   }
   template <class K, class V>

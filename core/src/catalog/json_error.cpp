@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/units.h"
 #include "json_fields.h"
 
 namespace gpuplan::detail {
@@ -111,6 +112,22 @@ class Scanner {
     return {};
   }
 
+  // The four hexadecimal digits at `at` as a number, or -1.
+  long Hex4(std::size_t at) const {
+    if (at + 4 > t_.size()) return -1;
+    long v = 0;
+    for (std::size_t k = at; k < at + 4; ++k) {
+      const char c = t_[k];
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) return -1;
+      v = v * 16 + d;
+    }
+    return v;
+  }
+
   std::string String() {
     const std::size_t start = i_++;
     while (i_ < t_.size()) {
@@ -124,10 +141,18 @@ class Scanner {
         if (++i_ == t_.size()) break;
         const char e = t_[i_];
         if (e == 'u') {
-          for (int k = 1; k <= 4; ++k)
-            if (i_ + k >= t_.size() || !std::isxdigit(static_cast<unsigned char>(t_[i_ + k])))
-              return "\\u must be followed by four hexadecimal digits";
+          // \uXXXX; a UTF-16 high surrogate must be followed by a \u low one, and a low one
+          // cannot stand alone (RFC 8259 §7; nlohmann refuses both).
+          const long unit = Hex4(i_ + 1);
+          if (unit < 0) return "\\u must be followed by four hexadecimal digits";
           i_ += 5;
+          if (unit >= 0xdc00 && unit <= 0xdfff) return "a \\u escape holds a lone low surrogate (\\uDC00-\\uDFFF)";
+          if (unit >= 0xd800 && unit <= 0xdbff) {
+            const long low = t_.substr(i_, 2) == "\\u" ? Hex4(i_ + 2) : -1;
+            if (low < 0xdc00 || low > 0xdfff)
+              return "a \\u high surrogate (\\uD800-\\uDBFF) must be followed by a \\u low one";
+            i_ += 6;
+          }
           continue;
         }
         if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos)
@@ -136,12 +161,9 @@ class Scanner {
         continue;
       }
       if (c >= 0x80) {
-        // One UTF-8 sequence (RFC 3629 §4): its length by the lead byte, continuation bytes after.
-        const int len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-        if (len == 0 || c >= 0xf5) return "invalid UTF-8 inside a string";
-        for (int k = 1; k < len; ++k)
-          if (i_ + k >= t_.size() || (static_cast<unsigned char>(t_[i_ + k]) & 0xc0) != 0x80)
-            return "invalid UTF-8 inside a string";
+        // One well-formed UTF-8 sequence, as strict as nlohmann (no overlong forms or surrogates).
+        const std::size_t len = Utf8SequenceAt(t_, i_);
+        if (len == 0) return "invalid UTF-8 inside a string";
         i_ += len;
         continue;
       }

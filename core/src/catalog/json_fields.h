@@ -14,7 +14,11 @@ namespace gpuplan::detail {
 // Every JSON text in the core is parsed through this one call, without exceptions (a discarded
 // value on error). One input type means one instantiation of nlohmann's lexer and parser: a
 // std::string and a std::string_view argument are two (~12 KB of the page's wasm).
+// A NUL byte is never valid JSON (RFC 8259 §7: control characters are escaped inside strings,
+// and none may stand outside them), but nlohmann's lexer takes one as the end of the input, so a
+// file "1\0 anything" would load as its prefix: such a text is refused here.
 inline nlohmann::json ParseJson(std::string_view text) {
+  if (text.find('\0') != std::string_view::npos) return nlohmann::json(nlohmann::json::value_t::discarded);
   return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
 }
 

@@ -213,7 +213,9 @@ std::string NearestWord(std::string_view word, const std::vector<std::string>& c
   bool tie = false;
   std::vector<size_t> prev2, prev, cur;
   for (const std::string& cand : candidates) {
-    if (cand.size() > 64 || (cand.size() > word.size() ? cand.size() - word.size() : word.size() - cand.size()) > limit)
+    if (cand.empty() || cand.size() > 64 ||
+        (cand.size() > word.size() ? cand.size() - word.size() : word.size() - cand.size()) > limit ||
+        lower(cand[0]) != lower(word[0]))
       continue;
     const size_t n = word.size(), m = cand.size();
     prev2.assign(m + 1, 0);
@@ -242,6 +244,24 @@ std::string NearestWord(std::string_view word, const std::vector<std::string>& c
     }
   }
   return best_d <= limit && !tie ? best : std::string();
+}
+
+size_t Utf8SequenceAt(std::string_view t, size_t i) {
+  const auto at = [&](size_t k) { return k < t.size() ? static_cast<unsigned char>(t[k]) : 0u; };
+  const auto cont = [&](size_t k) { return (at(k) & 0xc0u) == 0x80u; };
+  const unsigned b0 = at(i), b1 = at(i + 1);
+  if (i >= t.size()) return 0;
+  if (b0 < 0x80) return 1;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(i + 1) ? 2 : 0;
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    const bool second = b0 == 0xe0 ? b1 >= 0xa0 && b1 <= 0xbf : b0 == 0xed ? b1 >= 0x80 && b1 <= 0x9f : cont(i + 1);
+    return second && cont(i + 2) ? 3 : 0;
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const bool second = b0 == 0xf0 ? b1 >= 0x90 && b1 <= 0xbf : b0 == 0xf4 ? b1 >= 0x80 && b1 <= 0x8f : cont(i + 1);
+    return second && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  }
+  return 0;
 }
 
 std::string limits::Above(const Limit& limit) {

@@ -200,7 +200,11 @@ double MulAdd64Generic(int64_t n, float seed) {
 // The sets platform::HasAvx2Fma and HasAvx512 test. These loops need only AVX-512F; the wider
 // set is the project's one definition of AVX-512 (g++ 12 emits the same code under either).
 #define GPUPLAN_AVX2 __attribute__((target(GPUPLAN_CPU_AVX2_FEATURES)))
+#if defined(__clang__)  // clang takes the vector width as its own attribute
+#define GPUPLAN_AVX512 __attribute__((target(GPUPLAN_CPU_AVX512_FEATURES), min_vector_width(512)))
+#else
 #define GPUPLAN_AVX512 __attribute__((target(GPUPLAN_CPU_AVX512_FEATURES ",prefer-vector-width=512")))
+#endif
 GPUPLAN_STREAM_SET(Avx2, GPUPLAN_AVX2, 4)    // 4 x 2 ymm accumulators
 GPUPLAN_STREAM_SET(Avx512, GPUPLAN_AVX512, 8)  // 8 zmm: 2 loads/cycle x add latency
 
