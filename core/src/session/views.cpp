@@ -552,7 +552,7 @@ Report CostReport(Session& session, const ReportOptions& o) {
            Number(opt.facility_w / 1000, FormatFixed(opt.facility_w / 1000, 1)),
            Number(opt.energy_usd_month * c.money.per_usd, FormatMoney(opt.energy_usd_month, c.money, 0))});
     r.sections.push_back({TrF("Rack: {0} servers of {1} GPUs ({2}), {3} kW each",
-                              {std::to_string(k.servers), std::to_string(k.gpus_per_server), k.platform,
+                              {std::to_string(k.servers), std::to_string(k.gpus_per_server), Tr(k.platform.c_str()),
                                FormatFixed(k.server_w / 1000, 2)}),
                           std::move(racks)});
     if (k.chosen.racks > 0)
