@@ -62,18 +62,20 @@ void App::LoadState(std::string_view hash) {
       std::string list;
       for (const View& e : Views())
         if (e.embeddable) list += (list.empty() ? "" : ", ") + std::string(e.id);
-      notices_.push_back("embed: '" + it->second + "' is not a panel to embed (" + list + ")");
+      notices_.push_back(TrF("embed: '{0}' is not a panel to embed ({1})", {it->second, list}));
     }
   }
   compact_ = false;
   if (auto it = decoded.page.find("compact"); it != decoded.page.end()) {
     if (it->second == "1" || it->second == "0") compact_ = it->second == "1";
-    else notices_.push_back("compact: '" + it->second + "' is not 1 or 0");
+    else
+      notices_.push_back(TrF("compact: '{0}' is not 1 or 0", {it->second}));
   }
   theme_ = "auto";
   if (auto it = decoded.page.find("theme"); it != decoded.page.end()) {
     if (it->second == "light" || it->second == "dark" || it->second == "auto") theme_ = it->second;
-    else notices_.push_back("theme: '" + it->second + "' is not light, dark or auto");
+    else
+      notices_.push_back(TrF("theme: '{0}' is not light, dark or auto", {it->second}));
   }
   ApplyTheme();
   // The language: the link's lang=, else the browser's.
@@ -654,7 +656,8 @@ void App::DrawExportBar(const View& v) {
     if (ImGui::SmallButton((std::string(Tr("Copy launch command")) + "###launch").c_str()))
       Copy("launch", session_.Launch()->Command());
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("the %s command with the flags this run assumed", session_.Launch()->engine.c_str());
+      ImGui::SetTooltip("%s",
+                        TrF("the {0} command with the flags this run assumed", {session_.Launch()->engine}).c_str());
     Track("serve-copy-launch");
   }
   if (panel == "roofline") {
@@ -663,9 +666,11 @@ void App::DrawExportBar(const View& v) {
       const std::string svg = RooflineSvg(session_.Chart());
       last_copy_kind_ = "svg";
       last_copy_text_ = svg;
-      export_message_ = host_.save ? host_.save("gpuplan-roofline.svg", "image/svg+xml", svg) : "no file saving here";
+      export_message_ = host_.save ? host_.save("gpuplan-roofline.svg", "image/svg+xml", svg)
+                                   : std::string(Tr("no file saving here"));
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the chart as an SVG file (what gpuplan roofline --svg writes)");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", Tr("the chart as an SVG file (what gpuplan roofline --svg writes)"));
     Track("roofline-download-svg");
   }
   if (!export_message_.empty()) {

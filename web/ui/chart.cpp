@@ -5,6 +5,7 @@
 
 #include "theme.h"
 
+#include "gpuplan/i18n.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan::ui {
@@ -43,7 +44,7 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
     }
   dl->AddRectFilled(p0, p1, Colors().chart_bg);
   if (!(xmax > xmin) || !(ymax > 0)) {
-    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), Colors().text, "no data");
+    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), Colors().text, Tr("no data"));
     ImGui::PopID();
     return;
   }
@@ -155,7 +156,7 @@ void Scatter(const char* id, const std::vector<ScatterPoint>& points, const char
   const ImVec2 p0(origin.x + pad_l, origin.y + pad_t), p1(origin.x + width - pad_r, origin.y + height - pad_b);
   dl->AddRectFilled(p0, p1, Colors().chart_bg);
   if (points.empty() || !(xmax > 0) || !(ymax > 0)) {
-    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), Colors().text, "no data");
+    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), Colors().text, Tr("no data"));
     ImGui::PopID();
     return;
   }

@@ -203,7 +203,8 @@ void App::Field(std::string_view key) {
       // ECC's "default" stands for the card's factory setting: the preview names it.
       const Gpu* gpu = cat.FindGpu(scenario_.gpu);
       std::string preview = value;
-      if (key == "ecc" && value == "default" && gpu && gpu->ecc.value_or(false)) preview += gpu->ecc_default_on ? " (on)" : " (off)";
+      if (key == "ecc" && value == "default" && gpu && gpu->ecc.value_or(false))
+        preview += " (" + std::string(gpu->ecc_default_on ? Tr("on") : Tr("off")) + ")";
       if (ImGui::BeginCombo(FieldLabel(*f).c_str(), preview.c_str())) {
         for (const std::string& w : f->choices) {
           if (ImGui::Selectable(w.c_str(), value == w)) Edit(f->key, w);
@@ -346,11 +347,15 @@ std::string App::EccNote() const {
   const Gpu* gpu = catalog_->FindGpu(scenario_.gpu);
   if (!gpu) return {};
   const bool has_ecc = gpu->ecc.value_or(false);
-  if (gpu->memory_type.rfind("HBM", 0) == 0) return "\n" + gpu->name + " (" + gpu->memory_type + "): ECC takes no memory.";
-  if (!has_ecc) return "\n" + gpu->name + (gpu->ecc ? ": no ECC to switch." : ": the catalog has no ECC figure.");
-  if (gpu->ecc_reserved_fraction <= 0) return "\n" + gpu->name + ": ECC takes no memory here.";
-  return "\n" + gpu->name + ": factory setting " + (gpu->ecc_default_on ? "on" : "off") +
-         (gpu->ecc_note.empty() ? "" : " (" + gpu->ecc_note + ")") + ".";
+  if (gpu->memory_type.rfind("HBM", 0) == 0)
+    return "\n" + TrF("{0} ({1}): ECC takes no memory.", {gpu->name, gpu->memory_type});
+  if (!has_ecc)
+    return "\n" + (gpu->ecc ? TrF("{0}: no ECC to switch.", {gpu->name})
+                            : TrF("{0}: the catalog has no ECC figure.", {gpu->name}));
+  if (gpu->ecc_reserved_fraction <= 0) return "\n" + TrF("{0}: ECC takes no memory here.", {gpu->name});
+  const char* setting = gpu->ecc_default_on ? Tr("on") : Tr("off");
+  return "\n" + (gpu->ecc_note.empty() ? TrF("{0}: factory setting {1}.", {gpu->name, setting})
+                                       : TrF("{0}: factory setting {1} ({2}).", {gpu->name, setting, gpu->ecc_note}));
 }
 
 // MIG: the scenario GPU's own profiles; without any the combo only offers a way back to none.
@@ -364,19 +369,20 @@ void App::MigField(const FieldInfo& f) {
     if (p.name == scenario_.mig) preview = label(p);
   ImGui::BeginDisabled(profiles.empty() && scenario_.mig == "none");
   if (ImGui::BeginCombo(FieldLabel(f).c_str(), preview.c_str())) {
-    if (ImGui::Selectable("none  (the whole GPU)", scenario_.mig == "none")) Edit(f.key, "none");
+    if (ImGui::Selectable(Tr("none  (the whole GPU)"), scenario_.mig == "none")) Edit(f.key, "none");
     Track("mig:none");
     for (const MigProfile& p : profiles) {
       if (ImGui::Selectable(label(p).c_str(), scenario_.mig == p.name)) Edit(f.key, p.name);
       if (p.max_instances > 0 && ImGui::IsItemHovered())
-        ImGui::SetTooltip("up to %d per GPU (nvidia-smi mig -lgip)", p.max_instances);
+        ImGui::SetTooltip("%s",
+                          TrF("up to {0} per GPU (nvidia-smi mig -lgip)", {std::to_string(p.max_instances)}).c_str());
       Track(("mig:" + p.name).c_str());
     }
     ImGui::EndCombo();
   }
   ImGui::EndDisabled();
   ItemTip(profiles.empty()
-              ? (gpu ? gpu->name : scenario_.gpu) + ": no MIG profiles in the catalog."
+              ? TrF("{0}: no MIG profiles in the catalog.", {gpu ? gpu->name : scenario_.gpu})
               : std::string(Tr(f.help)) + "\n" + Tr("The estimate gets that slice's memory, SMs and bandwidth."));
 }
 

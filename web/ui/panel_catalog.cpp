@@ -99,14 +99,16 @@ void App::DrawGpuTable() {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   {
     const double step = 8;
-    ImGui::InputScalar("min GiB", ImGuiDataType_Double, &min_memory_gib_, &step, &step, "%.0f");
+    ImGui::InputScalar((std::string(Tr("min GiB")) + "###min-gib").c_str(), ImGuiDataType_Double, &min_memory_gib_,
+                       &step, &step, "%.0f");
     min_memory_gib_ = std::clamp(min_memory_gib_, 0.0, 4096.0);
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   {
     const long long step = 1;
-    ImGui::InputScalar("since", ImGuiDataType_S64, &min_year_, &step, &step, nullptr);
+    ImGui::InputScalar((std::string(Tr("since")) + "###since").c_str(), ImGuiDataType_S64, &min_year_, &step, &step,
+                       nullptr);
     min_year_ = std::clamp(min_year_, 2000LL, 2100LL);
   }
 
@@ -136,8 +138,8 @@ void App::DrawGpuTable() {
   ImGui::TableSetupColumn(Tr("Year"));
   ImGui::TableSetupColumn(Tr("Memory GiB"));
   ImGui::TableSetupColumn("GB/s");
-  ImGui::TableSetupColumn("BF16 dense");
-  ImGui::TableSetupColumn("FP8 dense");
+  ImGui::TableSetupColumn(Tr("BF16 dense"));
+  ImGui::TableSetupColumn(Tr("FP8 dense"));
   ImGui::TableSetupColumn("W");
   ImGui::TableSetupColumn(Tr("Vendor"));
   ImGui::TableHeadersRow();
@@ -174,27 +176,33 @@ void App::DrawGpuTable() {
     Track(("row:" + g->id).c_str());
     ImGui::TableNextColumn();
     if (g->year > 0) ImGui::Text("%d", g->year);
-    else ImGui::TextDisabled("-"), ItemTip("the catalog has no launch year for it");  // not "0"
+    else
+      ImGui::TextDisabled("-"), ItemTip(Tr("the catalog has no launch year for it"));  // not "0"
     NumberCell(g->TotalBytes(), kGiB, 1);
-    ItemTip("capacity in GiB (2^30 bytes): " + std::string(g->memory_reported ? "driver-reported total (" + g->memory_reported->how + ")" : g->memory_derived ? "derived: " + g->memory_derived->how : "the vendor's figure read as binary") +
-            "; the vendor quotes " + FormatFixed(g->memory_quoted_value, 0) + " " + g->memory_quoted_unit +
-            ". Select the row for the sources.");
+    ItemTip(TrF("capacity in GiB (2^30 bytes): {0}; the vendor quotes {1}. Select the row for the sources.",
+                {g->memory_reported  ? TrF("driver-reported total ({0})", {g->memory_reported->how})
+                 : g->memory_derived ? TrF("derived: {0}", {g->memory_derived->how})
+                                     : std::string(Tr("the vendor's figure read as binary")),
+                 FormatFixed(g->memory_quoted_value, 0) + " " + g->memory_quoted_unit}));
     NumberCell(g->bandwidth_bytes_per_s, kGB, 0);
-    ItemTip("memory bandwidth in GB/s (10^9 bytes/s), from the datasheet; select the row for the source");
+    ItemTip(Tr("memory bandwidth in GB/s (10^9 bytes/s), from the datasheet; select the row for the source"));
     NumberCell(Flops(*g, "bf16"), 1e12, 1);
-    ItemTip("BF16 tensor TFLOP/s, dense (not the 2:4-sparse figure datasheets also print)");
+    ItemTip(Tr("BF16 tensor TFLOP/s, dense (not the 2:4-sparse figure datasheets also print)"));
     NumberCell(Flops(*g, "fp8"), 1e12, 1);
-    ItemTip("FP8 tensor TFLOP/s, dense (not the 2:4-sparse figure)");
+    ItemTip(Tr("FP8 tensor TFLOP/s, dense (not the 2:4-sparse figure)"));
     NumberCell(g->tdp_w, 1, 0);
-    ItemTip("board power (TDP / TBP), W");
+    ItemTip(Tr("board power (TDP / TBP), W"));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(g->vendor.c_str());
   }
   ImGui::EndTable();
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
-  Paragraph(FormatCount(static_cast<int64_t>(rows.size())) + " of " +
-            FormatCountOf(static_cast<int64_t>(catalog_->gpus.size()), "accelerator", "accelerators") +
-            "; throughput is dense (2:4-sparse headline figures are halved)");
+  Paragraph(catalog_->gpus.size() == 1
+                ? TrF("{0} of 1 accelerator; throughput is dense (2:4-sparse headline figures are halved)",
+                      {FormatCount(static_cast<int64_t>(rows.size()))})
+                : TrF("{0} of {1} accelerators; throughput is dense (2:4-sparse headline figures are halved)",
+                      {FormatCount(static_cast<int64_t>(rows.size())),
+                       FormatCount(static_cast<int64_t>(catalog_->gpus.size()))}));
   ImGui::PopStyleColor();
 }
 
@@ -227,7 +235,7 @@ void App::DrawGpuDetail(const Gpu& g) {
   ImGui::TextUnformatted(Tr("Sources"));
   for (size_t i = 0; i < g.sources.size(); ++i) {
     const Source& s = g.sources[i];
-    Paragraph("[" + std::to_string(i + 1) + "] " + s.title + " (read " + s.read + ")");
+    Paragraph("[" + std::to_string(i + 1) + "] " + TrF("{0} (read {1})", {s.title, s.read}));
     ImGui::Indent();
     ImGui::TextColored(kLink, "%s", s.url.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", Tr("Click to copy the address"));
@@ -245,7 +253,7 @@ void App::DrawGpuDetail(const Gpu& g) {
 void App::DrawImport() {
   // Short enough for a phone's width; the tip says the rest.
   const bool open = ImGui::CollapsingHeader((std::string(Tr("Add your own model or GPU")) + "###add-own").c_str());
-  ItemTip("paste a model's config.json or a catalog file here, or drop the file anywhere on the page");
+  ItemTip(Tr("paste a model's config.json or a catalog file here, or drop the file anywhere on the page"));
   if (!open) return;
   DrawImportBody(false);
 }
@@ -287,7 +295,7 @@ void App::DrawQuotedCheck(const Gpu& g) {
     if (p.find("_fp16acc") == std::string::npos) precisions.push_back(p);
   if (precisions.empty()) return;
   if (quoted_precision_ >= static_cast<int>(precisions.size())) quoted_precision_ = 0;
-  ImGui::TextColored(Muted(), "A quoted figure:");
+  ImGui::TextColored(Muted(), "%s", Tr("A quoted figure:"));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::InputScalar("TFLOP/s##quoted", ImGuiDataType_Double, &quoted_tflops_, nullptr, nullptr, "%.1f");
@@ -303,8 +311,8 @@ void App::DrawQuotedCheck(const Gpu& g) {
     std::string text;
     for (const std::string& w :
          ExplainQuotedTflops(g, precisions[static_cast<size_t>(quoted_precision_)], quoted_tflops_))
-      text += (text.empty() ? "= " : "; or ") + w;
-    Paragraph(text.empty() ? "matches no catalog figure within 2%" : text);
+      text += (text.empty() ? std::string("= ") : "; " + std::string(Tr("or")) + " ") + w;
+    Paragraph(text.empty() ? std::string(Tr("matches no catalog figure within 2%")) : text);
   }
 }
 

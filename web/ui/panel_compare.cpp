@@ -166,17 +166,21 @@ void App::DrawServe(const View& v) {
                          : Tr("Latency against the arrival rate (computing...)"));
     std::vector<Series> tpot = {series(false)};
     if (o.tpot_sla > 0) tpot.push_back(sla(o.tpot_sla));
-    Chart("serve-tpot", tpot, "requests/s", "TPOT p90 ms", h, XAxis::kLinear, "saturated");
+    Chart("serve-tpot", tpot, "requests/s", "TPOT p90 ms", h, XAxis::kLinear, Tr("saturated"));
     Track("chart-serve-tpot");
     std::vector<Series> ttft = {series(true)};
     if (o.ttft_sla > 0) ttft.push_back(sla(o.ttft_sla));
-    Chart("serve-ttft", ttft, "requests/s", "TTFT p90 ms", h, XAxis::kLinear, "saturated");
+    Chart("serve-ttft", ttft, "requests/s", "TTFT p90 ms", h, XAxis::kLinear, Tr("saturated"));
     Track("chart-serve-ttft");
     if (curve.done && curve.knee >= 0)
-      Paragraph("knee: " + FormatShort(curve.points[static_cast<size_t>(curve.knee)].rate_rps, 2) +
-                " requests/s, the highest rate shown " +
-                (o.ttft_sla > 0 || o.tpot_sla > 0 ? "within the SLA" : "before the queue grows") + " (capacity " +
-                FormatShort(curve.capacity_rps, 2) + " requests/s)");
+      Paragraph(o.ttft_sla > 0 || o.tpot_sla > 0
+                    ? TrF("knee: {0} requests/s, the highest rate shown within the SLA (capacity {1} requests/s)",
+                          {FormatShort(curve.points[static_cast<size_t>(curve.knee)].rate_rps, 2),
+                           FormatShort(curve.capacity_rps, 2)})
+                    : TrF("knee: {0} requests/s, the highest rate shown before the queue grows (capacity {1} "
+                          "requests/s)",
+                          {FormatShort(curve.points[static_cast<size_t>(curve.knee)].rate_rps, 2),
+                           FormatShort(curve.capacity_rps, 2)}));
   }
   DrawReport(v, r, false, false, 0, /*head=*/false);  // the head is drawn above the charts
 }

@@ -36,7 +36,7 @@ void App::DrawMachine() {
         machine_message_ = m.error();
       }
     } else if (machine_threads_ == 0) {
-      machine_message_ = "the page's probe module is not available here";
+      machine_message_ = Tr("the page's probe module is not available here");
     }
   }
   ImGui::TextUnformatted(Tr("This computer's CPU"));
@@ -82,13 +82,13 @@ void App::DrawMachine() {
     ImGui::PopStyleColor();
   }
   if (session_.cpu_probe() && !session_.cpu_probe()->sweep.empty()) {
-    Series bw{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "read GB/s", {}};
+    Series bw{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), Tr("read GB/s"), {}};
     for (const SweepPoint& sp : session_.cpu_probe()->sweep) {
       bw.x.push_back(sp.size_bytes);
       bw.y.push_back(sp.bytes_per_s / 1e9);
     }
     Paragraph(Tr("Read bandwidth against the working set (bytes): the steps are the cache levels"));
-    Chart("sweep", {bw}, "working set", "GB/s", ImGui::GetFontSize() * 10);
+    Chart("sweep", {bw}, Tr("working set"), "GB/s", ImGui::GetFontSize() * 10);
     Track("chart-sweep");
   }
   if (session_.gpu_probe()) Track("machine-gpu");

@@ -20,8 +20,8 @@ void App::DrawPlan(const View& v) {
   OptionFields(kOptions, std::size(kOptions), "plan-");
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
   Paragraph(
-      "(rate 0 = a closed loop of the clients; SLA, budget and power cap 0 = no limit.) The GPU, count, layout, "
-      "engine and formats are what the plan searches; the model is the scenario's.");
+      Tr("(rate 0 = a closed loop of the clients; SLA, budget and power cap 0 = no limit.) The GPU, count, layout, "
+         "engine and formats are what the plan searches; the model is the scenario's."));
   ImGui::PopStyleColor();
   const PlanSearch& search = defer_ranking_ ? session_.PlanShown() : session_.Plan();
   if (!search.done()) {
@@ -49,21 +49,23 @@ void App::DrawPlan(const View& v) {
               : row.meets ? IM_COL32(90, 150, 240, 255)
                           : IM_COL32(150, 150, 160, 255);
     p.hollow = !row.meets, p.linked = row.pareto;
-    p.label = PlanRowText(*catalog_, row) + "\n" + FormatUsd(row.usd_per_m_output, 3) +
-              " per 1M output tokens, TPOT p90 " + FormatSeconds(row.run.tpot_s.p90) + ", TTFT p90 " +
-              FormatSeconds(row.run.ttft_s.p90) + "\n" +
-              (row.meets ? (row.pareto ? "meets the SLA (Pareto)" : "meets the SLA") : row.binding);
+    p.label = PlanRowText(*catalog_, row) + "\n" +
+              TrF("{0} per 1M output tokens, TPOT p90 {1}, TTFT p90 {2}",
+                  {FormatUsd(row.usd_per_m_output, 3), FormatSeconds(row.run.tpot_s.p90),
+                   FormatSeconds(row.run.ttft_s.p90)}) +
+              "\n" +
+              (row.meets ? std::string(row.pareto ? Tr("meets the SLA (Pareto)") : Tr("meets the SLA")) : row.binding);
     points.push_back(std::move(p));
   }
-  const char* measure = q.by == "cloud"  ? "$ per 1M output tokens, on demand"
-                        : q.by == "spot" ? "$ per 1M output tokens, spot"
-                                         : "$ per 1M output tokens, owned";
+  const char* measure = q.by == "cloud"  ? Tr("$ per 1M output tokens, on demand")
+                        : q.by == "spot" ? Tr("$ per 1M output tokens, spot")
+                                         : Tr("$ per 1M output tokens, owned");
   Paragraph(search.done() ? Tr("Cost against latency: green, the Pareto set; blue, within the SLA; hollow, not")
                           : Tr("Cost against latency (the setups replayed so far)"));
   Scatter("plan-pareto", points, "TPOT p90 ms", measure, ImGui::GetFontSize() * 12, q.tpot_p90_s * 1000);
   Track("chart-plan");
   if (!search.done()) {
-    ImGui::TextColored(Muted(), "%zu setups replayed so far", res.rows.size());
+    ImGui::TextColored(Muted(), "%s", TrF("{0} setups replayed so far", {std::to_string(res.rows.size())}).c_str());
     return;
   }
   // The cheapest few that meet the SLA, each a button that opens it in the Serve panel at one
@@ -77,7 +79,7 @@ void App::DrawPlan(const View& v) {
     ItemTip(Tr("Sets the scenario's GPU, count, layout, engine and formats to this setup and opens Serve"));
     Track(("plan-use-" + std::to_string(shown)).c_str());
     ImGui::SameLine();
-    Paragraph(PlanRowText(*catalog_, row) + ": " + FormatUsd(row.usd_hour, 2) + "/h on demand");
+    Paragraph(PlanRowText(*catalog_, row) + ": " + TrF("{0}/h on demand", {FormatUsd(row.usd_hour, 2)}));
     if (clicked) {
       for (const auto& [key, value] : PlanRowFields(q, row)) Edit(key, value);
       requested_tab_ = "serve";

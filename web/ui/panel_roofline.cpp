@@ -26,9 +26,11 @@ void App::DrawRoofline() {
   Field("overlay");
   RooflineWidget("roofline", session_.Chart(), std::max(ImGui::GetFontSize() * 18, ImGui::GetContentRegionAvail().y * 0.55f));
   Track("chart-roofline");
-  ImGui::TextColored(Muted(), "%s matmuls; ridge %s FLOP/B against %s. Hover a point or the plot for values.",
-                     rl.precision.c_str(), FormatShort(rl.roof.Ridge(rl.precision), 3).c_str(),
-                     rl.roof.memory.empty() ? "memory" : rl.roof.memory.front().label.c_str());
+  ImGui::TextColored(Muted(), "%s",
+                     TrF("{0} matmuls; ridge {1} FLOP/B against {2}. Hover a point or the plot for values.",
+                         {rl.precision, FormatShort(rl.roof.Ridge(rl.precision), 3),
+                          rl.roof.memory.empty() ? std::string(Tr("memory")) : rl.roof.memory.front().label})
+                         .c_str());
   // The ceilings and the operations of the phases shown: the rows `gpuplan roofline` prints.
   DrawReport(*FindView("roofline"), false);
   Track("roof-table");

@@ -27,8 +27,9 @@ void App::DrawSpeed() {
                         &measured))
       session_.SetUseMeasured(measured);
     Track("speed-measured");
-    ItemTip("gpuplan speed --measured FILE: the probe's read bandwidth and GEMM rate on this GPU in place of the "
-            "engine's fitted efficiencies; an upper bound for any engine");
+    ItemTip(
+        Tr("gpuplan speed --measured FILE: the probe's read bandwidth and GEMM rate on this GPU in place of the "
+           "engine's fitted efficiencies; an upper bound for any engine"));
   }
   if (!session_.Speed().ok()) {
     ImGui::TextColored(Warn(), "%s", session_.Speed().error().c_str());
@@ -61,11 +62,13 @@ void App::DrawSpeed() {
   const ImU32 blue = IM_COL32(90, 150, 240, 255), orange = IM_COL32(240, 160, 60, 255);
   const SpeedCurves& curves = session_.Curves();
   ImGui::TextUnformatted(Tr("Tokens/s against batch (concurrent sequences)"));
-  Chart("batch", {series(curves.batch, true, blue, "all users"), series(curves.batch, false, orange, "per user")}, "batch",
-        "tok/s", h);
+  Chart("batch",
+        {series(curves.batch, true, blue, Tr("all users")), series(curves.batch, false, orange, Tr("per user"))},
+        Tr("batch"), "tok/s", h, XAxis::kLog2, Tr("does not fit"));
   Track("chart-batch");
   ImGui::TextUnformatted(Tr("Tokens/s per user against context"));
-  Chart("context", {series(curves.context, false, orange, "per user")}, "context (tokens)", "tok/s", h);
+  Chart("context", {series(curves.context, false, orange, Tr("per user"))}, Tr("context (tokens)"), "tok/s", h,
+        XAxis::kLog2, Tr("does not fit"));
   Track("chart-context");
   DrawReport(v, r, false, false, 1);
 }

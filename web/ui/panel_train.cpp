@@ -58,7 +58,7 @@ void App::DrawTrain() {
   const View& v = *FindView("train");
   DrawReport(v, true);
   Series s{{}, {}, {}, {}, IM_COL32(90, 150, 240, 255), "tokens/s", {}};
-  Series ideal{{}, {}, {}, {}, IM_COL32(150, 150, 160, 255), "linear", {}};
+  Series ideal{{}, {}, {}, {}, IM_COL32(150, 150, 160, 255), Tr("linear"), {}};
   const std::vector<ScalingPoint>& scaling = session_.Scaling();
   for (const ScalingPoint& p : scaling) {
     s.x.push_back(p.gpus);
@@ -67,7 +67,7 @@ void App::DrawTrain() {
     ideal.y.push_back(scaling.front().tokens_per_s / scaling.front().gpus * p.gpus);
   }
   Paragraph(Tr("Tokens/s against data-parallel GPUs (gpuplan train --explain lists them)"));
-  Chart("scaling", {ideal, s}, "GPUs", "tok/s", ImGui::GetFontSize() * 11);
+  Chart("scaling", {ideal, s}, Tr("GPUs"), "tok/s", ImGui::GetFontSize() * 11);
   Track("chart-scaling");
 }
 

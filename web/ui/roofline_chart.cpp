@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include "gpuplan/i18n.h"
 #include "gpuplan/units.h"
 
 namespace gpuplan::ui {
@@ -45,7 +46,7 @@ int RooflineWidget(const char* id, const RooflineChart& c, float height) {
   dl->AddRectFilled(p0, p1, Colors().chart_bg);
   const double lx0 = std::log10(c.x_lo), lx1 = std::log10(c.x_hi), ly0 = std::log10(c.y_lo), ly1 = std::log10(c.y_hi);
   if (!(lx1 > lx0) || !(ly1 > ly0)) {
-    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), Colors().text, "no data");
+    dl->AddText(ImVec2(p0.x + 8, p0.y + 8), Colors().text, Tr("no data"));
     ImGui::PopID();
     return -1;
   }
@@ -67,7 +68,7 @@ int RooflineWidget(const char* id, const RooflineChart& c, float height) {
       dl->AddText(ImVec2(p0.x - ImGui::CalcTextSize(t.label.c_str()).x - 4, Y(t.value) - font / 2), text,
                   t.label.c_str());
   }
-  const char* x_title = "arithmetic intensity (FLOP per byte)";
+  const char* x_title = Tr("arithmetic intensity (FLOP per byte)");
   dl->AddText(ImVec2((p0.x + p1.x - ImGui::CalcTextSize(x_title).x) / 2, p1.y + font * 1.3f), text, x_title);
   dl->PushClipRect(p0, p1, true);
   for (const ChartRoof& r : c.roofs)

@@ -7,6 +7,7 @@
 
 #include "gpuplan/ceilings.h"
 #include "gpuplan/cost.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/inference.h"
 #include "gpuplan/resolve.h"
 #include "gpuplan/speed.h"
@@ -71,7 +72,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     const int gpus = static_cast<int>(t.Gpus());
     row.watts = g.tdp_w * gpus;
     if (!fit->fits) {
-      row.note = "does not fit on " + std::to_string(kCompareMaxCount) + " GPUs";
+      row.note = TrF("does not fit on {0} GPUs", {std::to_string(kCompareMaxCount)});
       rows.push_back(std::move(row));
       continue;
     }
@@ -80,26 +81,31 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
     if (!speed) {
       row.note = speed.error();
       for (const char* k : {"tokens_per_s_user", "tokens_per_s_total", "ttft_s", "cloud_per_m_output", "owned_per_m_output"})
-        row.unknown.emplace(k, "no speed estimate: " + speed.error());
+        row.unknown.emplace(k, TrF("no speed estimate: {0}", {speed.error()}));
       rows.push_back(std::move(row));
       continue;
     }
     row.unknown = speed->unknown;
-    if (!price) row.unknown.emplace("upfront_usd", "no purchase price for this GPU in the catalog");
+    if (!price) row.unknown.emplace("upfront_usd", Tr("no purchase price for this GPU in the catalog"));
     row.tokens_per_s_user = speed->tokens_per_s_user;
     row.tokens_per_s_total = speed->tokens_per_s_total;
     row.ttft_s = speed->ttft_s;
-    row.note = speed->decode.bound + "-bound decode";
+    const std::string& bound = speed->decode.bound;
+    row.note = bound == "memory"          ? Tr("memory-bound decode")
+               : bound == "compute"       ? Tr("compute-bound decode")
+               : bound == "communication" ? Tr("communication-bound decode")
+               : bound == "host memory"   ? Tr("host memory-bound decode")
+                                          : bound + "-bound decode";
     const CostEstimate cost = EstimateCost(*r, t, *speed, kNumbers);
     row.cloud_per_m_output = cost.cloud_per_m_output;
     row.cloud_month_usd = cost.cloud_month;
     row.owned_per_m_output = cost.owned_per_m_output;
     if (!(cost.cloud_per_m_output > 0))
-      row.unknown.emplace("cloud_per_m_output", "no cloud offer for this GPU in the catalog (price-hour sets one)");
+      row.unknown.emplace("cloud_per_m_output", Tr("no cloud offer for this GPU in the catalog (price-hour sets one)"));
     if (!(cost.cloud_month > 0))
-      row.unknown.emplace("cloud_month", "no cloud offer for this GPU in the catalog (price-hour sets one)");
+      row.unknown.emplace("cloud_month", Tr("no cloud offer for this GPU in the catalog (price-hour sets one)"));
     if (!(cost.owned_per_m_output > 0))
-      row.unknown.emplace("owned_per_m_output", "no purchase price for this GPU in the catalog (buy-usd sets one)");
+      row.unknown.emplace("owned_per_m_output", Tr("no purchase price for this GPU in the catalog (buy-usd sets one)"));
     if (cost.cloud_per_m_output > 0) {
       row.usd_per_m_output = cost.cloud_per_m_output;
       row.price_basis = "cloud";
@@ -107,7 +113,7 @@ std::vector<CompareRow> CompareCatalog(const Catalog& catalog, const Scenario& s
       row.usd_per_m_output = cost.owned_per_m_output;
       row.price_basis = "owned";
     } else {
-      row.unknown.emplace("usd_per_m_output", "no cloud offer and no purchase price for this GPU in the catalog");
+      row.unknown.emplace("usd_per_m_output", Tr("no cloud offer and no purchase price for this GPU in the catalog"));
     }
     rows.push_back(std::move(row));
   }

@@ -21,30 +21,31 @@ struct Platform {
 
 // NVIDIA DGX A100: "6.5 kW max" (DGX A100 User Guide; as reported by pcnews.ru, 2020) - 8 × 400 W.
 constexpr Platform kDgxA100{"DGX A100 (8 × SXM4)", 8, 6500 - 8 * 400,
-                            "DGX A100: 6.5 kW max less 8 × 400 W GPUs (DGX A100 User Guide, via pcnews.ru 2020)"};
+                            N_("DGX A100: 6.5 kW max less 8 × 400 W GPUs (DGX A100 User Guide, via pcnews.ru 2020)")};
 // NVIDIA DGX H100/H200: "~10.2 kW max" (as quoted by supercluster.blog "AI Supercluster: NVIDIA DGX
 // Power, Cooling" and unanswered.io's DGX power guide) - 8 × 700 W.
 constexpr Platform kDgxH100{"DGX H100/H200 (8 × SXM5)", 8, 10200 - 8 * 700,
-                            "DGX H100/H200: 10.2 kW max less 8 × 700 W GPUs (as quoted by supercluster.blog)"};
+                            N_("DGX H100/H200: 10.2 kW max less 8 × 700 W GPUs (as quoted by supercluster.blog)")};
 // NVIDIA DGX B200: "14.3 kW max" (NVIDIA, Introduction to NVIDIA DGX B200 Systems, DGX B200 User
 // Guide) - 8 × 1,000 W.
 constexpr Platform kDgxB200{"DGX B200 (8 × SXM6)", 8, 14300 - 8 * 1000,
-                            "DGX B200: 14.3 kW max less 8 × 1,000 W GPUs (NVIDIA DGX B200 User Guide)"};
+                            N_("DGX B200: 14.3 kW max less 8 × 1,000 W GPUs (NVIDIA DGX B200 User Guide)")};
 // An 8-GPU PCIe server: Supermicro SYS-521GE-TNRT with 8 × L40S draws 4.3-5 kW (ServeTheHome,
 // "NVIDIA L40S is the NVIDIA H100 AI alternative", 2023) - 8 × 350 W.
-constexpr Platform kPcie8{"8-GPU PCIe server", 8, 5000 - 8 * 350,
-                          "8-GPU PCIe server: 5 kW (top of 4.3-5 kW, Supermicro SYS-521GE-TNRT with 8 × L40S, "
-                          "ServeTheHome 2023) less 8 × 350 W GPUs"};
+constexpr Platform kPcie8{N_("8-GPU PCIe server"), 8, 5000 - 8 * 350,
+                          N_("8-GPU PCIe server: 5 kW (top of 4.3-5 kW, Supermicro SYS-521GE-TNRT with 8 × L40S, "
+                             "ServeTheHome 2023) less 8 × 350 W GPUs")};
 // A 4-GPU workstation: 1,717 W peak at the wall with 4 × RTX 3090 held to 300 W (Puget Systems'
 // test, as reported by TheFPSReview, 2020-10) - 4 × 300 W.
-constexpr Platform kWorkstation4{"4-GPU workstation", 4, 1717 - 4 * 300,
-                                 "4-GPU workstation: 1,717 W peak at the wall with 4 × 300 W GPUs (Puget Systems via "
-                                 "TheFPSReview 2020-10)"};
+constexpr Platform kWorkstation4{
+    N_("4-GPU workstation"), 4, 1717 - 4 * 300,
+    N_("4-GPU workstation: 1,717 W peak at the wall with 4 × 300 W GPUs (Puget Systems via "
+       "TheFPSReview 2020-10)")};
 // GB200 NVL72: about 120 kW a rack for 72 GPUs (Introl, "GB200 NVL72 Deployment", 2025); a compute
 // tray holds 4 GPUs (2 superchips); 72 × 1,200 W of GPUs leave 33.6 kW for Grace CPUs, switches
 // and fans: 1.87 kW a tray.
-constexpr Platform kNvl72{"GB200/GB300 NVL72 compute tray", 4, (120000.0 - 72 * 1200) / 18,
-                          "NVL72: about 120 kW a rack less 72 × 1,200 W GPUs, over 18 trays (Introl 2025)"};
+constexpr Platform kNvl72{N_("GB200/GB300 NVL72 compute tray"), 4, (120000.0 - 72 * 1200) / 18,
+                          N_("NVL72: about 120 kW a rack less 72 × 1,200 W GPUs, over 18 trays (Introl 2025)")};
 
 bool Has(const std::string& text, const char* part) {
   return text.find(part) != std::string::npos;
@@ -77,20 +78,20 @@ constexpr Cooling kCoolings[] = {
     // "液冷導入の損益分岐点（20kW/rack）"); Uptime Institute's 2023 survey: "Most operators do not have
     // any racks beyond 20 kW". PUE: Uptime's 2023 industry average, 1.58 (mostly air-cooled rooms).
     {"air", 20000,
-     "air: 20 kW a rack (the seeds' threshold for liquid; Uptime Institute 2023: most operators have no rack beyond 20 "
-     "kW)",
-     1.58, "air: 1.58, Uptime Institute's 2023 industry average"},
+     N_("air: 20 kW a rack (the seeds' threshold for liquid; Uptime Institute 2023: most operators have no rack "
+        "beyond 20 kW)"),
+     1.58, N_("air: 1.58, Uptime Institute's 2023 industry average")},
     // A rear-door heat exchanger: 35-55 kW a rack in its middle capacity band (HPE/Motivair
     // liquid-cooled doors, as listed by Coolnet 2025). PUE: 1.3, what Uptime's 2024 survey reports for
     // new and large facilities (via cloudnews.tech) - a room built for it, not a cited rear-door figure.
     {"rear-door", 55000,
-     "rear-door: 55 kW a rack (top of the 35-55 kW band of liquid-cooled rear doors, HPE/Motivair via Coolnet)", 1.3,
-     "rear-door: 1.3, new and large facilities in Uptime Institute's 2024 survey (stated assumption)"},
+     N_("rear-door: 55 kW a rack (top of the 35-55 kW band of liquid-cooled rear doors, HPE/Motivair via Coolnet)"),
+     1.3, N_("rear-door: 1.3, new and large facilities in Uptime Institute's 2024 survey (stated assumption)")},
     // Direct-to-chip liquid: 50-120 kW a rack (NCP-AII guide, flashgenius.net); NVL72 racks draw about
     // 120 kW. PUE: 1.1-1.2 for fully liquid-cooled and hyperscale rooms (globalheadofdatacenterenergy.news,
     // flashgenius.net): 1.15.
-    {"liquid", 120000, "liquid: 120 kW a rack (direct to chip, 50-120 kW; NVL72 racks draw about 120 kW)", 1.15,
-     "liquid: 1.15, the middle of 1.1-1.2 reported for fully liquid-cooled and hyperscale rooms"},
+    {"liquid", 120000, N_("liquid: 120 kW a rack (direct to chip, 50-120 kW; NVL72 racks draw about 120 kW)"), 1.15,
+     N_("liquid: 1.15, the middle of 1.1-1.2 reported for fully liquid-cooled and hyperscale rooms")},
 };
 
 // Air-cooled racks beyond 10-15 kW are past what mainstream rooms support (refrigerationandaircon.co.za,
@@ -114,7 +115,7 @@ RackPlan PlanRack(const Gpu& gpu, const Scenario& s, long long gpus, double busy
   p.host_w =
       s.host_kw > 0 ? s.host_kw * 1000 : platform.host_w * static_cast<double>(p.gpus_per_server) / platform.gpus;
   p.host_basis =
-      s.host_kw > 0 ? TrF("given: {0} kW a server", {FormatShort(s.host_kw, 2)}) : std::string(platform.basis);
+      s.host_kw > 0 ? TrF("given: {0} kW a server", {FormatShort(s.host_kw, 2)}) : std::string(Tr(platform.basis));
   if (!known && s.host_kw <= 0)
     p.warnings.push_back(
         TrF("no server platform is known for {0}: the host power is an 8-GPU PCIe server's; set host-kw", {gpu.name}));
@@ -136,8 +137,9 @@ RackPlan PlanRack(const Gpu& gpu, const Scenario& s, long long gpus, double busy
     if (c.id == s.cooling) {
       p.chosen = o;
       p.rack_basis =
-          s.rack_kw > 0 ? TrF("given: {0} kW a rack", {FormatShort(s.rack_kw, 1)}) : std::string(c.rack_basis);
-      p.pue_basis = s.rack_pue >= 1 ? TrF("given: PUE {0}", {FormatShort(s.rack_pue, 2)}) : std::string(c.pue_basis);
+          s.rack_kw > 0 ? TrF("given: {0} kW a rack", {FormatShort(s.rack_kw, 1)}) : std::string(Tr(c.rack_basis));
+      p.pue_basis =
+          s.rack_pue >= 1 ? TrF("given: PUE {0}", {FormatShort(s.rack_pue, 2)}) : std::string(Tr(c.pue_basis));
     }
     p.options.push_back(o);
   }

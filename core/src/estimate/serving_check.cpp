@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/json_fields.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/resolve.h"
 #include "gpuplan/units.h"
 
@@ -219,10 +220,10 @@ ServingCheck RunServingCases(const Catalog& catalog, const std::vector<ServingCa
       out.rows.push_back({c.id, quantity, r->engine.base.empty() ? r->engine.id : r->engine.base, value,
                           Estimated(e->result, quantity, instances)});
   }
-  out.summary.push_back(SummariseServing("throughput", out.rows, IsThroughput));
-  out.summary.push_back(SummariseServing("p50 latencies", out.rows, IsP50Latency));
-  out.summary.push_back(SummariseServing("p90 latencies", out.rows, IsP90Latency));
-  out.summary.push_back(SummariseServing("p99 latencies", out.rows, IsP99Latency));
+  out.summary.push_back(SummariseServing(N_("throughput"), out.rows, IsThroughput));
+  out.summary.push_back(SummariseServing(N_("p50 latencies"), out.rows, IsP50Latency));
+  out.summary.push_back(SummariseServing(N_("p90 latencies"), out.rows, IsP90Latency));
+  out.summary.push_back(SummariseServing(N_("p99 latencies"), out.rows, IsP99Latency));
   std::map<std::string, int> seen;
   for (const ServingRow& row : out.rows) seen[row.quantity]++;
   for (const auto& [quantity, n] : seen) {
@@ -309,32 +310,35 @@ Report ServingCheckReport(const ServingCheck& c) {
     for (const ServingRow& row : c.rows)
       if (row.case_id != last) ++cases, last = row.case_id;
   }
-  r.title = "Serving at load: the simulator against published results";
-  r.lines = {FormatCount(cases) + " cases replayed (" + FormatCount(static_cast<long long>(c.rows.size())) +
-                 " printed figures), " + FormatCount(static_cast<long long>(c.skipped.size())) + " skipped, " +
-                 FormatCount(static_cast<long long>(c.refused.size())) + " refused by the estimator",
-             "error = |estimated / measured - 1|; nothing in the simulator is fitted to these cases"};
-  Section summary{"Errors per quantity", {}};
-  summary.records.cols = {
-      {"quantity", "quantity"}, {"n", "n", true}, {"median", "median error", true}, {"p90", "p90 error", true}};
+  r.title = Tr("Serving at load: the simulator against published results");
+  r.lines = {TrF("{0} cases replayed ({1} printed figures), {2} skipped, {3} refused by the estimator",
+                 {FormatCount(cases), FormatCount(static_cast<long long>(c.rows.size())),
+                  FormatCount(static_cast<long long>(c.skipped.size())),
+                  FormatCount(static_cast<long long>(c.refused.size()))}),
+             Tr("error = |estimated / measured - 1|; nothing in the simulator is fitted to these cases")};
+  Section summary{Tr("Errors per quantity"), {}};
+  summary.records.cols = {{"quantity", Tr("quantity")},
+                          {"n", "n", true},
+                          {"median", Tr("median error"), true},
+                          {"p90", Tr("p90 error"), true}};
   for (const ServingSummary& s : c.summary)
-    summary.records.rows.push_back({Text(s.quantity), Number(s.n, FormatCount(s.n)),
+    summary.records.rows.push_back({Text(Tr(s.quantity.c_str())), Number(s.n, FormatCount(s.n)),
                                     s.n ? Number(s.median, FormatFixed(s.median * 100, 0) + " %") : Unknown(),
                                     s.n ? Number(s.p90, FormatFixed(s.p90 * 100, 0) + " %") : Unknown()});
-  Section rows{"Cases", {}};
-  rows.records.cols = {{"case", "case"},
-                       {"quantity", "quantity"},
-                       {"measured", "measured", true},
-                       {"estimated", "estimated", true},
-                       {"ratio", "est / meas", true}};
+  Section rows{Tr("Cases"), {}};
+  rows.records.cols = {{"case", Tr("case")},
+                       {"quantity", Tr("quantity")},
+                       {"measured", Tr("measured"), true},
+                       {"estimated", Tr("estimated"), true},
+                       {"ratio", Tr("est / meas"), true}};
   for (const ServingRow& row : c.rows)
     rows.records.rows.push_back({Text(row.case_id), Text(row.quantity), Number(row.measured, FormatShort(row.measured)),
                                  Number(row.estimated, FormatShort(row.estimated)),
                                  Number(row.estimated / row.measured, FormatFixed(row.estimated / row.measured, 2))});
   r.sections = {std::move(summary), std::move(rows)};
   r.main = 1;
-  for (const auto& [id, why] : c.skipped) r.notes.push_back("skipped " + id + ": " + why);
-  for (const auto& [id, why] : c.refused) r.warnings.push_back("refused " + id + ": " + why);
+  for (const auto& [id, why] : c.skipped) r.notes.push_back(TrF("skipped {0}: {1}", {id, why}));
+  for (const auto& [id, why] : c.refused) r.warnings.push_back(TrF("refused {0}: {1}", {id, why}));
   return r;
 }
 

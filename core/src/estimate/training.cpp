@@ -118,7 +118,8 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   // weights and join the shard (Megatron's distributed optimizer shards over DP × CP).
   const bool hybrid = s.shard_group > 0 && s.shard_group < s.dp;
   const double shard_dp = (hybrid ? s.shard_group : dp) * cp;
-  const std::string shard_label = hybrid ? " (hybrid shard groups of " + Per(s.shard_group) + ")" : "";
+  const std::string shard_label = hybrid ? " (" + TrF("hybrid shard groups of {0}", {Per(s.shard_group)}) + ")" : "";
+  const std::string on_cpu = std::string("; ") + Tr("offloaded to CPU");
   auto shard = [&](int from_stage) { return zero >= from_stage ? shard_dp : 1.0; };
   // LoRA with trained embeddings (PEFT modules_to_save = embed_tokens, lm_head): those tables are
   // trainable in full; the rest of the base is frozen.
@@ -173,37 +174,39 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   const bool paged = s.paged != 0 && !opt_offload;
   e.terms.push_back(
       {"weights", Tr("Weights"),
-       (lora ? FormatParams(frozen) + " frozen × " + Per(base_weight_bytes) + " B (" + base_label + ")" +
-                   (frozen_tables > 0 ? " except " + FormatParams(frozen_tables) + " embedding/head × " +
-                                            Per(table_bytes) + " B" + (kbit_prep ? " (FP32: k-bit preparation)" : "")
-                                      : "") +
-                   " + " + FormatParams(trainable) + " trained × 2 B"
+       (lora ? TrF("{0} frozen × {1} B ({2})", {FormatParams(frozen), Per(base_weight_bytes), base_label}) +
+                   (frozen_tables == 0 ? ""
+                    : kbit_prep        ? " " + TrF("except {0} embedding/head × {1} B (FP32: k-bit preparation)",
+                                                   {FormatParams(frozen_tables), Per(table_bytes)})
+                                       : " " + TrF("except {0} embedding/head × {1} B",
+                                                   {FormatParams(frozen_tables), Per(table_bytes)})) +
+                   " + " + TrF("{0} trained × 2 B", {FormatParams(trainable)})
              : FormatParams(trainable) + " × 2 B (BF16)") +
            " / " + Per(model_split) + " (TP × PP)" +
-           (zero >= 3 ? " / " + Per(shard_dp) + " (ZeRO-3 / FSDP)" + shard_label : "") +
-           (s.offload >= 2 ? "; offloaded to CPU" : ""),
+           (zero >= 3 ? " / " + Per(shard_dp) + " (ZeRO-3 / FSDP)" + shard_label : "") + (s.offload >= 2 ? on_cpu : ""),
        weights});
   e.terms.push_back({"gradients", Tr("Gradients"),
-                     (s.opt_in_bwd ? "one layer's " + FormatParams(layer_trainable) + " (optimizer in backward)"
-                                   : FormatParams(trainable) + " trainable") +
+                     (s.opt_in_bwd ? TrF("one layer's {0} (optimizer in backward)", {FormatParams(layer_trainable)})
+                                   : TrF("{0} trainable", {FormatParams(trainable)})) +
                          " × 2 B / " + Per(model_split) +
                          (zero >= 2 ? " / " + Per(shard_dp) + " (ZeRO-2)" + shard_label : "") +
-                         (s.offload >= 1 ? "; offloaded to CPU" : ""),
+                         (s.offload >= 1 ? on_cpu : ""),
                      grads});
   e.terms.push_back({"master", Tr("FP32 master weights"),
-                     pure ? std::string("none: pure BF16 training (master = 0)")
+                     pure ? std::string(Tr("none: pure BF16 training (master = 0)"))
                           : FormatParams(trainable) + " × 4 B / " + Per(model_split) +
                                 (zero >= 1 ? " / " + Per(shard_dp) + " (ZeRO-1)" + shard_label : "") +
-                                (opt_offload ? "; offloaded to CPU" : ""),
+                                (opt_offload ? on_cpu : ""),
                      opt_offload ? 0 : master});
   e.terms.push_back({"optimizer", Tr("Optimizer states"),
                      FormatParams(trainable) + " × " + Per(state_bytes) + " B (" + s.optimizer +
-                         (pure && !eight_bit ? ", BF16 states" : "") + ") / " + Per(model_split) +
+                         (pure && !eight_bit ? ", " + std::string(Tr("BF16 states")) : "") + ") / " + Per(model_split) +
                          (zero >= 1 ? " / " + Per(shard_dp) + " (ZeRO-1)" + shard_label : "") +
-                         (opt_offload ? "; offloaded to CPU"
-                          : paged     ? "; paged unified memory (" + FormatBytes(optim) +
-                                        " outside PyTorch's allocator, paged out under pressure)"
-                                  : ""),
+                         (opt_offload ? on_cpu
+                          : paged     ? "; " + TrF("paged unified memory ({0} outside PyTorch's allocator, paged out "
+                                                       "under pressure)",
+                                                   {FormatBytes(optim)})
+                                      : ""),
                      opt_offload || paged ? 0 : optim});
   e.host_bytes = (opt_offload ? master + optim + grads_all : 0) + (s.offload >= 2 ? weights_all : 0);
 
@@ -283,37 +286,50 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
     // Offloaded checkpoints: the layer being recomputed and the next one's input in flight.
     activations = (s.act_offload ? 2 * input : kept) + full_layer + bwd_workspace;
     act_on_host = s.act_offload ? kept : 0;
-    act_formula = "full recomputation: 2·s·b·h per layer (its input" +
-                  std::string(split_all ? "" : ", not split without SP") + ") + one layer's " +
-                  FormatBytes(full_layer) + " rebuilt for its backward";
+    act_formula = split_all ? TrF("full recomputation: 2·s·b·h per layer (its input) + one layer's {0} rebuilt for "
+                                  "its backward",
+                                  {FormatBytes(full_layer)})
+                            : TrF("full recomputation: 2·s·b·h per layer (its input, not split without SP) + one "
+                                  "layer's {0} rebuilt for its backward",
+                                  {FormatBytes(full_layer)});
   } else {
     const double per_layer = scores ? full_layer : full_layer - (!s.flash ? 5 * a * sl * sq * b / tp : 0);
     const double kept = per_layer * stored_layers * interleave;
     activations = (s.act_offload ? 2 * per_layer : kept) + bwd_workspace;
     act_on_host = s.act_offload ? kept : 0;
-    act_formula =
-        split_all
-            ? "s·b·h·" + FormatFixed(per_layer_coeff, 1) + (scores ? " + 5·a·s²·b" : "") + " per layer / TP " + Per(tp)
-            : "s·b·h·(" + FormatFixed(kUnsplit, 1) + " + " + FormatFixed(per_layer_coeff - kUnsplit, 1) + "/TP)" +
-                  (scores ? " + 5·a·s²·b/TP" : "") + " per layer, TP " + Per(tp) + " without SP";
-    act_formula += scores ? "" : (s.flash ? " (flash attention: no score tensors)" : " (selective recomputation)");
+    act_formula = split_all ? TrF("{0} per layer / TP {1}",
+                                  {"s·b·h·" + FormatFixed(per_layer_coeff, 1) + (scores ? " + 5·a·s²·b" : ""), Per(tp)})
+                            : TrF("{0} per layer, TP {1} without SP", {"s·b·h·(" + FormatFixed(kUnsplit, 1) + " + " +
+                                                                           FormatFixed(per_layer_coeff - kUnsplit, 1) +
+                                                                           "/TP)" + (scores ? " + 5·a·s²·b/TP" : ""),
+                                                                       Per(tp)});
+    act_formula += scores    ? ""
+                   : s.flash ? " (" + std::string(Tr("flash attention: no score tensors")) + ")"
+                             : " (" + std::string(Tr("selective recomputation")) + ")";
   }
-  if (bwd_workspace > 0) act_formula += "; + " + FormatBytes(bwd_workspace) + " of one layer's backward gradients";
+  if (bwd_workspace > 0)
+    act_formula += "; + " + TrF("{0} of one layer's backward gradients", {FormatBytes(bwd_workspace)});
   if (s.act_offload)
-    act_formula += "; offloaded to CPU: two layers' worth on the GPU (the one in use and the next in flight)";
-  if (fp8) act_formula += "; FP8 linear inputs";
+    act_formula +=
+        "; " +
+        std::string(Tr("offloaded to CPU: two layers' worth on the GPU (the one in use and the next in flight)"));
+  if (fp8) act_formula += "; " + std::string(Tr("FP8 linear inputs"));
   if (gated_terms)
-    act_formula += fused ? "; fused kernels: the matmul inputs only"
-                         : "; eager kernels: the norms' FP32 copies and all four MLP products";
+    act_formula += "; " + std::string(fused ? Tr("fused kernels: the matmul inputs only")
+                                            : Tr("eager kernels: the norms' FP32 copies and all four MLP products"));
   e.host_bytes += act_on_host;
-  e.terms.push_back({"activations", Tr("Activations"),
-                     act_formula + "; s " + FormatCount(s.context) + (cp > 1 ? " / CP " + Per(cp) : "") + ", b " +
-                         FormatCount(s.micro_batch) + ", h " + FormatCount(model.hidden) + " × " + Per(stored_layers) +
-                         " layers" +
-                         (pp > 1 ? " (first stage: " + Per(pp) + " micro-batches of L/" + Per(pp) + " layers" +
-                                       (interleave > 1 ? " × " + FormatFixed(interleave, 3) + " interleaved" : "") + ")"
-                                 : ""),
-                     activations});
+  e.terms.push_back(
+      {"activations", Tr("Activations"),
+       act_formula + "; s " + FormatCount(s.context) + (cp > 1 ? " / CP " + Per(cp) : "") + ", b " +
+           FormatCount(s.micro_batch) + ", h " + FormatCount(model.hidden) + " × " +
+           TrF("{0} layers", {Per(stored_layers)}) +
+           (pp == 1          ? ""
+            : interleave > 1 ? " (" +
+                                   TrF("first stage: {0} micro-batches of L/{0} layers × {1} interleaved",
+                                       {Per(pp), FormatFixed(interleave, 3)}) +
+                                   ")"
+                             : " (" + TrF("first stage: {0} micro-batches of L/{0} layers", {Per(pp)}) + ")"),
+       activations});
   // The loss over the vocabulary, split over TP (vocab-parallel):
   //   full:    PyTorch's cross_entropy on FP32 logits (Hugging Face models upcast them with
   //            .float() and return them): the FP32 logits, log_softmax's FP32 output saved for
@@ -381,7 +397,8 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
                      TrF("{0}% of the {1} allocated (PyTorch's caching allocator; assumed, set reserve)",
                          {FormatFixed(s.reserve * 100, 0), FormatBytes(allocated)}),
                      allocated * s.reserve});
-  e.terms.push_back({"overhead", Tr("CUDA context"), FormatFixed(s.overhead_gib, 2) + " GiB (CUDA context and kernels)",
+  e.terms.push_back({"overhead", Tr("CUDA context"),
+                     TrF("{0} GiB (CUDA context and kernels)", {FormatFixed(s.overhead_gib, 2)}),
                      s.overhead_gib * kGiB});
   for (const Term& t : e.terms) e.total_bytes += t.bytes;
   Result<DeviceMemory> device = EstimateDeviceMemory(gpu, s);
@@ -461,13 +478,13 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   const double recompute_fwd = s.recompute == "full" ? 1 : 0;
   if (lora) {
     e.flops_per_token = 2 * n_matmul * (1 + backward_share) + 6 * trainable + attn_fwd * (1 + 2 * backward_share);
-    e.flops_formula = "2N forward + 2N × " + FormatFixed(backward_share, 2) + " input gradients + 6 × " +
-                      FormatParams(trainable) + " trained + causal attention";
+    e.flops_formula = TrF("2N forward + 2N × {0} input gradients + 6 × {1} trained + causal attention",
+                          {FormatFixed(backward_share, 2), FormatParams(trainable)});
   } else {
     e.flops_per_token = 6 * n_matmul + 3 * attn_fwd;
     e.flops_formula =
-        "6 × " + FormatParams(n_matmul) +
-        " active params that multiply (not the input embedding) + causal attention (3 × 4·w·s/2 per layer)";
+        TrF("6 × {0} active params that multiply (not the input embedding) + causal attention (3 × 4·w·s/2 per layer)",
+            {FormatParams(n_matmul)});
   }
   e.flops_6nd_per_token = 6 * n_active;
   const double linear_fwd = 2 * n_matmul;
@@ -482,7 +499,8 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   // Without a 16-bit compute figure the memory stands and the time cannot be estimated.
   const bool no_peak = !(peak > 0);
   if (no_peak) {
-    const std::string why = gpu.name + " has no BF16/FP16 dense throughput in the catalog, so training time cannot be estimated";
+    const std::string why =
+        TrF("{0} has no BF16/FP16 dense throughput in the catalog, so training time cannot be estimated", {gpu.name});
     for (const char* k : {"tokens_per_s", "seconds", "days", "gpu_hours", "step", "cloud_usd", "spot_usd", "energy_kwh",
                           "energy_usd", "scaling", "mfu"})
       e.unknown.emplace(k, why);
@@ -494,11 +512,12 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   double accumulation = std::ceil(wanted / micro_seqs - 1e-9);
   if (accumulation < 1) {
     accumulation = 1;
-    e.warnings.push_back("global batch " + FormatCount(s.global_batch) + " is smaller than dp × micro-batch = " +
-                         Per(micro_seqs) + " sequences: one micro-step per step");
+    e.warnings.push_back(
+        TrF("global batch {0} is smaller than dp × micro-batch = {1} sequences: one micro-step per step",
+            {FormatCount(s.global_batch), Per(micro_seqs)}));
   } else if (s.global_batch > 0 && accumulation * micro_seqs != wanted) {
-    e.warnings.push_back("global batch rounded up to " + Per(accumulation * micro_seqs) +
-                         " sequences (a whole number of micro-steps)");
+    e.warnings.push_back(TrF("global batch rounded up to {0} sequences (a whole number of micro-steps)",
+                             {Per(accumulation * micro_seqs)}));
   }
   e.accumulation_steps = accumulation;
   e.global_batch_tokens = accumulation * micro_seqs * sq;
@@ -588,7 +607,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
                   {"cp", Tr("Context-parallel exchange (exposed)"), accumulation * cp_s},
                   {"ep", Tr("Expert-parallel all-to-all"), accumulation * a2a_s},
                   {"bubble", Tr("Pipeline bubble"), accumulation * micro_s * bubble},
-                  {"optimizer", opt_offload ? "Optimizer step (CPU)" : "Optimizer step", optimizer_s}};
+                  {"optimizer", opt_offload ? Tr("Optimizer step (CPU)") : Tr("Optimizer step"), optimizer_s}};
   const double compute_s = accumulation * micro_s * (1 + bubble) + optimizer_s;
   // Data-parallel collectives on a ring of n GPUs send (n-1)/n of the buffer per GPU per
   // reduce-scatter or all-gather (ZeRO paper §7):
@@ -631,7 +650,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   if (s.mfu > 0) {
     // An MFU given is end to end: it already holds the bubble, the communication and the rest.
     constexpr double kLeastMfu = 0.01;
-    if (s.mfu < kLeastMfu) e.warnings.push_back("mfu " + FormatShort(s.mfu, 6) + " is below 1%: read as 1%");
+    if (s.mfu < kLeastMfu) e.warnings.push_back(TrF("mfu {0} is below 1%: read as 1%", {FormatShort(s.mfu, 6)}));
     e.mfu = std::max(kLeastMfu, s.mfu);
     e.step_compute_s = ideal_s / e.mfu;
     e.step_comm_s = 0;
@@ -666,53 +685,60 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   const double hour =
       s.price_hour > 0 ? s.price_hour : CheapestGpuHour(catalog, s.gpu, false, &basis, jpy_per_usd, e.money);
   const double spot = CheapestGpuHour(catalog, s.gpu, true, nullptr, jpy_per_usd);
-  e.price_basis = s.price_hour > 0 ? "given price per GPU-hour" : basis;
+  e.price_basis = s.price_hour > 0 ? Tr("given price per GPU-hour") : basis;
   e.cloud_usd = hour * e.gpu_hours;
   e.spot_usd = spot * e.gpu_hours * (1 + s.spot_overhead);
   e.energy_kwh = gpu.tdp_w / 1000 * e.gpu_hours * s.pue;
   e.energy_usd = e.energy_kwh * s.kwh_usd;
-  if (!(hour > 0)) e.unknown.emplace("cloud_usd", "no cloud offer for this GPU in the catalog: set price-hour");
-  if (!(spot > 0)) e.unknown.emplace("spot_usd", "no spot offer for this GPU in the catalog");
+  if (!(hour > 0)) e.unknown.emplace("cloud_usd", Tr("no cloud offer for this GPU in the catalog: set price-hour"));
+  if (!(spot > 0)) e.unknown.emplace("spot_usd", Tr("no spot offer for this GPU in the catalog"));
   if (!(gpu.tdp_w > 0))
-    for (const char* k : {"energy_kwh", "energy_usd"}) e.unknown.emplace(k, "no TDP for this GPU in the catalog");
+    for (const char* k : {"energy_kwh", "energy_usd"}) e.unknown.emplace(k, Tr("no TDP for this GPU in the catalog"));
 
   e.assumptions = {
-      pure ? "pure BF16: weights, gradients and optimizer states in BF16, no FP32 master (8 bytes per parameter for "
-             "AdamW)"
-           : "BF16 mixed precision with FP32 master weights (the ZeRO paper's 16 bytes per parameter for AdamW)",
-      "global batch " + Per(accumulation * micro_seqs) + " sequences = dp × micro-batch × " + Per(accumulation) +
-          " accumulation steps" + (s.global_batch > 0 ? "" : " (8 by default; set global-batch)") +
-          "; gradient communication overlaps 80% of the backward pass",
-      "pipeline stages idle (pp - 1) / (vp × " + Per(accumulation) +
-          ") of a step (1F1B bubble with that many micro-batches)",
-      s.mfu > 0 ? "MFU " + FormatFixed(s.mfu * 100, 0) + "% of the dense BF16 peak, as given, end to end (predicted: " +
-                      FormatFixed(e.mfu_predicted * 100, 1) + "%)"
-                : "MFU predicted from the step's time: GEMMs at the attainable fraction measured for this GPU, flash "
-                  "attention at 50% of the 16-bit peak, elementwise work at the attainable bandwidth, exposed "
-                  "communication, the pipeline bubble and the optimizer step (set mfu to assume one instead)",
-      "allocator reserve " + FormatFixed(s.reserve * 100, 0) +
-          "% over the allocated bytes (fragmentation and cached blocks; the ZeRO paper saw over 30% lost in the "
-          "extreme): memory as the driver sees it = allocated + reserve + CUDA context",
-      "spot price + " + FormatFixed(s.spot_overhead * 100, 0) + "% for interruptions and restarts from checkpoints",
+      pure ? Tr("pure BF16: weights, gradients and optimizer states in BF16, no FP32 master (8 bytes per parameter "
+                "for AdamW)")
+           : Tr("BF16 mixed precision with FP32 master weights (the ZeRO paper's 16 bytes per parameter for AdamW)"),
+      s.global_batch > 0
+          ? TrF("global batch {0} sequences = dp × micro-batch × {1} accumulation steps; gradient communication "
+                "overlaps 80% of the backward pass",
+                {Per(accumulation * micro_seqs), Per(accumulation)})
+          : TrF("global batch {0} sequences = dp × micro-batch × {1} accumulation steps (8 by default; set "
+                "global-batch); gradient communication overlaps 80% of the backward pass",
+                {Per(accumulation * micro_seqs), Per(accumulation)}),
+      TrF("pipeline stages idle (pp - 1) / (vp × {0}) of a step (1F1B bubble with that many micro-batches)",
+          {Per(accumulation)}),
+      s.mfu > 0
+          ? TrF("MFU {0}% of the dense BF16 peak, as given, end to end (predicted: {1}%)",
+                {FormatFixed(s.mfu * 100, 0), FormatFixed(e.mfu_predicted * 100, 1)})
+          : Tr("MFU predicted from the step's time: GEMMs at the attainable fraction measured for this GPU, flash "
+               "attention at 50% of the 16-bit peak, elementwise work at the attainable bandwidth, exposed "
+               "communication, the pipeline bubble and the optimizer step (set mfu to assume one instead)"),
+      TrF("allocator reserve {0}% over the allocated bytes (fragmentation and cached blocks; the ZeRO paper saw over "
+          "30% lost in the extreme): memory as the driver sees it = allocated + reserve + CUDA context",
+          {FormatFixed(s.reserve * 100, 0)}),
+      TrF("spot price + {0}% for interruptions and restarts from checkpoints", {FormatFixed(s.spot_overhead * 100, 0)}),
   };
   e.assumptions.insert(e.assumptions.end(), e.device.assumptions.begin(), e.device.assumptions.end());
   if (qlora)
-    e.assumptions.push_back("QLoRA: frozen base in " + base_label +
-                            ", adapters and their optimizer in BF16/FP32; a paged optimizer only moves states to CPU "
-                            "under memory spikes, so the peak is counted as if resident");
+    e.assumptions.push_back(
+        TrF("QLoRA: frozen base in {0}, adapters and their optimizer in BF16/FP32; a paged optimizer only moves "
+            "states to CPU under memory spikes, so the peak is counted as if resident",
+            {base_label}));
   if (lora && adapted_layers < layers)
-    e.assumptions.push_back("no activations or backward below the first adapted layer (the embeddings stay frozen)");
+    e.assumptions.push_back(
+        Tr("no activations or backward below the first adapted layer (the embeddings stay frozen)"));
   if (!lora && s.weights != "bf16" && s.weights != "fp16")
-    e.warnings.push_back("full training holds BF16 weights; the weights field (" + s.weights +
-                         ") applies to inference and LoRA");
-  if (hybrid && static_cast<int>(dp) % s.shard_group != 0)
-    e.warnings.push_back("dp " + Per(dp) + " is not a multiple of shard-group " + std::to_string(s.shard_group));
-  if (lora && zero > 0 && zero < 3)
     e.warnings.push_back(
-        "ZeRO-1/2 shard only the adapters' states with LoRA; the frozen base is replicated (ZeRO-3/FSDP shards it)");
+        TrF("full training holds BF16 weights; the weights field ({0}) applies to inference and LoRA", {s.weights}));
+  if (hybrid && static_cast<int>(dp) % s.shard_group != 0)
+    e.warnings.push_back(TrF("dp {0} is not a multiple of shard-group {1}", {Per(dp), std::to_string(s.shard_group)}));
+  if (lora && zero > 0 && zero < 3)
+    e.warnings.push_back(Tr(
+        "ZeRO-1/2 shard only the adapters' states with LoRA; the frozen base is replicated (ZeRO-3/FSDP shards it)"));
   if (model.max_context > 0 && s.context > model.max_context)
-    e.warnings.push_back("sequence " + FormatCount(s.context) + " exceeds the model's window of " +
-                         FormatCount(model.max_context));
+    e.warnings.push_back(TrF("sequence {0} exceeds the model's window of {1}",
+                             {FormatCount(s.context), FormatCount(model.max_context)}));
   return e;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "gpuplan/i18n.h"
 #include "gpuplan/small_sort.h"
 #include "gpuplan/units.h"
 
@@ -21,21 +22,24 @@ std::string CacheSize(double bytes) {
 std::vector<MachineRow> CpuProbeRows(const CpuProbeResult& p) {
   std::vector<MachineRow> rows;
   const CpuInfo& c = p.cpu;
-  rows.push_back({"CPU", c.model_name, std::to_string(c.logical_cpus) + " logical CPUs; vector ISA " + c.isa, 0, ""});
+  rows.push_back(
+      {"CPU", c.model_name, TrF("{0} logical CPUs; vector ISA {1}", {std::to_string(c.logical_cpus), c.isa}), 0, ""});
   if (c.clock_hz > 0)
-    rows.push_back({"Clock", FormatRate(c.clock_hz, "Hz"),
-                    "the boost clock: the OS's maximum, else measured (assumptions say which)", c.clock_hz, "Hz"});
+    rows.push_back({Tr("Clock"), FormatRate(c.clock_hz, "Hz"),
+                    Tr("the boost clock: the OS's maximum, else measured (assumptions say which)"), c.clock_hz, "Hz"});
   if (c.peak_flops_fp32 > 0)
-    rows.push_back({"FP32 peak (derived)", FormatRate(c.peak_flops_fp32, "FLOP/s"),
-                    std::to_string(c.physical_cores) + " cores × clock × " + std::to_string(c.simd_bits / 32) +
-                        " lanes × 2 FLOP × " + std::to_string(c.fma_units) + " FMA units",
-                    c.peak_flops_fp32, "FLOP/s"});
+    rows.push_back(
+        {Tr("FP32 peak (derived)"), FormatRate(c.peak_flops_fp32, "FLOP/s"),
+         TrF("{0} cores × clock × {1} lanes × 2 FLOP × {2} FMA units",
+             {std::to_string(c.physical_cores), std::to_string(c.simd_bits / 32), std::to_string(c.fma_units)}),
+         c.peak_flops_fp32, "FLOP/s"});
   double best_fma = 0;
   for (const FlopsPoint& f : p.fma) {
     best_fma = std::max(best_fma, f.fp32_flops_per_s);
-    rows.push_back({"FMA peak, " + std::to_string(f.threads) + " thread" + (f.threads > 1 ? "s" : ""),
+    rows.push_back({f.threads > 1 ? TrF("FMA peak, {0} threads", {std::to_string(f.threads)})
+                                  : TrF("FMA peak, {0} thread", {std::to_string(f.threads)}),
                     FormatRate(f.fp32_flops_per_s, "FLOP/s"),
-                    "FP32 independent multiply-add chains; FP64 " + FormatRate(f.fp64_flops_per_s, "FLOP/s"),
+                    TrF("FP32 independent multiply-add chains; FP64 {0}", {FormatRate(f.fp64_flops_per_s, "FLOP/s")}),
                     f.fp32_flops_per_s, "FLOP/s"});
   }
   for (const GemmRate& g : p.gemm) {
@@ -43,19 +47,21 @@ std::vector<MachineRow> CpuProbeRows(const CpuProbeResult& p) {
     for (const FlopsPoint& f : p.fma)
       if (f.threads == g.threads) peak = f.fp32_flops_per_s;
     rows.push_back(
-        {"SGEMM N=" + std::to_string(g.n) + ", " + std::to_string(g.threads) + " thread" + (g.threads > 1 ? "s" : ""),
+        {g.threads > 1 ? TrF("SGEMM N={0}, {1} threads", {std::to_string(g.n), std::to_string(g.threads)})
+                       : TrF("SGEMM N={0}, {1} thread", {std::to_string(g.n), std::to_string(g.threads)}),
          FormatRate(g.flops_per_s, "FLOP/s"),
-         g.kernel + (peak > 0 ? "; " + FormatFixed(g.flops_per_s / peak * 100, 0) + "% of the FMA peak" : ""),
+         g.kernel + (peak > 0 ? "; " + TrF("{0}% of the FMA peak", {FormatFixed(g.flops_per_s / peak * 100, 0)}) : ""),
          g.flops_per_s, "FLOP/s"});
   }
   for (const StreamResult& st : p.stream)
-    rows.push_back({"STREAM " + st.kernel, FormatRate(st.bytes_per_s, "B/s"),
-                    FormatBytes(st.array_bytes, ByteUnit::MiB, 0) + " arrays, " + std::to_string(st.threads) +
-                        " thread(s), best of " + std::to_string(st.repetitions),
-                    st.bytes_per_s, "B/s"});
+    rows.push_back(
+        {"STREAM " + st.kernel, FormatRate(st.bytes_per_s, "B/s"),
+         TrF("{0} arrays, {1} thread(s), best of {2}", {FormatBytes(st.array_bytes, ByteUnit::MiB, 0),
+                                                        std::to_string(st.threads), std::to_string(st.repetitions)}),
+         st.bytes_per_s, "B/s"});
   for (const CacheLevel& l : p.measured_caches)
-    rows.push_back({"L" + std::to_string(l.level) + " read", FormatRate(l.bytes_per_s, "B/s"),
-                    "plateau of the sweep up to " + CacheSize(l.size_bytes) + " per thread", l.bytes_per_s, "B/s"});
+    rows.push_back({TrF("L{0} read", {std::to_string(l.level)}), FormatRate(l.bytes_per_s, "B/s"),
+                    TrF("plateau of the sweep up to {0} per thread", {CacheSize(l.size_bytes)}), l.bytes_per_s, "B/s"});
   if (p.memory_read_bytes_per_s > 0) {
     // The sweep's last plateau is main memory only when the sweep went past the last cache; a
     // quick sweep (2 MiB) ends inside it. Say which, rather than call it "Memory read".
@@ -64,33 +70,39 @@ std::vector<MachineRow> CpuProbeRows(const CpuProbeResult& p) {
     for (const CacheLevel& l : p.reported_caches) llc = std::max(llc, l.size_bytes);
     for (const CacheLevel& l : p.measured_caches) llc = std::max(llc, l.size_bytes);
     const bool dram = llc > 0 && largest > 2 * llc;
-    rows.push_back({dram ? "Memory read" : "Largest sweep read", FormatRate(p.memory_read_bytes_per_s, "B/s"),
-                    "the sweep's last plateau, up to " + CacheSize(largest) + " per thread, " +
-                        std::to_string(p.sweep_threads) + " thread(s)" +
-                        (dram ? " (past the last cache: main memory)"
-                              : llc > 0 ? " (within the " + CacheSize(llc) + " last cache: not main memory)"
-                                        : " (no cache size known: may be a cache, not main memory)"),
-                    p.memory_read_bytes_per_s, "B/s"});
+    const std::string upto = CacheSize(largest), threads = std::to_string(p.sweep_threads);
+    rows.push_back(
+        {dram ? Tr("Memory read") : Tr("Largest sweep read"), FormatRate(p.memory_read_bytes_per_s, "B/s"),
+         dram      ? TrF("the sweep's last plateau, up to {0} per thread, {1} thread(s) (past the last cache: main "
+                              "memory)",
+                         {upto, threads})
+         : llc > 0 ? TrF("the sweep's last plateau, up to {0} per thread, {1} thread(s) (within the {2} last cache: "
+                         "not main memory)",
+                         {upto, threads, CacheSize(llc)})
+                   : TrF("the sweep's last plateau, up to {0} per thread, {1} thread(s) (no cache size known: may be "
+                         "a cache, not main memory)",
+                         {upto, threads}),
+         p.memory_read_bytes_per_s, "B/s"});
   }
   for (const CacheLevel& l : p.reported_caches)
-    rows.push_back({"L" + std::to_string(l.level) + " size (reported)", CacheSize(l.size_bytes), "the OS's figure",
-                    l.size_bytes, "B"});
+    rows.push_back({TrF("L{0} size (reported)", {std::to_string(l.level)}), CacheSize(l.size_bytes),
+                    Tr("the OS's figure"), l.size_bytes, "B"});
   return rows;
 }
 
 Roof CpuRoof(const CpuProbeResult& p) {
   Roof r;
   r.id = "cpu";
-  r.label = p.cpu.model_name.empty() ? "this CPU" : p.cpu.model_name;
+  r.label = p.cpu.model_name.empty() ? std::string(Tr("this CPU")) : p.cpu.model_name;
   double fma32 = 0, fma64 = 0, gemm = 0;
   for (const FlopsPoint& f : p.fma)
     fma32 = std::max(fma32, f.fp32_flops_per_s), fma64 = std::max(fma64, f.fp64_flops_per_s);
   for (const GemmRate& g : p.gemm) gemm = std::max(gemm, g.flops_per_s);
   // The measured FMA peak is the roof (drawn solid, it is this machine's); the derived peak
   // and the SGEMM are further ceilings.
-  if (fma32 > 0) r.compute.push_back({"fp32", "FP32 FMA peak (measured)", fma32, false});
-  if (fma64 > 0) r.compute.push_back({"fp64", "FP64 FMA peak (measured)", fma64, false});
-  if (gemm > 0) r.compute.push_back({"fp32", "SGEMM (measured)", gemm, true});
+  if (fma32 > 0) r.compute.push_back({"fp32", Tr("FP32 FMA peak (measured)"), fma32, false});
+  if (fma64 > 0) r.compute.push_back({"fp64", Tr("FP64 FMA peak (measured)"), fma64, false});
+  if (gemm > 0) r.compute.push_back({"fp32", Tr("SGEMM (measured)"), gemm, true});
   StableSortSmall(r.compute.begin(), r.compute.end(),
                    [](const ComputeCeiling& a, const ComputeCeiling& b) { return a.flops_per_s > b.flops_per_s; });
   const StreamResult* triad = p.FindStream("triad");
@@ -98,14 +110,15 @@ Roof CpuRoof(const CpuProbeResult& p) {
   // Quick probes use arrays that may still fit a cache: the label gives the size.
   if (dram > 0)
     r.memory.push_back(
-        {"dram", triad ? "STREAM triad, " + CacheSize(triad->array_bytes) + " arrays" : std::string("memory read"), dram,
-         false});
+        {"dram",
+         triad ? TrF("STREAM triad, {0} arrays", {CacheSize(triad->array_bytes)}) : std::string(Tr("memory read")),
+         dram, false});
   for (const CacheLevel& l : p.measured_caches)
     if (l.bytes_per_s > 0)
       r.memory.push_back({l.level == 1   ? "l1"
                           : l.level == 2 ? "l2"
                                          : "llc",
-                          "L" + std::to_string(l.level) + " (measured)", l.bytes_per_s, true});
+                          TrF("L{0} (measured)", {std::to_string(l.level)}), l.bytes_per_s, true});
   return r;
 }
 
@@ -113,7 +126,7 @@ std::vector<ChartPoint> CpuGemmPoints(const CpuProbeResult& p) {
   std::vector<ChartPoint> out;
   for (const GemmRate& g : p.gemm)
     if (g.n > 0 && g.flops_per_s > 0)
-      out.push_back({"SGEMM N=" + std::to_string(g.n) + ", " + std::to_string(g.threads) + " thread(s)",
+      out.push_back({TrF("SGEMM N={0}, {1} thread(s)", {std::to_string(g.n), std::to_string(g.threads)}),
                      static_cast<double>(g.n) / 6, g.flops_per_s, 0x2ca02c, true});
   return out;
 }

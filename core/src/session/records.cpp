@@ -251,13 +251,20 @@ std::string ReportSvg(const Report& r, bool dark, int width, size_t max_rows) {
       row(cells, i % 2 ? stripe : nullptr);
     }
     if (sec->records.rows.size() > max_rows) {
-      text(kPad + 4, "… " + FormatCountOf(static_cast<int64_t>(sec->records.rows.size() - max_rows), "more row", "more rows"), muted);
+      text(
+          kPad + 4,
+          "… " + (sec->records.rows.size() - max_rows == 1
+                      ? std::string(Tr("1 more row"))
+                      : TrF("{0} more rows", {FormatCount(static_cast<int64_t>(sec->records.rows.size() - max_rows))})),
+          muted);
       y += kLine;
     }
   }
   if (!r.after.empty()) y += 6;
   for (const std::string& l : r.after) {
     const bool first = &l == &r.after.front();
+    // The verdict by its flag (the views set it: their words are the reader's language); the
+    // English words for a report built without one.
     const bool no =
         (first && r.verdict < 0) || l.rfind("DOES NOT", 0) == 0 || l.find(": DOES NOT") != std::string::npos;
     const bool yes = (first && r.verdict > 0) || l.rfind("FITS", 0) == 0;
@@ -367,7 +374,7 @@ const std::vector<CompareColumn>& CompareColumns() {
        "fixed terms within the engine's cap",
        O::kAscending, [](const CompareRow& x) { return Number(x.gpus, x.gpus ? std::to_string(x.gpus) : "-"); }},
       {"fits", "fits", "whether some count up to the limit holds the scenario", O::kNone,
-       [](const CompareRow& x) { return Text(x.fits ? "yes" : "no"); }, true},
+       [](const CompareRow& x) { return Text(x.fits ? Tr("yes") : Tr("no")); }, true},
       {"max_context", "max ctx",
        "the longest context whose KV cache fits beside the weights at the scenario's batch, at most the model's window",
        O::kDescending,
@@ -422,7 +429,7 @@ const CompareColumn* FindCompareColumn(std::string_view key) {
 }
 
 std::string CompareColumnTitle(const CompareColumn& c, const Money& m) {
-  std::string title = c.title;
+  std::string title = Tr(c.title);
   if (const size_t at = title.find('$'); at != std::string::npos && m.code != "USD")
     title.replace(at, 1, MoneySymbol(m));
   return title;
@@ -473,71 +480,89 @@ void SortCompareRows(std::vector<CompareRow>& rows, std::string_view key) {
 
 Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstimate& e) {
   // One record per quantity: the memory terms per GPU, then time and cost.
-  Records r{{{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}}, {}};
+  Records r{{{"quantity", Tr("quantity")}, {"value", Tr("value"), true}, {"unit", Tr("unit")}, {"how", Tr("how")}}, {}};
   auto add = [&](const std::string& what, double v, int digits, const std::string& unit, const std::string& how,
                  const char* key = "") {
     if (auto it = e.unknown.find(key); it != e.unknown.end()) {
-      r.rows.push_back({Text(what), Unknown(), Text(unit), Text("unknown: " + it->second)});
+      r.rows.push_back({Text(what), Unknown(), Text(unit), Text(TrF("unknown: {0}", {it->second}))});
       return;
     }
     r.rows.push_back({Text(what), Number(v, FormatFixed(v, digits)), Text(unit), Text(how)});
   };
   for (const Term& t : e.terms) add(t.name, t.bytes / kGiB, 2, "GiB", t.formula);
-  add("Total per GPU", e.total_bytes / kGiB, 2, "GiB", "sum of the terms above");
+  add(Tr("Total per GPU"), e.total_bytes / kGiB, 2, "GiB", Tr("sum of the terms above"));
   const Gpu* g = catalog.FindGpu(s.gpu);
-  add("Capacity", e.capacity_bytes / kGiB, 2, "GiB", (g ? g->name + ": " : std::string()) + e.device.basis);
-  add("Largest micro-batch", static_cast<double>(e.max_micro_batch), 0, "sequences", "that fits in the capacity");
-  add("Trainable parameters", e.trainable_params, 0, "parameters", s.method);
-  add("FLOPs per token (model)", e.flops_per_token, 0, "FLOP", e.flops_formula);
-  add("FLOPs per token (6·N·D)", e.flops_6nd_per_token, 0, "FLOP", "6 × active parameters (Kaplan et al. 2020)");
-  add("FLOPs per token (hardware)", e.hardware_flops_per_token, 0, "FLOP",
-      "what runs: recomputation and flash attention's backward included");
+  add(Tr("Capacity"), e.capacity_bytes / kGiB, 2, "GiB", (g ? g->name + ": " : std::string()) + e.device.basis);
+  add(Tr("Largest micro-batch"), static_cast<double>(e.max_micro_batch), 0, Tr("sequences"),
+      Tr("that fits in the capacity"));
+  add(Tr("Trainable parameters"), e.trainable_params, 0, Tr("parameters"), s.method);
+  add(Tr("FLOPs per token (model)"), e.flops_per_token, 0, "FLOP", e.flops_formula);
+  add(Tr("FLOPs per token (6·N·D)"), e.flops_6nd_per_token, 0, "FLOP",
+      Tr("6 × active parameters (Kaplan et al. 2020)"));
+  add(Tr("FLOPs per token (hardware)"), e.hardware_flops_per_token, 0, "FLOP",
+      Tr("what runs: recomputation and flash attention's backward included"));
+  const std::string likely = FormatFixed(e.mfu * TrainingBand().first * 100, 0),
+                    likely_hi = FormatFixed(e.mfu * TrainingBand().second * 100, 0), hfu = FormatFixed(e.hfu * 100, 1);
   add("MFU", e.mfu * 100, 1, "%",
-      s.mfu > 0
-          ? "given (predicted " + FormatFixed(e.mfu_predicted * 100, 1) + "%)"
-          : "predicted, likely " + FormatFixed(e.mfu * TrainingBand().first * 100, 0) + "-" +
-                FormatFixed(e.mfu * TrainingBand().second * 100, 0) +
-                "% (p10-p90 of published runs against the step model); model FLOPs / (step time × GPUs × BF16 peak); " +
-                (s.method == "full" ? FormatFixed(e.mfu_6nd * 100, 1) + "% by 6·N·D, " : std::string()) + "HFU " +
-                FormatFixed(e.hfu * 100, 1) + "%",
+      s.mfu > 0            ? TrF("given (predicted {0}%)", {FormatFixed(e.mfu_predicted * 100, 1)})
+      : s.method == "full" ? TrF("predicted, likely {0}-{1}% (p10-p90 of published runs against the step model); "
+                                 "model FLOPs / (step time × GPUs × BF16 peak); {2}% by 6·N·D, HFU {3}%",
+                                 {likely, likely_hi, FormatFixed(e.mfu_6nd * 100, 1), hfu})
+                           : TrF("predicted, likely {0}-{1}% (p10-p90 of published runs against the step model); "
+                                 "model FLOPs / (step time × GPUs × BF16 peak); HFU {2}%",
+                                 {likely, likely_hi, hfu}),
       "mfu");
   if (s.mfu <= 0 && e.step_s > 0)
     for (const StepPart& p : e.step_parts)
       if (p.seconds > 0)
-        add("  " + p.name, p.seconds / e.step_s * 100, 1, "% of step", FormatShort(p.seconds * 1000, 3) + " ms",
+        add("  " + p.name, p.seconds / e.step_s * 100, 1, Tr("% of step"), FormatShort(p.seconds * 1000, 3) + " ms",
             "step");
-  add("Throughput", e.tokens_per_s, 0, "tokens/s",
-      FormatCountOf(e.gpus, "GPU", "GPUs") + " at MFU " + FormatFixed(e.mfu * 100, 1) + "%", "tokens_per_s");
-  add("Scaling efficiency", e.scaling_efficiency * 100, 1, "%", "ideal compute / step (bubble, exposed communication)",
-      "step");
-  add("Time", e.seconds / 86400, 2, "days", FormatCount(static_cast<long long>(s.tokens)) + " tokens", "seconds");
-  add("GPU-hours", e.gpu_hours, 0, "GPU-hours", "", "gpu_hours");
+  add(Tr("Throughput"), e.tokens_per_s, 0, "tokens/s",
+      e.gpus == 1 ? TrF("1 GPU at MFU {0}%", {FormatFixed(e.mfu * 100, 1)})
+                  : TrF("{0} GPUs at MFU {1}%", {FormatCount(e.gpus), FormatFixed(e.mfu * 100, 1)}),
+      "tokens_per_s");
+  add(Tr("Scaling efficiency"), e.scaling_efficiency * 100, 1, "%",
+      Tr("ideal compute / step (bubble, exposed communication)"), "step");
+  add(Tr("Time"), e.seconds / 86400, 2, Tr("days"), TrF("{0} tokens", {FormatCount(static_cast<long long>(s.tokens))}),
+      "seconds");
+  add(Tr("GPU-hours"), e.gpu_hours, 0, Tr("GPU-hours"), "", "gpu_hours");
   // Money in the scenario's currency (its rate and source in the basis where not dollars).
   const Money& m = e.money;
   const std::string rate = m.basis.empty() ? std::string() : "; " + m.basis;
-  add("Cloud cost", e.cloud_usd * m.per_usd, 0, m.code, e.price_basis + rate, "cloud_usd");
-  add("Spot cost", e.spot_usd * m.per_usd, 0, m.code,
-      "cheapest spot offer + " + FormatFixed(s.spot_overhead * 100, 0) + "% restarts", "spot_usd");
-  add("Energy", e.energy_kwh, 0, "kWh", "TDP × PUE " + FormatFixed(s.pue, 2), "energy_kwh");
-  add("Energy cost", e.energy_usd * m.per_usd, 0, m.code, FormatMoney(s.kwh_usd, m, 3) + "/kWh", "energy_usd");
+  add(Tr("Cloud cost"), e.cloud_usd * m.per_usd, 0, m.code, e.price_basis + rate, "cloud_usd");
+  add(Tr("Spot cost"), e.spot_usd * m.per_usd, 0, m.code,
+      TrF("cheapest spot offer + {0}% restarts", {FormatFixed(s.spot_overhead * 100, 0)}), "spot_usd");
+  add(Tr("Energy"), e.energy_kwh, 0, "kWh", "TDP × PUE " + FormatFixed(s.pue, 2), "energy_kwh");
+  add(Tr("Energy cost"), e.energy_usd * m.per_usd, 0, m.code, FormatMoney(s.kwh_usd, m, 3) + "/kWh", "energy_usd");
   return r;
 }
 
 Records RooflineRecords(const Roofline& rl, std::string_view phase) {
-  Records r{{{"phase", "phase"},
-             {"op", "operation"},
+  Records r{{{"phase", Tr("phase")},
+             {"op", Tr("operation")},
              {"intensity", "FLOP/B", true},
-             {"attainable", "attainable", true},
-             {"bound", "bound"},
-             {"share", "share %", true},
-             {"how", "how"}},
+             {"attainable", Tr("attainable"), true},
+             {"bound", Tr("bound")},
+             {"share", Tr("share %"), true},
+             {"how", Tr("how")}},
             {}};
+  // The phase and the bound are words of the table here (the JSON keeps the ids).
+  auto word = [](const std::string& id) -> std::string {
+    return id == "prefill"   ? Tr("prefill")
+           : id == "decode"  ? Tr("decode")
+           : id == "train"   ? Tr("train")
+           : id == "compute" ? Tr("compute")
+           : id == "memory"  ? Tr("memory")
+           : id == "link"    ? Tr("link")
+                             : id;
+  };
   for (const RoofOp& op : rl.ops) {
     if (phase != "all" && op.phase != phase) continue;
-    r.rows.push_back({Text(op.phase), Text(op.name + (op.alternative ? " (not used; share if it were)" : "")),
+    r.rows.push_back({Text(word(op.phase)),
+                      Text(op.alternative ? TrF("{0} (not used; share if it were)", {op.name}) : op.name),
                       Number(op.intensity, FormatShort(op.intensity, 3)),
                       Number(op.attainable_flops_per_s, FormatRate(op.attainable_flops_per_s, "FLOP/s")),
-                      Text(op.bound), Number(op.share * 100, FormatFixed(op.share * 100, 1)), Text(op.formula)});
+                      Text(word(op.bound)), Number(op.share * 100, FormatFixed(op.share * 100, 1)), Text(op.formula)});
   }
   return r;
 }
@@ -551,15 +576,21 @@ Cell TflopsCell(const Gpu& g, const char* precision) {
 
 Records PresetRecords() {
   Records r;
-  r.cols = {{"id", "id"}, {"panel", "panel"}, {"question", "question"}, {"state", "state"}};
-  for (const Preset& p : Presets()) r.rows.push_back({Text(p.id), Text(p.panel), Text(p.question), Text(p.hash)});
+  r.cols = {{"id", "id"}, {"panel", Tr("panel")}, {"question", Tr("question")}, {"state", Tr("state")}};
+  for (const Preset& p : Presets())
+    r.rows.push_back({Text(p.id), Text(p.panel), Text(Tr(p.question.c_str())), Text(p.hash)});
   return r;
 }
 
 Records ModelListRecords(const Catalog& cat) {
   Records r;
-  r.cols = {{"id", "id"}, {"name", "name"}, {"params", "params", true}, {"active_params", "active", true},
-            {"layers", "layers", true}, {"kv_heads", "KV heads", true}, {"attention", "attention (KV cache)"}};
+  r.cols = {{"id", "id"},
+            {"name", Tr("name")},
+            {"params", Tr("params"), true},
+            {"active_params", Tr("active"), true},
+            {"layers", Tr("layers"), true},
+            {"kv_heads", Tr("KV heads"), true},
+            {"attention", Tr("attention (KV cache)")}};
   for (const Model& m : cat.models) {
     const ParamCount c = CountParams(m);  // computed from the architecture
     r.rows.push_back({Text(m.id), Text(m.name), Number(c.total, FormatParams(c.total)),
@@ -572,9 +603,15 @@ Records ModelListRecords(const Catalog& cat) {
 
 Records InterconnectRecords(const Catalog& cat) {
   Records r;
-  r.cols = {{"id", "id"}, {"name", "name"}, {"kind", "kind"}, {"raw_gb_per_s", "raw GB/s per dir.", true},
-            {"effective_gb_per_s", "effective", true}, {"bidirectional_gb_per_s", "bidir. GB/s", true},
-            {"measured_busbw_gb_per_s", "NCCL busbw", true}, {"domain_gpus", "domain", true}, {"scope", "scope"}};
+  r.cols = {{"id", "id"},
+            {"name", Tr("name")},
+            {"kind", Tr("kind")},
+            {"raw_gb_per_s", Tr("raw GB/s per dir."), true},
+            {"effective_gb_per_s", Tr("effective"), true},
+            {"bidirectional_gb_per_s", Tr("bidir. GB/s"), true},
+            {"measured_busbw_gb_per_s", "NCCL busbw", true},
+            {"domain_gpus", Tr("domain"), true},
+            {"scope", Tr("scope")}};
   auto gbs = [](double b) { return b > 0 ? Number(b / kGB, FormatShort(b / kGB, 2)) : Unknown(); };
   for (const InterconnectSpec& l : cat.interconnects)
     r.rows.push_back({Text(l.id), Text(l.name), Text(l.kind), gbs(l.raw_bytes_per_s), gbs(l.effective_bytes_per_s),
@@ -586,17 +623,17 @@ Records InterconnectRecords(const Catalog& cat) {
 Records CloudRecords(const Catalog& cat) {
   Records r;
   r.cols = {{"id", "id"},
-            {"provider", "provider"},
-            {"instance", "instance"},
+            {"provider", Tr("provider")},
+            {"instance", Tr("instance")},
             {"gpu", "GPU"},
-            {"gpu_count", "GPUs", true},
-            {"on_demand_usd_per_hour", "on-demand $/h", true},
-            {"spot_usd_per_hour", "spot $/h", true},
+            {"gpu_count", Tr("GPUs"), true},
+            {"on_demand_usd_per_hour", Tr("on-demand $/h"), true},
+            {"spot_usd_per_hour", Tr("spot $/h"), true},
             {"usd_per_gpu_hour", "$/GPU-h", true},
-            {"quoted", "quoted"},
-            {"access", "access"},
-            {"region", "region"},
-            {"date", "date"}};
+            {"quoted", Tr("quoted")},
+            {"access", Tr("access")},
+            {"region", Tr("region")},
+            {"date", Tr("date")}};
   auto usd = [](double v) { return v > 0 ? Number(v, FormatFixed(v, 2)) : Unknown(); };
   // Yen offers: their own price as quoted, and dollars at the catalog's latest yen rate (a
   // monthly rent at every hour of the month busy).
@@ -605,13 +642,13 @@ Records CloudRecords(const Catalog& cat) {
   const Money yen{"JPY", 1, ""};
   for (const CloudOffer& o : cat.cloud_offers) {
     const double on_demand = OfferUsdPerHour(o, false, rate), spot = OfferUsdPerHour(o, true, rate);
-    const std::string quoted = o.monthly_jpy > 0              ? FormatMoney(o.monthly_jpy, yen) + "/month"
+    const std::string quoted = o.monthly_jpy > 0              ? TrF("{0}/month", {FormatMoney(o.monthly_jpy, yen)})
                                : o.on_demand_jpy_per_hour > 0 ? FormatMoney(o.on_demand_jpy_per_hour, yen) + "/h"
-                               : o.spot_jpy_per_hour > 0      ? FormatMoney(o.spot_jpy_per_hour, yen) + "/h spot"
-                                                              : std::string();
+                               : o.spot_jpy_per_hour > 0 ? TrF("{0}/h spot", {FormatMoney(o.spot_jpy_per_hour, yen)})
+                                                         : std::string();
     r.rows.push_back({Text(o.id), Text(o.provider), Text(o.instance), Text(o.gpu),
                       Number(o.gpu_count, std::to_string(o.gpu_count)), usd(on_demand), usd(spot),
-                      usd(on_demand / o.gpu_count), Text(quoted), Text(o.access.empty() ? "public" : o.access),
+                      usd(on_demand / o.gpu_count), Text(quoted), Text(o.access.empty() ? Tr("public") : o.access),
                       Text(o.region), Text(o.date)});
   }
   return r;
@@ -622,27 +659,28 @@ Records EngineRecords(const Catalog& cat) {
   // The behaviours the estimators read from the profile (catalog.h EngineProfile; README of
   // assets/catalog), so a user's profile can be checked against the built-in ones.
   r.cols = {{"id", "id"},
-            {"name", "name"},
-            {"memory_cap", "cap rule"},
-            {"memory_fraction", "memory cap", true},
-            {"of", "of"},
-            {"workspace_model", "workspace"},
-            {"kv_block_tokens", "KV block", true},
-            {"host", "on the host"},
+            {"name", Tr("name")},
+            {"memory_cap", Tr("cap rule")},
+            {"memory_fraction", Tr("memory cap"), true},
+            {"of", Tr("of")},
+            {"workspace_model", Tr("workspace")},
+            {"kv_block_tokens", Tr("KV block"), true},
+            {"host", Tr("on the host")},
             {"gguf_int8_matmul", "GGUF INT8 matmul"},
-            {"multi_gpu", "multi-GPU (default first)"},
-            {"examples", "logged workspace examples", true},
-            {"version", "version"}};
+            {"multi_gpu", Tr("multi-GPU (default first)")},
+            {"examples", Tr("logged workspace examples"), true},
+            {"version", Tr("version")}};
   for (const EngineProfile& e : cat.engines) {
-    std::string host = e.input_embedding_on_host ? "input embedding" : "";
+    std::string host = e.input_embedding_on_host ? Tr("input embedding") : "";
     std::string modes;  // the default first, then what split= may pick
     for (MultiGpuMode m : e.multi_gpu_modes) modes += (modes.empty() ? "" : ", ") + std::string(MultiGpuModeName(m));
-    if (e.layer_offload) host += std::string(host.empty() ? "" : ", ") + "offloaded layers";
+    if (e.layer_offload) host += std::string(host.empty() ? "" : ", ") + Tr("offloaded layers");
     r.rows.push_back({Text(e.id), Text(e.name), Text(MemoryCapName(e.memory_cap)),
                       e.memory_fraction > 0 ? Number(e.memory_fraction, FormatShort(e.memory_fraction, 3)) : Unknown(),
                       Text(e.memory_fraction_of), Text(WorkspaceModelName(e.workspace_model)),
                       e.kv_block_tokens ? Number(e.kv_block_tokens, std::to_string(e.kv_block_tokens)) : Unknown(),
-                      Text(host), Text(e.gguf_int8_matmul ? "yes" : "no"), Text(modes.empty() ? MultiGpuModeName(e.multi_gpu) : modes),
+                      Text(host), Text(e.gguf_int8_matmul ? Tr("yes") : Tr("no")),
+                      Text(modes.empty() ? MultiGpuModeName(e.multi_gpu) : modes),
                       Number(static_cast<double>(e.examples.size()), std::to_string(e.examples.size())),
                       Text(e.version.substr(0, 60))});
   }
@@ -651,7 +689,8 @@ Records EngineRecords(const Catalog& cat) {
 
 Records FormatListRecords(const Catalog& cat) {
   Records r;
-  r.cols = {{"kind", "kind"}, {"id", "id"}, {"name", "name"}, {"size", "bits/weight or bytes/element", true}};
+  r.cols = {
+      {"kind", Tr("kind")}, {"id", "id"}, {"name", Tr("name")}, {"size", Tr("bits/weight or bytes/element"), true}};
   for (const WeightFormat& f : cat.weight_formats)
     r.rows.push_back({Text("weights"), Text(f.id), Text(f.name), Number(f.bits_per_weight, FormatFixed(f.bits_per_weight, 4))});
   for (const KvFormat& f : cat.kv_formats)
@@ -663,9 +702,15 @@ Records FormatListRecords(const Catalog& cat) {
 
 Records GpuListRecords(const Catalog& cat) {
   Records r;
-  r.cols = {{"id", "id"}, {"name", "name"}, {"vendor", "vendor"}, {"year", "year", true},
-            {"memory_quoted", "memory", true}, {"memory_bytes", "GiB", true}, {"bandwidth_gb_s", "GB/s", true},
-            {"bf16_dense_tflops", "BF16 TFLOP/s", true}, {"fp8_dense_tflops", "FP8 TFLOP/s", true},
+  r.cols = {{"id", "id"},
+            {"name", Tr("name")},
+            {"vendor", Tr("vendor")},
+            {"year", Tr("year"), true},
+            {"memory_quoted", Tr("memory"), true},
+            {"memory_bytes", "GiB", true},
+            {"bandwidth_gb_s", "GB/s", true},
+            {"bf16_dense_tflops", "BF16 TFLOP/s", true},
+            {"fp8_dense_tflops", "FP8 TFLOP/s", true},
             {"tdp_w", "W", true}};
   for (const Gpu& g : cat.gpus)
     r.rows.push_back({Text(g.id), Text(g.name), Text(g.vendor), g.year ? Number(g.year, std::to_string(g.year)) : Unknown(),

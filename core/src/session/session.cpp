@@ -15,6 +15,7 @@
 
 #include "catalog/json_fields.h"
 
+#include "gpuplan/i18n.h"
 #include "gpuplan/machine.h"
 #include "gpuplan/records.h"
 #include "gpuplan/units.h"
@@ -433,15 +434,20 @@ void Session::SetCpuProbe(CpuProbeResult p) {
 }
 
 // The easy mistake beside a config.json in a model's repository.
-constexpr const char* kTokenizerHint = "A tokenizer.json holds the vocabulary; drop the model's config.json instead.";
+constexpr const char* kTokenizerHint =
+    N_("A tokenizer.json holds the vocabulary; drop the model's config.json instead.");
 
 ImportOutcome Session::TooLargeToImport(const std::string& name, double bytes) {
-  const std::string what = name.empty() ? std::string("the pasted text") : "'" + name + "'";
+  const std::string size = FormatFixed(bytes / (1 << 20), 1), most = std::to_string(kMaxImportBytes >> 20);
   const bool tokenizer = name.find("tokenizer") != std::string::npos;
-  return ImportOutcome{false, "file",
-                       what + " is " + FormatFixed(bytes / (1 << 20), 1) + " MiB, more than the " +
-                           std::to_string(kMaxImportBytes >> 20) + " MiB an import may be: nothing was read. " +
-                           (tokenizer ? kTokenizerHint : "A model's config.json is a few KB; a catalog file well under a megabyte.")};
+  return ImportOutcome{
+      false, "file",
+      (name.empty()
+           ? TrF("the pasted text is {0} MiB, more than the {1} MiB an import may be: nothing was read.", {size, most})
+           : TrF("'{0}' is {1} MiB, more than the {2} MiB an import may be: nothing was read.", {name, size, most})) +
+          " " +
+          Tr(tokenizer ? kTokenizerHint
+                       : N_("A model's config.json is a few KB; a catalog file well under a megabyte."))};
 }
 
 ImportOutcome Session::Import(std::string_view text, const std::string& name_hint) {
@@ -451,19 +457,19 @@ ImportOutcome Session::Import(std::string_view text, const std::string& name_hin
     // The page's threaded probe module reports a failure as {"schema": ..., "error": "..."}.
     const nlohmann::json j = detail::ParseJson(text);  // the core's one parser instantiation
     if (j.is_object() && j.contains("error") && j["error"].is_string())
-      return outcome(false, "cpu-probe", "CPU probe: " + j["error"].get<std::string>());
+      return outcome(false, "cpu-probe", TrF("CPU probe: {0}", {j["error"].get<std::string>()}));
     Result<CpuProbeResult> probe = CpuProbeFromJson(std::string(text));
     if (!probe.ok()) return outcome(false, "cpu-probe", probe.error());
-    std::string message = "CPU probe of " + probe.value().cpu.model_name + " (" + probe.value().date +
-                          ") loaded: on the This machine and Roofline tabs";
+    std::string message = TrF("CPU probe of {0} ({1}) loaded: on the This machine and Roofline tabs",
+                              {probe.value().cpu.model_name, probe.value().date});
     SetCpuProbe(std::move(probe.value()));
     return outcome(true, "cpu-probe", std::move(message));
   }
   if (text.find("\"gpuplan.gpu-probe/") != std::string_view::npos) {
     Result<GpuProbeResult> probe = ParseGpuProbe(std::string(text));
     if (!probe.ok()) return outcome(false, "gpu-probe", probe.error());
-    std::string message = "GPU probe of " + probe.value().device_name + " (" + probe.value().date +
-                          ") loaded: its measured ceilings are on the Roofline tab";
+    std::string message = TrF("GPU probe of {0} ({1}) loaded: its measured ceilings are on the Roofline tab",
+                              {probe.value().device_name, probe.value().date});
     SetGpuProbe(std::move(probe.value()));
     return outcome(true, "gpu-probe", std::move(message));
   }
@@ -473,21 +479,22 @@ ImportOutcome Session::Import(std::string_view text, const std::string& name_hin
     Result<std::vector<CatalogFile>> files = ParseCatalogBundle(text);
     if (!files.ok()) return outcome(false, "sources", files.error());
     Result<Catalog> full = LoadCatalog(files.value(), {}, OnExistingId::kReject);
-    if (!full.ok()) return outcome(false, "sources", "catalog sources: " + full.error());
+    if (!full.ok()) return outcome(false, "sources", TrF("catalog sources: {0}", {full.error()}));
     Catalog c = std::move(full).value();
     for (const auto& [again_text, again_name] : imports_) {
       Result<ImportedText> again = ImportUserText(c, again_text, again_name);
       if (again.ok()) c = std::move(again.value().catalog);
     }
     ReplaceCatalog(std::move(c));
-    return outcome(true, "sources", "catalog sources loaded");
+    return outcome(true, "sources", Tr("catalog sources loaded"));
   }
   Result<ImportedText> imported = ImportUserText(catalog_, text, name_hint);
   if (!imported.ok()) {
     const bool tokenizer = name_hint.find("tokenizer") != std::string::npos ||
                            (text.find("\"vocab\"") != std::string_view::npos &&
                             text.find("\"model_type\"") == std::string_view::npos);
-    return outcome(false, "catalog", imported.error() + (tokenizer ? std::string(". ") + kTokenizerHint : std::string()));
+    return outcome(false, "catalog",
+                   imported.error() + (tokenizer ? std::string(". ") + Tr(kTokenizerHint) : std::string()));
   }
   imports_.emplace_back(std::string(text), name_hint);
   ReplaceCatalog(std::move(imported.value().catalog));
@@ -707,7 +714,7 @@ const RooflineChart& Session::Chart() {
       points.push_back({op.phase + ": " + op.name, op.intensity, op.attainable_flops_per_s, PhaseColor(op.phase), false});
   chart_ = MakeRooflineChart(roofs, points, rl.precision);
   const Model* m = catalog_.FindModel(scenario_.model);
-  chart_->title = "Roofline: " + (m ? m->name : scenario_.model) + " on " + rl.roof.label;
+  chart_->title = TrF("Roofline: {0} on {1}", {m ? m->name : scenario_.model, rl.roof.label});
   return *chart_;
 }
 

@@ -552,7 +552,7 @@ Report CostReport(Session& session, const ReportOptions& o) {
            Number(opt.facility_w / 1000, FormatFixed(opt.facility_w / 1000, 1)),
            Number(opt.energy_usd_month * c.money.per_usd, FormatMoney(opt.energy_usd_month, c.money, 0))});
     r.sections.push_back({TrF("Rack: {0} servers of {1} GPUs ({2}), {3} kW each",
-                              {std::to_string(k.servers), std::to_string(k.gpus_per_server), k.platform,
+                              {std::to_string(k.servers), std::to_string(k.gpus_per_server), Tr(k.platform.c_str()),
                                FormatFixed(k.server_w / 1000, 2)}),
                           std::move(racks)});
     if (k.chosen.racks > 0)
@@ -756,21 +756,24 @@ Report RooflineReport(Session& session, const ReportOptions&) {
   const Roofline& rl = result.value();
   const Model* m = session.catalog().FindModel(session.scenario().model);
   Report r;
-  r.title = "gpuplan roofline: " + (m ? m->name : session.scenario().model) + " on " + rl.roof.label + " (" + rl.precision +
-            " matmuls)";
-  Records ceilings{{{"ceiling", "ceiling"}, {"rate", "rate", true}, {"ridge", "ridge FLOP/B", true}}, {}};
+  r.title = "gpuplan roofline: " +
+            TrF("{0} on {1} ({2} matmuls)", {m ? m->name : session.scenario().model, rl.roof.label, rl.precision});
+  Records ceilings{{{"ceiling", Tr("ceiling")}, {"rate", Tr("rate"), true}, {"ridge", Tr("ridge FLOP/B"), true}}, {}};
   for (const ComputeCeiling& c : rl.roof.compute)
     ceilings.rows.push_back({Text(c.label), Number(c.flops_per_s, FormatRate(c.flops_per_s, "FLOP/s")),
                              c.measured || rl.roof.Ridge(c.key) <= 0 ? Unknown()
                                                                      : Number(rl.roof.Ridge(c.key), FormatShort(rl.roof.Ridge(c.key), 3))});
   for (const MemoryCeiling& x : rl.roof.memory)
     ceilings.rows.push_back({Text(x.label), Number(x.bytes_per_s, FormatRate(x.bytes_per_s, "B/s")), Unknown()});
-  r.sections.push_back({"ceilings", std::move(ceilings)});
+  r.sections.push_back({Tr("ceilings"), std::move(ceilings)});
   Records ops = RooflineRecords(rl, "all");
   const ViewOptions& v = session.view();
-  ops.rows.erase(std::remove_if(ops.rows.begin(), ops.rows.end(), [&](const std::vector<Cell>& row) { return !v.ShowsPhase(row[0].text); }),
-                 ops.rows.end());
-  r.sections.push_back({"operations", std::move(ops)});
+  // One row per operation, in order: filtered by the operation's phase, not the cell's word.
+  std::vector<std::vector<Cell>> shown;
+  for (size_t i = 0; i < ops.rows.size() && i < rl.ops.size(); ++i)
+    if (v.ShowsPhase(rl.ops[i].phase)) shown.push_back(std::move(ops.rows[i]));
+  ops.rows = std::move(shown);
+  r.sections.push_back({Tr("operations"), std::move(ops)});
   r.main = 1;
   r.assumptions = rl.assumptions;
   r.state = ReportState(session, "roofline");
@@ -786,8 +789,12 @@ std::string RooflineJson(Session& session, const ReportOptions&) {
 // [SECTION] machine -----------------------------------------------------------------------
 // The CPU measured here (or a loaded CPU probe) and a loaded GPU probe against the catalog.
 Records GpuProbeRecords(const GpuProbeResult& probe, const Gpu& g) {
-  Records r{{{"metric", "metric"}, {"catalog_field", "catalog field"}, {"measured", "measured", true},
-             {"datasheet", "datasheet (dense)", true}, {"ratio", "% of datasheet", true}, {"unit", "unit"}},
+  Records r{{{"metric", Tr("metric")},
+             {"catalog_field", Tr("catalog field")},
+             {"measured", Tr("measured"), true},
+             {"datasheet", Tr("datasheet (dense)"), true},
+             {"ratio", Tr("% of datasheet"), true},
+             {"unit", Tr("unit")}},
             {}};
   for (const MeasuredRow& x : MeasuredVsCatalog(probe, g)) {
     const bool bytes = x.unit == "B/s";
@@ -803,8 +810,10 @@ Records GpuProbeRecords(const GpuProbeResult& probe, const Gpu& g) {
 Report MachineReport(Session& session, const ReportOptions&) {
   Report r;
   if (const std::optional<CpuProbeResult>& p = session.cpu_probe()) {
-    r.title = "gpuplan probe cpu: " + p->date + (p->quick ? " (quick: a cache sweep to 2 MiB, fewer samples)" : "");
-    Records rows{{{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}}, {}};
+    r.title = "gpuplan probe cpu: " + p->date +
+              (p->quick ? " (" + std::string(Tr("quick: a cache sweep to 2 MiB, fewer samples")) + ")" : "");
+    Records rows{{{"quantity", Tr("quantity")}, {"value", Tr("value"), true}, {"unit", Tr("unit")}, {"how", Tr("how")}},
+                 {}};
     for (const MachineRow& x : CpuProbeRows(*p))
       rows.rows.push_back({Text(x.quantity), x.unit.empty() ? Text(x.text) : Number(x.value, x.text), Text(x.unit), Text(x.how)});
     r.sections.push_back({"", std::move(rows)});
@@ -814,16 +823,23 @@ Report MachineReport(Session& session, const ReportOptions&) {
   if (const std::optional<GpuProbeResult>& probe = session.gpu_probe()) {
     const Gpu* g = session.GpuProbeCatalogGpu();
     if (!session.cpu_probe()) r.main = 0;
-    const std::string line = probe->device_name + " (catalog: " + (g ? g->id : std::string("no match")) + "), driver " +
-                             probe->driver + ", CUDA " + probe->cuda_runtime + ", measured " + probe->date;
+    const std::string line = TrF(
+        "{0} (catalog: {1}), driver {2}, CUDA {3}, measured {4}",
+        {probe->device_name, g ? g->id : std::string(Tr("no match")), probe->driver, probe->cuda_runtime, probe->date});
     if (r.title.empty()) r.title = "gpuplan probe compare: " + line;
     else r.lines.push_back(line);
-    if (g) r.sections.push_back({session.cpu_probe() ? "GPU probe against the catalog" : "", GpuProbeRecords(*probe, *g)});
-    else r.warnings.push_back("no catalog GPU matches '" + probe->device_name + "'");
+    if (g)
+      r.sections.push_back(
+          {session.cpu_probe() ? Tr("GPU probe against the catalog") : "", GpuProbeRecords(*probe, *g)});
+    else
+      r.warnings.push_back(TrF("no catalog GPU matches '{0}'", {probe->device_name}));
   }
   if (r.title.empty()) {
-    r.title = "gpuplan probe: no measurement yet (gpuplan probe cpu measures this machine)";
-    r.sections.push_back({"", Records{{{"quantity", "quantity"}, {"value", "value", true}, {"unit", "unit"}, {"how", "how"}}, {}}});
+    r.title = "gpuplan probe: " + std::string(Tr("no measurement yet (gpuplan probe cpu measures this machine)"));
+    r.sections.push_back(
+        {"",
+         Records{{{"quantity", Tr("quantity")}, {"value", Tr("value"), true}, {"unit", Tr("unit")}, {"how", Tr("how")}},
+                 {}}});
   }
   return r;
 }
@@ -860,7 +876,7 @@ Result<DeviceMemory> DeviceNow(Session& session) {
 }
 
 Records CapacityRecords(const DeviceMemory& d) {
-  Records r = BytesRecords("step");
+  Records r = BytesRecords(Tr("step"));
   for (const CapacityRow& c : CapacityRows(d)) AddBytes(r, c.name, c.bytes, c.how);
   return r;
 }
@@ -873,10 +889,12 @@ Report CapacityReport(Session& session, const ReportOptions&) {
   r.title = "gpuplan capacity: " + g.name + " (" + FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit + " " +
             g.memory_type + ")";
   r.sections.push_back({"", CapacityRecords(d.value())});
-  r.after.push_back("What a workload can allocate: " + FormatBytes(d.value().free_bytes) + " (" + d.value().basis + ")");
+  r.after.push_back(
+      TrF("What a workload can allocate: {0} ({1})", {FormatBytes(d.value().free_bytes), d.value().basis}));
   if (d.value().compute_share < 1 || d.value().bandwidth_share < 1)
-    r.after.push_back("Share of the GPU: " + FormatFixed(d.value().compute_share * 100, 1) + "% of the compute, " +
-                      FormatFixed(d.value().bandwidth_share * 100, 1) + "% of the memory bandwidth");
+    r.after.push_back(
+        TrF("Share of the GPU: {0}% of the compute, {1}% of the memory bandwidth",
+            {FormatFixed(d.value().compute_share * 100, 1), FormatFixed(d.value().bandwidth_share * 100, 1)}));
   r.state = ReportState(session, "capacity");
   return r;
 }
