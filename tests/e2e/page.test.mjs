@@ -98,6 +98,25 @@ test('a link sets the scenario; the page computes exactly what the CLI prints', 
   await page.close();
 });
 
+test('the page requests nothing but its own files: no CDN, font service or analytics, in English or Japanese', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const foreign = [], own = new Set();
+  page.on('request', (r) => {
+    const u = r.url();
+    if (u.startsWith(url)) own.add(new URL(u).pathname);
+    else if (!/^(data|blob):/.test(u)) foreign.push(u);
+  });
+  await page.goto(url + '#v=1&model=llama-3.1-8b&gpu=rtx-4090&lang=ja');
+  await waitFrames(page, 10);
+  for (let i = 0; i < 100 && JSON.parse(await readBack(page, 'gpuplan_ui_state')).lang !== 'ja'; ++i) await waitFrames(page, 2);
+  for (const tab of ['tab-cost', 'tab-speed', 'tab-compare', 'tab-train', 'tab-roofline', 'tab-machine', 'tab-catalog'])
+    await clickWidget(page, tab, 5);
+  assert.deepEqual(foreign, [], 'requests to other origins');
+  for (const file of ['/index.js', '/index.wasm', '/i18n-ja.json', '/font-ja.ttf'])
+    assert.ok(own.has(file), `${file} among ${[...own].join(' ')}`);
+  await page.close();
+});
+
 test('clicking and typing into the panel changes the scenario, the URL, and survives reload', async () => {
   const { page, errors } = await openPage('v=1&model=llama-3.1-8b&gpu=h100-sxm&count=1');
   const rects = JSON.parse(await readBack(page, 'gpuplan_widget_rects'));

@@ -119,7 +119,7 @@ std::string ModelCatalogFileJson(const Model& m, const std::string& config_text,
                        {"read", date_read}}};
   ordered_json doc;
   doc["schema"] = 1;
-  doc["models"] = {entry};
+  doc["models"] = ordered_json::array({entry});  // not {entry}: clang reads a one-element brace list as a copy
   return doc.dump(2);
 }
 
