@@ -226,6 +226,9 @@ void JsonWriter::Number(double value) {
   }
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.10g", value);
+  // Ten digits round a value near the largest double (1.7976931348623157e308) up past it, which
+  // no reader can parse (the fuzz target found it): such a value keeps all 17.
+  if (!std::isfinite(std::strtod(buf, nullptr))) std::snprintf(buf, sizeof buf, "%.17g", value);
   out_ += buf;
 }
 
