@@ -284,9 +284,21 @@ TEST_CASE("the training estimator against published numbers", "[training][refere
     ++ran;
     errors[pooled(c.kind)].push_back(std::max(c.ratio, 1 / c.ratio) - 1);
     if (pooled(c.kind) == "throughput") throughput.push_back(&c);
-    std::printf("%-56s %-26s measured %-12.4g estimated %-12.4g ratio %.3f\n", c.id.c_str(), c.kind.c_str(), c.measured,
+    std::printf("%-56s %-26s measured %-12.4g estimated %-12.4g ratio %.3f", c.id.c_str(), c.kind.c_str(), c.measured,
                 c.estimated, c.ratio);
+    if (c.floor > 0) std::printf("  largest moment %.4g", c.floor);
+    std::printf("\n");
   }
+  // Peak memory as a band: the largest single moment (a floor for the tensors counted) to the sum
+  // of the terms (their ceiling). Where the measurements fall says how the band can be read.
+  int below = 0, within = 0, above = 0;
+  for (const TrainCaseResult& c : *r)
+    if (c.ran && c.floor > 0) {
+      CHECK(c.floor <= c.estimated * (1 + 1e-12));
+      (c.measured < c.floor * 0.98 ? below : c.measured > c.estimated * 1.02 ? above : within)++;
+    }
+  std::printf("peak_memory_gb band [largest moment, sum of terms] ±2%%: %d below, %d within, %d above\n", below, within,
+              above);
   auto quantile = [](std::vector<double> v, double q) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0.0 : v[static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];

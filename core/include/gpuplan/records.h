@@ -99,6 +99,8 @@ std::string CompareColumnTitle(const CompareColumn& c, const Money& m);
 // ascending (each column's order); rows that do not fit, or lack the figure, go last. Stable.
 void SortCompareRows(std::vector<CompareRow>& rows, std::string_view key);
 Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstimate& e);
+// How a training estimate's total is made: the peak moment, not the sum of the terms.
+std::string TrainPeakHow(const TrainEstimate& e);
 // phase: "all", "prefill", "decode" or "train".
 Records RooflineRecords(const Roofline& r, std::string_view phase = "all");
 

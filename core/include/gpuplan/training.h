@@ -29,7 +29,13 @@ struct TrainEstimate {
   // Memory, per GPU.
   std::vector<Term> terms;     // weights, gradients, master weights, optimizer, activations, logits, buffers,
                                // [fp8], reserve, overhead
-  double allocated_bytes = 0;  // the live tensors (torch.cuda.max_memory_allocated's view)
+  double allocated_bytes = 0;  // the live tensors (torch.cuda.max_memory_allocated's view): the terms' sum
+  // The terms are each at their largest and their sum is a ceiling; a step's moments (forward and
+  // loss, backward's first and last layer, optimizer step) with what is alive in each, and the
+  // largest of them, a floor.
+  std::vector<Term> phases;
+  std::string peak_phase;  // the largest moment's name
+  double moment_bytes = 0;
   double total_bytes = 0, capacity_bytes = 0,
          headroom_bytes = 0;          // total: as the driver sees it; capacity: device.free_bytes
   DeviceMemory device;                // the driver's total and what stands between it and the run
@@ -100,6 +106,7 @@ struct TrainCaseResult {
   std::string id, kind, skipped, source;  // source: the source's title (leave-one-source-out)
   bool ran = false;
   double measured = 0, estimated = 0, ratio = 0;  // ratio = measured / estimated
+  double floor = 0;  // peak memory: the same statistic from the largest single moment (0: not a memory case)
 };
 Result<std::vector<TrainCaseResult>> RunTrainingReference(const Catalog& catalog, const std::string& text);
 

@@ -248,6 +248,11 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
     }
     s.model = Str(c, "model");
     if (std::optional<std::string> err = ApplySettings(catalog, c, s)) return r.skipped = *err, r;
+    // The recipe's gradient accumulation: accumulated gradients stay alive through the forward.
+    if (auto rec = c.find("recipe");
+        rec != c.end() && rec->is_object() && s.global_batch == 0 && Num(*rec, "gradient_accumulation_steps") >= 1)
+      s.global_batch = static_cast<long long>(static_cast<double>(s.dp) * static_cast<double>(s.micro_batch) *
+                                              Num(*rec, "gradient_accumulation_steps"));
     const Result<Resolved> ids = Resolve(catalog, s);
     if (!ids) {
       const std::string field = UnresolvedField(ids.error());
@@ -263,11 +268,15 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
       double overhead = 0;
       for (const Term& term : e->terms)
         if (term.key == "overhead") overhead += term.bytes;
-      const double reserved = e->allocated_bytes * (1 + s.reserve);
-      r.estimated = (stat == "active" || stat == "allocated" ? e->allocated_bytes
-                     : stat == "device"                      ? reserved + overhead
-                                                             : reserved) /
-                    scale;
+      auto as_stated = [&](double allocated) {
+        const double reserved = allocated * (1 + s.reserve);
+        return (stat == "active" || stat == "allocated" ? allocated
+                : stat == "device"                      ? reserved + overhead
+                                                        : reserved) /
+               scale;
+      };
+      r.estimated = as_stated(e->allocated_bytes);
+      r.floor = as_stated(e->moment_bytes);
     } else {
       // The longest sequence whose step fits in the card's memory (the case's VRAM class, GiB as
       // cards are sold), found by bisection; the estimate is the tokens of one micro-batch.

@@ -478,6 +478,13 @@ void SortCompareRows(std::vector<CompareRow>& rows, std::string_view key) {
   rows = std::move(sorted);
 }
 
+std::string TrainPeakHow(const TrainEstimate& e) {
+  return TrF(
+      "sum of the terms above, each at its largest (a ceiling: not all are alive at once; the largest "
+      "single moment, {0}, holds {1} of them)",
+      {e.peak_phase, FormatBytes(e.moment_bytes)});
+}
+
 Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstimate& e) {
   // One record per quantity: the memory terms per GPU, then time and cost.
   Records r{{{"quantity", Tr("quantity")}, {"value", Tr("value"), true}, {"unit", Tr("unit")}, {"how", Tr("how")}}, {}};
@@ -490,7 +497,7 @@ Records TrainRecords(const Catalog& catalog, const Scenario& s, const TrainEstim
     r.rows.push_back({Text(what), Number(v, FormatFixed(v, digits)), Text(unit), Text(how)});
   };
   for (const Term& t : e.terms) add(t.name, t.bytes / kGiB, 2, "GiB", t.formula);
-  add(Tr("Total per GPU"), e.total_bytes / kGiB, 2, "GiB", Tr("sum of the terms above"));
+  add(Tr("Total per GPU"), e.total_bytes / kGiB, 2, "GiB", TrainPeakHow(e));
   const Gpu* g = catalog.FindGpu(s.gpu);
   add(Tr("Capacity"), e.capacity_bytes / kGiB, 2, "GiB", (g ? g->name + ": " : std::string()) + e.device.basis);
   add(Tr("Largest micro-batch"), static_cast<double>(e.max_micro_batch), 0, Tr("sequences"),

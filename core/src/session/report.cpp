@@ -350,7 +350,13 @@ std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std
   ordered_json terms = ordered_json::array();
   for (const Term& t : e.terms)
     terms.push_back({{"key", t.key}, {"name", t.name}, {"formula", t.formula}, {"bytes", Number(t.bytes)}});
+  ordered_json phases = ordered_json::array();
+  for (const Term& t : e.phases)
+    phases.push_back({{"key", t.key}, {"name", t.name}, {"alive", t.formula}, {"bytes", Number(t.bytes)}});
   j["per_gpu"] = {{"terms", terms},
+                  {"phases", phases},
+                  {"largest_moment", e.peak_phase},
+                  {"largest_moment_bytes", Number(e.moment_bytes)},
                   {"total_bytes", Number(e.total_bytes)},
                   {"capacity_bytes", Number(e.capacity_bytes)},
                   {"device", DeviceJson(e.device)},

@@ -696,7 +696,8 @@ Report TrainReport(Session& session, const ReportOptions& o) {
   r.lines.push_back(TrF("recipe: {0}", {recipe}));
   Records memory = BytesRecords(Tr("memory per GPU"));
   for (const Term& t : e.terms) AddBytes(memory, t.name, t.bytes, t.formula);
-  AddBytes(memory, Tr("Total"), e.total_bytes, Tr("sum of the terms above"));
+  AddBytes(memory, Tr("Total"), e.total_bytes, TrainPeakHow(e));
+  for (const Term& p : e.phases) AddBytes(memory, "  " + TrF("at {0}", {p.name}), p.bytes, p.formula);
   for (const CapacityRow& c : CapacityRows(e.device)) AddBytes(memory, c.name, c.bytes, c.how);
   r.sections.push_back({"", std::move(memory)});
   // Time and cost: the rows of the csv after the memory terms (which the table above shows).
