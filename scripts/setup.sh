@@ -30,6 +30,7 @@ packages=(
   fonts-ipaexfont-gothic fonttools  # the Japanese font, subset at build time (pyftsubset)
   libopenblas-dev libeigen3-dev   # references for the GEMM benchmark only (scripts/bench.sh), never linked by gpuplan
   clang-14 libclang-rt-14-dev     # the fuzz preset: libFuzzer, ASan and UBSan runtimes
+  ccache                          # scripts/test.sh: five builds share the objects they have in common
 )
 # Node.js/npm: keep an existing installation (e.g. a newer one), otherwise Debian's.
 command -v node >/dev/null || packages+=(nodejs)

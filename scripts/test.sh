@@ -19,6 +19,13 @@ cd "$top"
 ./scripts/setup.sh || exit 1
 
 export NODE_PATH=/usr/share/nodejs   # Debian's emscripten needs it for optimized links
+# ccache: the cuda step compiles the same core as the native step, and a second run of the
+# tests recompiles only what changed. Paths are hashed relative to the clone, so a fresh clone
+# elsewhere reuses them; CMake (>= 3.17) reads the launchers from the environment.
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$top" CCACHE_NOHASHDIR=1
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_CUDA_COMPILER_LAUNCHER=ccache
+fi
 artifacts="$top/build/artifacts"
 mkdir -p "$artifacts"
 jobs=$(nproc)
