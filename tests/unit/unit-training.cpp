@@ -355,11 +355,14 @@ TEST_CASE("the training estimator against published numbers", "[training][refere
   CHECK(quantile(loso, 0.9) <= 0.56);  // recorded 51.0%: fine-grained MoE and small FP8 runs
   CHECK(median("gpu_hours") <= 0.9);   // recorded 79%
   // Peak memory: rows of unpacked datasets (their batch lengths vary) and configs that cannot be
-  // the one measured are skipped with the reason; the remaining p90 is torchtune's A6000 rows and
-  // FSDP QLoRA with CPU offload (20 GB measured where the model leaves 3-12 GB).
-  CHECK(errors["peak_memory_gb"].size() >= 24);
-  CHECK(median("peak_memory_gb") <= 0.18);  // recorded 16.2% (24 cases)
-  CHECK(p90("peak_memory_gb") <= 0.65);     // recorded 61.0%
+  // the one measured are skipped with the reason; rows whose settings had to be guessed are
+  // counted apart ("settings inferred": torchtune's 3.1 table, whose 4090 and A6000 rows differ
+  // twofold under one stated setting, and axolotl's 70B FSDP QLoRA). The remaining p90 is FSDP
+  // QLoRA with CPU offload (20 GB measured where the model leaves 12 GB) and QLoRA's over-count
+  // of compiled torchtune runs (405B, 3B: measured 0.72-0.73 of the estimate).
+  CHECK(errors["peak_memory_gb"].size() >= 17);
+  CHECK(median("peak_memory_gb") <= 0.12);  // recorded 10.3% (17 cases)
+  CHECK(p90("peak_memory_gb") <= 0.40);     // recorded 37.0%
   CHECK(errors["max_context_tokens"].size() >= 15);
   CHECK(median("max_context_tokens") <= 0.14);  // recorded 11.6% (17 cases)
   CHECK(p90("max_context_tokens") <= 0.25);     // recorded 22.4%

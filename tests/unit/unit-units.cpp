@@ -60,3 +60,25 @@ TEST_CASE("short formatting drops trailing zeros only", "[units]") {
   CHECK(FormatShort(0.53125, 2) == "0.53");
   CHECK(FormatShort(100) == "100");
 }
+
+TEST_CASE("lines break between Japanese characters, never before closing punctuation", "[units]") {
+  // Every unit of a text, in order, as the wrapping code takes them.
+  auto units = [](std::string_view s) {
+    std::vector<std::string> out;
+    for (size_t b = 0; b < s.size();) {
+      const size_t e = gpuplan::NextLineBreak(s, b);
+      out.emplace_back(s.substr(b, e - b));
+      b = e;
+      while (b < s.size() && s[b] == ' ') ++b;
+    }
+    return out;
+  };
+  CHECK(units("fits in 24 GB") == std::vector<std::string>{"fits", "in", "24", "GB"});
+  // Each kana or kanji is a unit; the long-vowel mark and 、 stay with the character before.
+  CHECK(units("トークン、次") == std::vector<std::string>{"トー", "ク", "ン、", "次"});
+  // After a Latin word too (the flaw a phone screenshot showed: a line starting with 、).
+  CHECK(units("8,192 GPU、収まる。") == std::vector<std::string>{"8,192", "GPU、", "収", "ま", "る。"});
+  CHECK(units("（GPU）です") == std::vector<std::string>{"（GPU）", "で", "す"});
+  CHECK(units("ッ") == std::vector<std::string>{"ッ"});
+  CHECK(units("").empty());
+}

@@ -127,7 +127,7 @@ void App::DrawServe(const View& v) {
   static const char* const kOptions[] = {"rate", "clients", "requests", "lengths", "ttft-sla", "tpot-sla"};
   OptionFields(kOptions, std::size(kOptions), "serve-");
   ImGui::PushStyleColor(ImGuiCol_Text, Muted());
-  Paragraph("(rate 0 = a closed loop of the clients; SLA 0 = no limit)");
+  Paragraph(Tr("(rate 0 = a closed loop of the clients; SLA 0 = no limit)"));
   ImGui::PopStyleColor();
   if (defer_ranking_ && !session_.ServeReady()) {
     serve_wanted_ = true;

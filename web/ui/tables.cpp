@@ -21,32 +21,6 @@ void ItemTip(const std::string& text) {
 
 namespace {
 
-// A line may end at a space, and before or after an East Asian wide character (Japanese has no
-// spaces; UAX #14 lets lines break between ideographs and kana), but never before closing
-// punctuation (、。）」」: kinsoku shori, JIS X 4051).
-bool WideLead(unsigned char c) {
-  return (c >= 0xE3 && c <= 0xE9) || c == 0xEF;
-}
-bool NoBreakBefore(std::string_view s, size_t i) {
-  const std::string_view c = s.substr(i, 3);
-  return c == "\xE3\x80\x81" || c == "\xE3\x80\x82" || c == "\xEF\xBC\x89" || c == "\xE3\x80\x8D" ||
-         c == "\xEF\xBC\x8C" || c == "\xEF\xBC\x9A";
-}
-// The end of the unit that starts at `from` (not a space): a word up to the next space or wide
-// character, or one wide character with the closing punctuation after it.
-size_t NextBreak(std::string_view s, size_t from) {
-  for (size_t i = from; i < s.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == ' ') return i;
-    if (!WideLead(c)) continue;
-    if (i > from) return i;
-    size_t end = std::min(s.size(), i + 3);
-    while (end < s.size() && NoBreakBefore(s, end)) end = std::min(s.size(), end + 3);
-    return end;
-  }
-  return s.size();
-}
-
 }  // namespace
 
 void Paragraph(std::string_view text) {
@@ -54,11 +28,11 @@ void Paragraph(std::string_view text) {
   for (size_t line = 0; line <= text.size();) {
     const size_t nl = std::min(text.find('\n', line), text.size());
     const std::string_view hard = text.substr(line, nl - line);
-    // Greedy: as many units as fit (NextBreak).
+    // Greedy: as many units as fit (NextLineBreak).
     for (size_t b = 0;;) {
       size_t fit = std::string_view::npos;
       for (size_t e = b;;) {
-        const size_t end = NextBreak(hard, e);
+        const size_t end = NextLineBreak(hard, e);
         if (fit != std::string_view::npos && ImGui::CalcTextSize(hard.data() + b, hard.data() + end).x > width) break;
         fit = end;
         e = end;

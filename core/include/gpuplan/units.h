@@ -58,6 +58,14 @@ unsigned Utf8ThreeByteAt(std::string_view text, size_t at);
 // and the same first letter (a typo rarely changes it: "h1000" is not "b100"). Empty where none
 // is that near, or where two are equally near.
 std::string NearestWord(std::string_view word, const std::vector<std::string>& candidates);
+
+// Line breaking for wrapped text: the end of the unbreakable unit that starts at `from` (not a
+// space) — a word up to the next space or East Asian wide character, or one wide character —
+// with any closing punctuation or small kana after it kept on the same line. A line may end at
+// a space and before or after a wide character (Japanese has no spaces; UAX #14 lets lines break
+// between ideographs and kana) but never before 、。，：）」』】 ー or a small kana, nor after （「『【
+// (kinsoku shori, JIS X 4051 §6.1).
+size_t NextLineBreak(std::string_view s, size_t from);
 // The length of the well-formed UTF-8 sequence at `at` (1 for ASCII; RFC 3629 §4: no overlong
 // form, no surrogate, nothing above U+10FFFF), or 0 where the bytes there are not one.
 size_t Utf8SequenceAt(std::string_view text, size_t at);

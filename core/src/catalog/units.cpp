@@ -268,4 +268,46 @@ std::string limits::Above(const Limit& limit) {
   return "above " + FormatCount(limit.max) + ", the largest " + limit.what + " gpuplan accepts (" + limit.basis + ")";
 }
 
+namespace {
+
+bool WideLead(unsigned char c) {
+  return (c >= 0xE3 && c <= 0xE9) || c == 0xEF;
+}
+// A character that may not start a line: closing punctuation, the long-vowel mark and the small
+// kana (UTF-8, three bytes each).
+bool NoBreakBefore(std::string_view s, size_t i) {
+  static constexpr std::string_view kClosing[] = {"、", "。", "，", "：", "；", "）", "」", "』", "】", "！",
+                                                  "？", "ー", "ぁ", "ぃ", "ぅ", "ぇ", "ぉ", "っ", "ゃ", "ゅ",
+                                                  "ょ", "ァ", "ィ", "ゥ", "ェ", "ォ", "ッ", "ャ", "ュ", "ョ"};
+  const std::string_view c = s.substr(i, 3);
+  for (std::string_view k : kClosing)
+    if (c == k) return true;
+  return false;
+}
+
+}  // namespace
+
+size_t NextLineBreak(std::string_view s, size_t from) {
+  for (size_t start = from;;) {
+    size_t next = std::string_view::npos;  // set when an opening bracket joins what follows
+    for (size_t i = start; i < s.size(); ++i) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      if (c == ' ') return i;
+      if (!WideLead(c) || NoBreakBefore(s, i)) continue;  // punctuation stays with the word before it
+      if (i > start) return i;
+      // An opening bracket never ends a line: it goes with what follows.
+      const std::string_view c3 = s.substr(i, 3);
+      if ((c3 == "（" || c3 == "「" || c3 == "『" || c3 == "【") && i + 3 < s.size() && s[i + 3] != ' ') {
+        next = i + 3;
+        break;
+      }
+      size_t end = std::min(s.size(), i + 3);
+      while (end < s.size() && NoBreakBefore(s, end)) end = std::min(s.size(), end + 3);
+      return end;
+    }
+    if (next == std::string_view::npos) return s.size();
+    start = next;
+  }
+}
+
 }  // namespace gpuplan

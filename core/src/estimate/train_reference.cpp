@@ -301,6 +301,9 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
   if (!(r.estimated > 0) || !(r.measured > 0)) return r.skipped = "no positive estimate or measurement", r;
   r.ratio = r.measured / r.estimated;
   r.ran = true;
+  // A row whose settings had to be guessed (the source states them for a table the row cannot
+  // have followed) is checked apart: its error says as much about the guess as the model.
+  if (!Str(c, "settings_inferred").empty()) r.kind += " (settings inferred)";
   return r;
 }
 

@@ -410,10 +410,10 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   //     Accumulating micro-steps keep the gradients alive through the next forward. ZeRO-3's
   //     gathered layers are alive in forward and backward, gradient buckets in the backward.
   //     For the tensors counted, the largest moment is a floor and the sum of the terms a ceiling.
-  //     Measured peaks do not keep to that band (of the 24 in unit-training, 9 lie below the
-  //     largest moment, 6 within, 9 above the sum): what each framework keeps is less certain than
-  //     when it keeps it, and long-context limits fit the sum best, so the verdict stays on the sum
-  //     and the moments are shown as what the step holds when.
+  //     Measured peaks do not keep to that band (unit-training counts those below, within and
+  //     above it: about a third each): what each framework keeps is less certain than when it
+  //     keeps it, and long-context limits fit the sum best, so the verdict stays on the sum and
+  //     the moments are shown as what the step holds when.
   // One optimizer step of the global batch: each data-parallel replica runs `accumulation`
   // micro-steps (global batch / (dp × micro-batch), rounded up).
   const double micro_seqs = dp * b;
