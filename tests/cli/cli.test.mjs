@@ -194,6 +194,22 @@ test('catalog lists ids in table and JSON', () => {
   assert.ok(models.some((m) => m.id === 'llama-3.1-70b' && m.kv_heads === 8));
 });
 
+test('contradictions: an error refuses with exit 2, a warning prints beside the numbers, catalog checks lists them', () => {
+  const refused = run('train', '--offload', '2', '--zero', '0');
+  assert.equal(refused.code, 2);
+  assert.equal(refused.out, '');
+  assert.match(refused.err, /offload: offload 2 moves parameters to the CPU, which DeepSpeed does only with ZeRO-3/);
+  const warned = run('fit', '--kv', 'fp8', '--gpu', 'a100-sxm-80gb', '--format', 'json');
+  assert.equal(warned.code, 0, warned.err);
+  assert.ok(JSON.parse(warned.out).warnings.some((w) => w.includes('an FP8 KV cache saves memory')));
+  assert.ok(!fitJson('--kv', 'fp8', '--gpu', 'h100-sxm').warnings.some((w) => w.includes('FP8 KV cache')));
+  const checks = run('catalog', 'checks', '--format', 'json');
+  assert.equal(checks.code, 0, checks.err);
+  const rows = JSON.parse(checks.out);
+  assert.ok(rows.some((r) => r.id === 'offload-param-zero' && r.severity === 'error' && r.field === 'offload'));
+  assert.ok(rows.some((r) => r.id === 'fp8-kv-no-fp8' && r.severity === 'warning'));
+});
+
 test('catalog list in csv and md, and validate reports every problem of a file', () => {
   const csv = run('catalog', 'list', 'gpus', '--format', 'csv');
   assert.equal(csv.code, 0, csv.err);
