@@ -162,6 +162,14 @@ test('typos: a misspelt command, flag, catalog list or field names the nearest, 
     [['compare', '--max-upfrnt=3'], /'compare' has no flag '--max-upfrnt': did you mean '--max-upfront'\?/],
     [['train', '--target-days', 'nan'], /--target-days: 'nan' must be a number from 0 to 36500/],
     [['train', '--target-days', 'inf'], /--target-days: 'inf' must be a number/],
+    // Every numeric flag, the scenario's and the views' alike: NaN, infinity and counts past their limit.
+    [['fit', '--mem-util', 'nan'], /--mem-util: 'nan' must be a number from 0 to 1/],
+    [['serve', '--rate', 'inf'], /--rate: 'inf' must be a number from 0 to 1e6/],
+    [['compare', '--min-tps', 'nan'], /--min-tps: 'nan' must be a number/],
+    [['plan', '--max-watts', '-inf'], /--max-watts: '-inf' must be a number/],
+    [['fit', '--tp', '99999999'], /--tp: '99999999' must be a whole number from 1 to 4096/],
+    [['train', '--dp', '1e9'], /--dp: '1e9' must be a whole number from 1 to 65536/],
+    [['serve', '--clients', '99999999999'], /--clients: '99999999999' must be a whole number from 1 to 100,000/],
   ];
   for (const [args, message] of cases) {
     const r = run(...args);
