@@ -165,3 +165,12 @@ TEST_CASE("without the words, only the errors are checked", "[contradictions]") 
   CHECK(!CheckContradictions(*r, ok, kTrainChecks, &warnings));
   CHECK(warnings.size() == 1);
 }
+
+TEST_CASE("the README lists every row of the table", "[contradictions]") {
+  const std::string readme = gpuplan::test::ReadTestFile("../README.md");
+  for (const Contradiction& c : Contradictions()) {
+    INFO(c.id << ": regenerate the README's table with gpuplan catalog checks --format md");
+    CHECK(readme.find("| " + std::string(c.id) + " | ") != std::string::npos);
+    CHECK(readme.find(c.rule) != std::string::npos);
+  }
+}
