@@ -25,15 +25,20 @@ enum class Severity { kWarning, kError };
 // the memory estimate) and training.
 inline constexpr unsigned kServeChecks = 1, kTrainChecks = 2;
 
+// The arguments of a row's message ({0}, {1}, {2}), filled where the row applies.
+using ContradictionArgs = std::string[3];
+
 struct Contradiction {
   const char* id;
   const char* field;  // the scenario field it is about ("scenario": several); an error starts with it
   Severity severity;
-  unsigned kinds;    // kServeChecks | kTrainChecks
-  const char* rule;  // the condition and its source, in words (N_: translated where shown)
-  // The message where the row applies to the scenario, else empty. `kind` is the estimate
-  // asking (one of the kinds), for rows whose words differ between serving and training.
-  std::string (*message)(const Resolved& r, const Scenario& s, unsigned kind);
+  unsigned kinds;  // kServeChecks | kTrainChecks
+  // The message (N_: translated where shown), which says the rule and its source; with its
+  // placeholders it is also what `gpuplan catalog checks` lists. Data, not code: the page
+  // carries the table in its start-up download.
+  const char* text;
+  // Whether the row applies to the scenario; where it does, the message's arguments are set.
+  bool (*applies)(const Resolved& r, const Scenario& s, ContradictionArgs& args);
 };
 
 // Every row, serving rows first (`gpuplan catalog checks`, the README, the test that walks it).
@@ -43,6 +48,9 @@ std::vector<Contradiction> Contradictions();
 // The rows of `kind` that apply to the scenario, in table order: the first error comes back as
 // the Error (the estimate refuses); with `warnings` non-null, every warning's message is
 // appended to it (null: the errors alone, for callers that want numbers without words).
+// The row's message for the scenario in the current language, or empty where it does not apply.
+std::string ContradictionMessage(const Contradiction& c, const Resolved& r, const Scenario& s);
+
 std::optional<Error> CheckContradictions(const Resolved& r, const Scenario& s, unsigned kind,
                                          std::vector<std::string>* warnings);
 

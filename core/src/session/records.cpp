@@ -732,14 +732,14 @@ Records ContradictionRecords() {
             {"severity", Tr("severity")},
             {"applies_to", Tr("applies to")},
             {"field", Tr("field")},
-            {"rule", Tr("rule")}};
+            {"message", Tr("message (the rule)")}};
   for (const Contradiction& c : Contradictions()) {
     const bool serve = c.kinds & kServeChecks, train = c.kinds & kTrainChecks;
     r.rows.push_back({Text(c.id), Text(c.severity == Severity::kError ? Tr("error") : Tr("warning")),
                       Text(serve && train ? Tr("serving, training")
                            : serve        ? Tr("serving")
                                           : Tr("training")),
-                      Text(c.field), Text(Tr(c.rule))});
+                      Text(c.field), Text(Tr(c.text))});
   }
   return r;
 }
