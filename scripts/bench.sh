@@ -68,3 +68,9 @@ echo
 # The page in headless Chromium: transfer size against the 400 KB budget, time to first frame,
 # a Compare frame against a Fit frame.
 node scripts/bench_page.mjs build/wasm/site
+
+echo
+# The worst case under the limits (issue 22): import, fit, speed, train and compare at the largest
+# inputs the limits allow, and compare over the most GPUs a 16 MiB catalog holds; wall time and peak RSS.
+cmake --build build/native --target gpuplan >/dev/null
+scripts/worst_case.sh build/native/native/gpuplan

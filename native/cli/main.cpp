@@ -344,9 +344,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> catalog_args, quoted;
   const std::vector<std::string> kinds = {"gpus", "models", "formats", "interconnects", "cloud", "engines", "presets"};
   std::vector<std::string> whats = kinds;
-  whats.insert(whats.end(), {"list", "show", "validate"});
-  catalog_cmd->add_option("what", what, "gpus | models | formats | interconnects | cloud | engines | presets (or: list KIND), show ID (every field of a GPU with its sources), "
-                          "validate FILE... (check a catalog file against the built-in one)")
+  whats.insert(whats.end(), {"list", "show", "validate", "checks"});
+  catalog_cmd
+      ->add_option("what", what,
+                   "gpus | models | formats | interconnects | cloud | engines | presets (or: list KIND), show ID "
+                   "(every field of a GPU with its sources), "
+                   "validate FILE... (check a catalog file against the built-in one), checks (the combinations of "
+                   "flags that are "
+                   "refused or warned about, with the rule)")
       ->check(CLI::IsMember(whats))
       ->capture_default_str();
   catalog_cmd->add_option("args", catalog_args, "the kind, id or file(s)");
@@ -388,6 +393,11 @@ int main(int argc, char** argv) {
     m.name = import_name.empty() ? id : import_name;
     Print(format == "json" ? ModelCatalogFileJson(m, text, std::filesystem::absolute(import_path).string(), Today()) + "\n"
                            : FormatReport(ModelReport(m, import_path), "table"));
+    return 0;
+  }
+  if (*catalog_cmd && what == "checks") {
+    if (!catalog_args.empty()) Fail("catalog checks: unexpected argument '" + catalog_args[0] + "'");
+    Print(FormatRecords(ContradictionRecords(), format));
     return 0;
   }
   if (*catalog_cmd && what == "validate") {

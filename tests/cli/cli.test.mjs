@@ -162,6 +162,14 @@ test('typos: a misspelt command, flag, catalog list or field names the nearest, 
     [['compare', '--max-upfrnt=3'], /'compare' has no flag '--max-upfrnt': did you mean '--max-upfront'\?/],
     [['train', '--target-days', 'nan'], /--target-days: 'nan' must be a number from 0 to 36500/],
     [['train', '--target-days', 'inf'], /--target-days: 'inf' must be a number/],
+    // Every numeric flag, the scenario's and the views' alike: NaN, infinity and counts past their limit.
+    [['fit', '--mem-util', 'nan'], /--mem-util: 'nan' must be a number from 0 to 1/],
+    [['serve', '--rate', 'inf'], /--rate: 'inf' must be a number from 0 to 1e6/],
+    [['compare', '--min-tps', 'nan'], /--min-tps: 'nan' must be a number/],
+    [['plan', '--max-watts', '-inf'], /--max-watts: '-inf' must be a number/],
+    [['fit', '--tp', '99999999'], /--tp: '99999999' must be a whole number from 1 to 4096/],
+    [['train', '--dp', '1e9'], /--dp: '1e9' must be a whole number from 1 to 65536/],
+    [['serve', '--clients', '99999999999'], /--clients: '99999999999' must be a whole number from 1 to 100,000/],
   ];
   for (const [args, message] of cases) {
     const r = run(...args);
@@ -192,6 +200,22 @@ test('catalog lists ids in table and JSON', () => {
   assert.match(r.out, /h100-sxm/);
   const models = JSON.parse(run('catalog', 'models', '--format', 'json').out);
   assert.ok(models.some((m) => m.id === 'llama-3.1-70b' && m.kv_heads === 8));
+});
+
+test('contradictions: an error refuses with exit 2, a warning prints beside the numbers, catalog checks lists them', () => {
+  const refused = run('train', '--offload', '2', '--zero', '0');
+  assert.equal(refused.code, 2);
+  assert.equal(refused.out, '');
+  assert.match(refused.err, /offload: offload 2 moves parameters to the CPU, which DeepSpeed does only with ZeRO-3/);
+  const warned = run('fit', '--kv', 'fp8', '--gpu', 'a100-sxm-80gb', '--format', 'json');
+  assert.equal(warned.code, 0, warned.err);
+  assert.ok(JSON.parse(warned.out).warnings.some((w) => w.includes('an FP8 KV cache saves memory')));
+  assert.ok(!fitJson('--kv', 'fp8', '--gpu', 'h100-sxm').warnings.some((w) => w.includes('FP8 KV cache')));
+  const checks = run('catalog', 'checks', '--format', 'json');
+  assert.equal(checks.code, 0, checks.err);
+  const rows = JSON.parse(checks.out);
+  assert.ok(rows.some((r) => r.id === 'offload-param-zero' && r.severity === 'error' && r.field === 'offload'));
+  assert.ok(rows.some((r) => r.id === 'fp8-kv-no-fp8' && r.severity === 'warning'));
 });
 
 test('catalog list in csv and md, and validate reports every problem of a file', () => {

@@ -11,6 +11,7 @@
 
 #include "gpuplan/cpu_probe.h"
 #include "gpuplan/machine.h"
+#include "gpuplan/probe_result.h"
 
 using namespace gpuplan;
 using Catch::Matchers::Contains;
@@ -207,6 +208,27 @@ TEST_CASE("a wrong file is an error that names the field", "[cpu-probe]") {
   CHECK(error(head + "\"fma\": {\"points\": [7]}}") == "cpu probe file: fma.points[0] must be an object");
   CHECK(error(head + "\"memory_read_bytes_per_s\": {\"value\": -2}}") ==
         "cpu probe file: memory_read_bytes_per_s is -2: it must be zero or positive");
+  // Limits before any cast or use (limits.h): the value, the field and the limit named.
+  CHECK(error(head + "\"cpu\": {\"logical_cpus\": 23333333334}}") ==
+        "cpu probe file: cpu.logical_cpus is 23333333334, above 1,048,576, the largest count in a probe file gpuplan "
+        "accepts (the largest CPUs run 1,024 threads)");
+  CHECK_THAT(error(head + "\"stream\": [{\"kernel\": \"triad\", \"bytes_per_s\": 1e300}]}"),
+             Contains("stream[0].bytes_per_s is 1e+300, above 1,000,000,000,000,000,000, the largest measured value"));
+  CHECK_THAT(error(head + "\"gemm\": {\"points\": [{\"n\": 4294967296, \"flops_per_s\": 1}]}}"),
+             Contains("gemm.points[0].n is 4294967296, above 1,048,576"));
+}
+
+TEST_CASE("a GPU probe file's numbers are checked against their limits", "[cpu-probe]") {
+  const auto error = [](const std::string& device, const std::string& metric) {
+    Result<GpuProbeResult> r = ParseGpuProbe("{\"schema\": \"gpuplan.gpu-probe/1\", \"device\": {\"name\": \"X\"" +
+                                             device + "}, \"metrics\": [{\"id\": \"hbm_read\"" + metric + "}]}");
+    return r.ok() ? std::string("(accepted)") : r.error();
+  };
+  CHECK(error(", \"power_limit_w\": 700", ", \"value\": 4.1e12") == "(accepted)");
+  CHECK_THAT(error(", \"power_limit_w\": 1e30", ""),
+             Contains("probe file: device.power_limit_w is 1e+30, above 1,000,000,000,000,000,000"));
+  CHECK(error(", \"mem_total_bytes\": -1", "") == "probe file: device.mem_total_bytes is -1, below 0");
+  CHECK_THAT(error("", ", \"value\": 1e19"), Contains("probe file: metrics[0].value is 1e+19, above"));
 }
 
 TEST_CASE("the plateau detector finds cache levels on synthetic curves", "[cpu-probe]") {

@@ -40,6 +40,13 @@ inline constexpr Limit kSmallCount{"structural count", 65536, "all published val
 // GPUs in one job or system: the largest published clusters hold about 100,000-200,000.
 inline constexpr Limit kGpus{"number of GPUs", 1048576, "the largest published clusters hold about 200,000"};
 
+// A measured rate or size in a probe file (B/s, FLOP/s, bytes, W): B200 does about 9 × 10^15
+// dense FP4 FLOP/s, and HBM stacks hold about 10^11 bytes per GPU.
+inline constexpr Limit kProbeValue{"measured value in a probe file", 1000000000000000000,
+                                   "B200 does about 9 × 10^15 FP4 FLOP/s"};
+// A count in a probe file (threads, cores, SIMD bits, a GEMM size, repetitions).
+inline constexpr Limit kProbeCount{"count in a probe file", 1048576, "the largest CPUs run 1,024 threads"};
+
 // "above 1,024, the largest number of layers gpuplan accepts (Llama 3.1 405B has 126, ...)"
 std::string Above(const Limit& limit);
 

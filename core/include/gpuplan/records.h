@@ -106,6 +106,8 @@ Records RooflineRecords(const Roofline& r, std::string_view phase = "all");
 
 // The catalog as records: kind = gpus, models, formats, interconnects, cloud, engines, presets.
 Records CatalogRecords(const Catalog& catalog, std::string_view kind);
+// The table of contradictions (contradictions.h), one row per check: `gpuplan catalog checks`.
+Records ContradictionRecords();
 Records GpuListRecords(const Catalog& catalog);  // kind "gpus" alone (the page's catalog view)
 
 }  // namespace gpuplan

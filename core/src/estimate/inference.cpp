@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "gpuplan/capacity.h"
+#include "gpuplan/contradictions.h"
 #include "gpuplan/model.h"
 #include "gpuplan/units.h"
 
@@ -209,6 +210,11 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   if (s.tp < 1 || s.pp < 1 || s.context < 1 || s.batch < 1 || !(s.overhead_gib >= 0))
     return Error{"scenario: tp, pp, context and batch must be >= 1 and overhead-gib >= 0"};
   if (model.layers < 1) return Error{"model: '" + s.model + "' has no layers"};
+  // Combinations the table of contradictions refuses or warns about (contradictions.h); its
+  // warnings join the others where the words are written, below.
+  std::vector<std::string> contradictions;
+  if (std::optional<Error> refused = CheckContradictions(r, s, kServeChecks, say ? &contradictions : nullptr))
+    return *refused;
 
   MemoryEstimate e;
   ModelFacts counted;
@@ -433,9 +439,6 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   } else {
     e.usable_bytes = capacity;
     if (say) e.usable_basis = TrF("all that is free ({0} has no memory cap)", {engine.name});
-    if (say && s.mem_util > 0 &&
-        engine.memory_cap != MemoryCap::kReserve)  // a reserve's fraction is in the workspace term
-      e.warnings.push_back(TrF("mem-util has no effect with {0}", {engine.name}));
   }
   e.headroom_bytes = e.usable_bytes - e.total_bytes;
   e.fits = e.headroom_bytes >= 0 && !cap_refused;
@@ -477,10 +480,6 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
 
   if (!say) return e;
   // --- The words: what was assumed and what to watch (kExplained only).
-  if (s.prompt > s.context)
-    e.warnings.push_back(
-        TrF("prompt: {0} tokens exceed the context of {1} (context counts prompt + output); read as {1}",
-            {FormatCount(s.prompt), FormatCount(s.context)}));
   const char* spread = s.tp == 1   ? (pp > 1 ? Tr("one GPU per pipeline stage") : Tr("one GPU: nothing split"))
                        : row_split ? Tr("dense weight matrices split by rows over the GPUs, each layer's other tensors "
                                         "and KV cache on one GPU as in a layer split (row split)")
@@ -500,32 +499,11 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
     e.assumptions.push_back(
         TrF("{0} layers and their KV cache stay in host RAM ({1})",
             {std::to_string(model.layers - e.layers_on_gpu), FormatBytes(e.host_bytes, ByteUnit::GiB)}));
-  if (model.max_context > 0 && s.context > model.max_context)
-    e.warnings.push_back(TrF("context {0} exceeds the model's window of {1} tokens",
-                             {FormatCount(s.context), FormatCount(model.max_context)}));
   if (pp > 1)
     e.assumptions.push_back(TrF("{0} pipeline stages of up to {1} layers, {2} each: {3} GPUs in all",
                                 {std::to_string(pp), std::to_string(stage_layers), FormatCountOf(s.tp, "GPU", "GPUs"),
                                  std::to_string(s.tp * pp)}));
-  if (s.ep == 1 && !model.moe) e.warnings.push_back(TrF("ep: {0} has no experts; ep has no effect", {model.name}));
-  if (ep && s.tp > model.moe->experts)
-    e.warnings.push_back(TrF("ep: {0} for {1} experts: some GPUs hold none",
-                             {FormatCountOf(s.tp, "GPU", "GPUs"), std::to_string(model.moe->experts)}));
-  if (pp > model.layers)
-    e.warnings.push_back(
-        TrF("pp: {0} stages for {1} layers leaves stages empty", {std::to_string(pp), std::to_string(model.layers)}));
-  if (offload && !engine.layer_offload)
-    e.warnings.push_back(TrF(
-        "partial offload is modelled the llama.cpp way (-ngl); {0} offloads differently, if at all", {engine.name}));
-  // (The layer and row splits give each GPU whole layers' KV: no head is split.)
-  if (model.mla && s.tp > 1 && !whole_layers && !dp_attention)
-    e.warnings.push_back(Tr("MLA's latent KV cache cannot be split by heads: every GPU holds all of it"));
-  else if (model.kv_heads < s.tp && !whole_layers && !dp_attention)
-    e.warnings.push_back(TrF("{0} > {1} KV heads: KV heads are replicated, one per GPU",
-                             {FormatCountOf(s.tp, "GPU", "GPUs"), std::to_string(model.kv_heads)}));
-  else if (model.kv_heads % s.tp != 0 && !whole_layers && !dp_attention)
-    e.warnings.push_back(TrF("{0} KV heads do not divide evenly over {1}; engines such as vLLM refuse this",
-                             {std::to_string(model.kv_heads), FormatCountOf(s.tp, "GPU", "GPUs")}));
+  e.warnings.insert(e.warnings.end(), contradictions.begin(), contradictions.end());
   return e;
 }
 

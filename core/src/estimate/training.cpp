@@ -1,4 +1,5 @@
 #include "gpuplan/training.h"
+#include "gpuplan/contradictions.h"
 #include "gpuplan/i18n.h"
 
 #include <algorithm>
@@ -76,14 +77,11 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
     return Error{"scenario: tp, pp, dp, micro-batch and context must be >= 1"};
 
   TrainEstimate e;
+  // The table of contradictions (contradictions.h) refuses what no framework runs, the GPU count
+  // past 2^24 among them (the cast below), and warns about the rest.
+  if (std::optional<Error> refused = CheckContradictions(r, s, kTrainChecks, &e.warnings)) return *refused;
   const double tp = s.tp, pp = std::max(1, s.pp), dp = s.dp;
-  // Each field's limit is wide, but their product is not bounded by them (4096 × 64 × 65536 =
-  // 2^34): past int's range the cast below is undefined and made the GPU count, every time and
-  // every cost negative. 2^24 GPUs is far beyond any cluster built.
-  constexpr double kMaxGpus = 16777216;
   const double cp_degree = std::max(1, s.cp);
-  if (tp * pp * dp * cp_degree > kMaxGpus)
-    return Error{"scenario: tp × pp × dp × cp = " + Per(tp * pp * dp * cp_degree) + " GPUs; at most " + Per(kMaxGpus)};
   e.gpus = static_cast<int>(tp * pp * dp * cp_degree);
   const ParamCount params = CountParams(model);
   e.total_params = params.total;
@@ -234,11 +232,6 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   const bool scores = !s.flash && s.recompute == "none";
   const bool fp8_ok = gpu.dense_flops.count("fp8") > 0;
   const bool fp8 = s.precision == "fp8" && fp8_ok;
-  if (s.precision == "fp8" && !fp8_ok)
-    e.warnings.push_back(
-        TrF("{0} has no FP8 tensor cores in the catalog: trained in BF16 instead (precision fp8 needs "
-            "Hopper, Ada, Blackwell or MI300-class GPUs)",
-            {gpu.name}));
   const double fp8_saving = fp8 ? 0.5 * (2 * 3 + 2 * ffn / h) / 2 : 0;  // × sbh: half of the linear inputs' bytes
   // Gated (Llama-style) layers have no dropout and keep different tensors than Korthikanti's
   // GPT, so they are counted tensor by tensor, the way autograd saves them (bytes per token, 16-bit):
@@ -493,30 +486,6 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
     if (cp == 1 && sq >= 32768) e.suggestions.push_back(Tr("split long sequences with context parallelism (cp)"));
     e.suggestions.push_back(Tr("more tensor or pipeline parallelism (tp, pp)"));
   }
-  if (s.offload >= 2 && zero < 3)
-    e.warnings.push_back(
-        Tr("offload 2 moves parameters to the CPU, which DeepSpeed does only with ZeRO-3 (offload_param) "
-           "and FSDP only when fully sharded: set zero 3"));
-  if (s.act_offload && s.recompute == "none")
-    e.warnings.push_back(
-        Tr("activation offloading without recomputation moves every activation over PCIe twice a step; "
-           "torchtune and Unsloth offload the checkpoints of recomputed layers (recompute=full)"));
-  if (ep_degree > 1 && static_cast<long long>(dp * cp) % static_cast<long long>(ep_degree) != 0)
-    e.warnings.push_back(
-        TrF("moe-ep {0} does not divide dp × cp = {1}: expert-parallel groups are carved out of the data-parallel GPUs",
-            {Per(ep_degree), Per(dp * cp)}));
-  if (s.moe_ep > 1 && !model.moe)
-    e.warnings.push_back(TrF("moe-ep applies to mixture-of-experts models; {0} is dense", {model.name}));
-  if (s.moe_ep > 1 && lora)
-    e.warnings.push_back(Tr("moe-ep is not modelled for LoRA: the adapters are counted as if replicated"));
-  if (s.paged && opt_offload) e.warnings.push_back(Tr("paged has no effect with the optimizer offloaded to the CPU"));
-  if (s.kbit_prep && !(lora && base_weight_bytes < 2))
-    e.warnings.push_back(Tr("kbit-prep applies to a QLoRA or LLM.int8() base; this run has no k-bit weights"));
-  if (s.kernels == "fused" && !model.gated_mlp)
-    e.warnings.push_back(
-        "kernels: " + std::string(Tr("a plain (GPT-style) MLP is counted as Korthikanti et al. do, eager or fused")));
-  if (s.train_embed && !lora)
-    e.warnings.push_back(Tr("train-embed applies to LoRA; full training trains every weight"));
 
   // --- FLOPs per token, in three named conventions:
   //   6·N·D:    6N (2N forward, 4N backward; Kaplan et al. 2020), N the active parameters;
@@ -567,13 +536,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
       e.unknown.emplace(k, why);
   }
   if (accumulation < 1) {
-    accumulation = 1;
-    e.warnings.push_back(
-        TrF("global batch {0} is smaller than dp × micro-batch = {1} sequences: one micro-step per step",
-            {FormatCount(s.global_batch), Per(micro_seqs)}));
-  } else if (s.global_batch > 0 && accumulation * micro_seqs != wanted) {
-    e.warnings.push_back(TrF("global batch rounded up to {0} sequences (a whole number of micro-steps)",
-                             {Per(accumulation * micro_seqs)}));
+    accumulation = 1;  // (a global batch below dp × micro-batch: the table of contradictions says so)
   }
   e.accumulation_steps = accumulation;
   e.global_batch_tokens = accumulation * micro_seqs * sq;
@@ -784,17 +747,6 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   if (lora && adapted_layers < layers)
     e.assumptions.push_back(
         Tr("no activations or backward below the first adapted layer (the embeddings stay frozen)"));
-  if (!lora && s.weights != "bf16" && s.weights != "fp16")
-    e.warnings.push_back(
-        TrF("full training holds BF16 weights; the weights field ({0}) applies to inference and LoRA", {s.weights}));
-  if (hybrid && static_cast<int>(dp) % s.shard_group != 0)
-    e.warnings.push_back(TrF("dp {0} is not a multiple of shard-group {1}", {Per(dp), std::to_string(s.shard_group)}));
-  if (lora && zero > 0 && zero < 3)
-    e.warnings.push_back(Tr(
-        "ZeRO-1/2 shard only the adapters' states with LoRA; the frozen base is replicated (ZeRO-3/FSDP shards it)"));
-  if (model.max_context > 0 && s.context > model.max_context)
-    e.warnings.push_back(TrF("sequence {0} exceeds the model's window of {1}",
-                             {FormatCount(s.context), FormatCount(model.max_context)}));
   return e;
 }
 

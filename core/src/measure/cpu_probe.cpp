@@ -15,6 +15,7 @@
 // __builtin_cpu_supports (cpu_platform.h: the same tests and feature sets as the GEMM), so one
 // binary is right on every x86-64 and fast on the one it runs on.
 #include "gpuplan/cpu_probe.h"
+#include "gpuplan/limits.h"
 #include "gpuplan/units.h"
 
 #include <algorithm>
@@ -1121,13 +1122,18 @@ class FieldReader {
     const double x = v->get<double>();
     if (!std::isfinite(x) || (rule == 1 && x < 0) || (rule == 2 && !(x > 0)))
       return Fail(name + " is " + v->dump() + ": it must be " + (rule == 2 ? "positive" : rule == 1 ? "zero or positive" : "finite"));
+    // The limit before the value is used or cast (limits.h): no probe measures 10^18 of anything.
+    if (std::abs(x) > static_cast<double>(limits::kProbeValue.max))
+      return Fail(name + " is " + v->dump() + ", " + limits::Above(limits::kProbeValue));
     out = x;
     return true;
   }
   bool Int(const json& obj, const char* key, const std::string& path, int& out) {
     double v = 0;
     if (!Number(obj, key, path, v, false, 1)) return false;
-    if (v > 1e6 || v != std::floor(v)) return Fail(path + key + " must be a whole number");
+    if (v != std::floor(v)) return Fail(path + key + " must be a whole number");
+    if (v > static_cast<double>(limits::kProbeCount.max))
+      return Fail(path + key + " is " + FormatShort(v, 0) + ", " + limits::Above(limits::kProbeCount));
     out = static_cast<int>(v);
     return true;
   }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/json_fields.h"
+#include "gpuplan/limits.h"
 
 namespace gpuplan {
 
@@ -42,23 +43,35 @@ Result<GpuProbeResult> ParseGpuProbe(const std::string& text) {
   if (auto d = doc.find("driver"); d != doc.end()) r.driver = d->is_string() ? d->get<std::string>() : d->dump();
   auto dev = doc.find("device");
   if (dev == doc.end() || !dev->is_object()) return Error{"probe file: 'device' is missing"};
+  // Every number within its limit before it is used (limits.h): "device.power_limit_w is 1e+30, above ...".
+  std::optional<Error> bad;
+  auto number = [&bad](const json& obj, const char* key, const std::string& where) {
+    const double v = JsonNumber(obj, key);
+    if (!bad && (v < 0 || v > static_cast<double>(limits::kProbeValue.max)))
+      bad = Error{"probe file: " + where + key + " is " + obj.find(key)->dump() + ", " +
+                  (v < 0 ? std::string("below 0") : limits::Above(limits::kProbeValue))};
+    return v;
+  };
   r.device_name = JsonString(*dev, "name");
-  r.power_limit_w = JsonNumber(*dev, "power_limit_w");
-  r.memory_total_bytes = JsonNumber(*dev, "mem_total_bytes");
+  r.power_limit_w = number(*dev, "power_limit_w", "device.");
+  r.memory_total_bytes = number(*dev, "mem_total_bytes", "device.");
   auto metrics = doc.find("metrics");
   if (metrics == doc.end() || !metrics->is_array()) return Error{"probe file: 'metrics' must be an array"};
   for (size_t i = 0; i < metrics->size(); ++i) {
     const json& m = (*metrics)[i];
+    if (!m.is_object()) continue;  // as a metric without a value
     ProbeMetric p;
     p.id = JsonString(m, "id");
     p.name = JsonString(m, "name");
     p.unit = JsonString(m, "unit");
     p.catalog_field = JsonString(m, "catalog_field");
     p.method = JsonString(m, "method");
-    p.value = JsonNumber(m, "value");
+    p.value = number(m, "value", "metrics[" + std::to_string(i) + "].");
+    if (bad) return *bad;
     if (p.id.empty() || !(p.value > 0)) continue;  // a metric that did not run has no value
     r.metrics.push_back(p);
   }
+  if (bad) return *bad;
   if (r.device_name.empty()) return Error{"probe file: the device has no name"};
   return r;
 }

@@ -7,6 +7,8 @@
 //   CatalogRecords: the catalog lists by kind
 #include "gpuplan/records.h"
 
+#include "gpuplan/contradictions.h"
+
 #include "gpuplan/i18n.h"
 
 #include <algorithm>
@@ -728,6 +730,24 @@ Records GpuListRecords(const Catalog& cat) {
                           : Unknown(),
                       TflopsCell(g, "bf16"), TflopsCell(g, "fp8"),
                       g.tdp_w > 0 ? Number(g.tdp_w, FormatFixed(g.tdp_w, 0)) : Unknown()});
+  return r;
+}
+
+Records ContradictionRecords() {
+  Records r;
+  r.cols = {{"id", "id"},
+            {"severity", Tr("severity")},
+            {"applies_to", Tr("applies to")},
+            {"field", Tr("field")},
+            {"message", Tr("message (the rule)")}};
+  for (const Contradiction& c : Contradictions()) {
+    const bool serve = c.kinds & kServeChecks, train = c.kinds & kTrainChecks;
+    r.rows.push_back({Text(c.id), Text(c.severity == Severity::kError ? Tr("error") : Tr("warning")),
+                      Text(serve && train ? Tr("serving, training")
+                           : serve        ? Tr("serving")
+                                          : Tr("training")),
+                      Text(c.field), Text(Tr(c.text))});
+  }
   return r;
 }
 
