@@ -46,7 +46,7 @@ const Case kCases[] = {
     {"fp8-kv-no-fp8", "fit", "kv=fp8&gpu=a100-sxm-80gb", "kv=fp8&gpu=h100-sxm"},
     {"gpus-limit", "train", "tp=4096&pp=64&dp=65536", "tp=4096&pp=64&dp=64"},
     {"offload-param-zero", "train", "offload=2&zero=2&dp=2", "offload=2&zero=3&dp=2"},
-    {"offload-optimizer-zero", "train", "offload=1&zero=0", "offload=1&zero=1"},
+    {"offload-optimizer-zero", "train", "offload=1&zero=0&dp=2", "offload=1&zero=0"},
     {"zero-one-gpu", "train", "zero=2", "zero=2&dp=2"},
     {"shard-group-over-dp", "train", "zero=3&dp=4&shard-group=8", "zero=3&dp=8&shard-group=8"},
     {"shard-group-uneven", "train", "zero=3&dp=6&shard-group=4", "zero=3&dp=8&shard-group=4"},

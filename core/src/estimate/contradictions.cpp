@@ -164,7 +164,11 @@ const Contradiction* TrainRows(std::size_t& count) {
       {"offload-optimizer-zero", "offload", S::kWarning, kTrain,
        N_("offload 1 moves the optimizer states to the CPU, which DeepSpeed does from ZeRO-1 on "
           "(offload_optimizer): set zero 1 or more"),
-       [](const Resolved&, const Scenario& s, Args&) { return s.offload == 1 && s.zero == 0; }},
+       // One GPU offloads without ZeRO (torchtune's single-device recipes with torchao's
+       // CPUOffloadOptimizer, offload_gradients=True): the rule is DeepSpeed's, for dp × cp > 1.
+       [](const Resolved&, const Scenario& s, Args&) {
+         return s.offload == 1 && s.zero == 0 && static_cast<long long>(s.dp) * s.cp > 1;
+       }},
       {"zero-one-gpu", "zero", S::kWarning, kTrain,
        N_("ZeRO-{0} shards over the data-parallel GPUs; with dp × cp = 1 it saves nothing"),
        [](const Resolved&, const Scenario& s, Args& a) {
