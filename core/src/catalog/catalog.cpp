@@ -257,11 +257,13 @@ void CheckGpuMemory(Reader& r, const Gpu& g) {
   const double v = g.memory_quoted_value;
   if (dram && unit == "MB" && v >= 1024) {
     const bool binary = std::fmod(v, 256) == 0;
-    r.Warn("memory", FormatShort(v) + " MB of " + g.memory_type + (binary ? ": a multiple of 256, so the vendor means MiB"
-                                                                          : ": device memory is quoted in GB or GiB") +
-                         " (use unit MiB or GB)");
+    r.Warn("memory", binary ? TrF("{0} MB of {1}: a multiple of 256, so the vendor means MiB (use unit MiB or GB)",
+                                  {FormatShort(v), g.memory_type})
+                            : TrF("{0} MB of {1}: device memory is quoted in GB or GiB (use unit MiB or GB)",
+                                  {FormatShort(v), g.memory_type}));
   }
-  if (dram && unit == "TB") r.Warn("memory", FormatShort(v) + " TB for one device: is it a whole system's figure?");
+  if (dram && unit == "TB")
+    r.Warn("memory", TrF("{0} TB for one device: is it a whole system's figure?", {FormatShort(v)}));
   if (g.memory_derived && std::fmod(g.memory_derived->bytes, kMiB) != 0)
     r.Warn("memory_derived",
            N_("is not a whole number of MiB: a figure derived from chips and stacks is binary (use GiB)"));
@@ -273,13 +275,17 @@ void CheckGpuMemory(Reader& r, const Gpu& g) {
     const double expected = binary * (1 - ecc_share);
     const std::string mib = FormatCount(static_cast<long long>(f.bytes / kMiB)) + " MiB";
     if (f.bytes > binary * 1.1)
-      r.Fail(field, mib + " is more than 1.1 × the quoted " + FormatShort(v) + " " + unit +
-                        " read as binary (" + FormatCount(static_cast<long long>(binary / kMiB)) +
-                        " MiB): is the reading from another part or variant?");
+      r.Fail(field, TrF("{0} is more than 1.1 × the quoted {1} {2} read as binary ({3} MiB): is the reading from "
+                        "another part or variant?",
+                        {mib, FormatShort(v), unit, FormatCount(static_cast<long long>(binary / kMiB))}));
+    else if (f.bytes < expected * 0.85 && ecc_share > 0)
+      r.Warn(field, TrF("{0} is {1}% below the quoted {2} {3} read as binary less ECC: is the reading from another "
+                        "part or variant?",
+                        {mib, FormatFixed((1 - f.bytes / expected) * 100, 0), FormatShort(v), unit}));
     else if (f.bytes < expected * 0.85)
-      r.Warn(field, mib + " is " + FormatFixed((1 - f.bytes / expected) * 100, 0) + "% below the quoted " +
-                        FormatShort(v) + " " + unit + " read as binary" +
-                        (ecc_share > 0 ? " less ECC" : "") + ": is the reading from another part or variant?");
+      r.Warn(field, TrF("{0} is {1}% below the quoted {2} {3} read as binary: is the reading from another part or "
+                        "variant?",
+                        {mib, FormatFixed((1 - f.bytes / expected) * 100, 0), FormatShort(v), unit}));
   };
   if (g.memory_reported) check_total("memory_reported_mib", *g.memory_reported);
   if (g.memory_derived) check_total("memory_derived", *g.memory_derived);
@@ -289,8 +295,9 @@ void CheckGpuMemory(Reader& r, const Gpu& g) {
       *g.memory_runtime->ecc != *g.memory_reported->ecc)
     r.Fail("memory_runtime_mib", N_("was read with another ECC state than memory_reported_mib"));
   if (!g.memory_reported && !g.memory_derived)
-    r.Warn("memory", "has no driver-reported total (memory_reported_mib) and none derived from the chips "
-                     "(memory_derived): the quoted " + FormatShort(v) + " " + unit + " is read as binary");
+    r.Warn("memory", TrF("has no driver-reported total (memory_reported_mib) and none derived from the chips "
+                         "(memory_derived): the quoted {0} {1} is read as binary",
+                         {FormatShort(v), unit}));
   if (g.ecc_reserved_fraction > 0 && g.memory_reported && !g.memory_reported->ecc.has_value())
     r.Warn("memory_reported_mib", N_("does not say whether ECC was on (\"ecc\"), which changes this card's total"));
 }
@@ -307,8 +314,9 @@ void CheckGpuConsistency(Reader& r, const Gpu& g) {
     for (const Range& range : kRanges) {
       if (g.memory_type.rfind(range.prefix, 0) != 0) continue;
       if (gb_s < range.lo_gb_s || gb_s > range.hi_gb_s)
-        r.Fail("bandwidth", FormatFixed(gb_s, 0) + " GB/s is implausible for " + g.memory_type + " (expected " +
-                                FormatFixed(range.lo_gb_s, 0) + " to " + FormatFixed(range.hi_gb_s, 0) + " GB/s)");
+        r.Fail("bandwidth", TrF("{0} GB/s is implausible for {1} (expected {2} to {3} GB/s)",
+                                {FormatFixed(gb_s, 0), g.memory_type, FormatFixed(range.lo_gb_s, 0),
+                                 FormatFixed(range.hi_gb_s, 0)}));
       break;
     }
   }
@@ -320,8 +328,8 @@ void CheckGpuConsistency(Reader& r, const Gpu& g) {
   };
   const double fp8 = rate("fp8"), half = std::max(rate("bf16"), rate("fp16"));
   if (fp8 > 0 && half > 0 && (fp8 > 2.05 * half || fp8 < 0.95 * half))
-    r.Fail("dense_tflops.fp8", FormatFixed(fp8 / 1e12, 1) + " is not 1-2x the 16-bit rate " +
-                                   FormatFixed(half / 1e12, 1) + ": is one of them a sparse figure?");
+    r.Fail("dense_tflops.fp8", TrF("{0} is not 1-2x the 16-bit rate {1}: is one of them a sparse figure?",
+                                   {FormatFixed(fp8 / 1e12, 1), FormatFixed(half / 1e12, 1)}));
 }
 
 Gpu ReadGpu(Reader& r) {
@@ -624,7 +632,7 @@ MeasuredCeiling ReadCeiling(Reader& r) {
     if (c.what == k.what) kind = &k;
   if (!r.failed() && !kind) r.Fail("what", N_("must be gemm, memory, pcie, allreduce_busbw or allreduce_latency"));
   if (kind && !r.failed() && unit != kind->unit)
-    r.Fail("unit", "must be " + std::string(kind->unit) + " for " + c.what + " (is '" + unit + "')");
+    r.Fail("unit", TrF("must be {0} for {1} (is '{2}')", {kind->unit, c.what, unit}));
   if (kind) c.value = measured * kind->scale;
   c.precision = r.String("precision", c.what == "gemm");
   c.gpus = static_cast<int>(r.Integer("gpus", c.what.rfind("allreduce", 0) == 0));
