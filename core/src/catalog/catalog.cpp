@@ -573,14 +573,17 @@ Model ReadModel(Reader& r) {
       if (!(published > 0)) return;
       const double tolerance = std::max(0.02, unit / 2 / published + 0.005);
       if (std::abs(computed / published - 1) > tolerance)
-        r.Fail(field, "published " + FormatParams(published) + " but the architecture gives " + FormatParams(computed) +
-                          convention + " (more than " + FormatFixed(tolerance * 100, 1) + "% apart)");
+        r.Fail(field,
+               TrF("published {0} but the architecture gives {1}{2} (more than {3}% apart)",
+                   {FormatParams(published), FormatParams(computed), convention, FormatFixed(tolerance * 100, 1)}));
     };
-    std::string total_convention = m.published_excludes_vision && c.vision > 0 ? " without the vision tower" : "";
-    if (m.published_includes_mtp) total_convention += " with the MTP module";
+    std::string total_convention = m.published_excludes_vision && c.vision > 0 ? Tr(" without the vision tower") : "";
+    if (m.published_includes_mtp) total_convention += Tr(" with the MTP module");
     check("params", m.params, PublishedConventionTotal(m, c), rounded_total, total_convention);
     check("active_params", m.active_params, PublishedConventionActive(m, c), rounded_active,
-          m.active_excludes.empty() ? "" : " without the " + std::string(m.active_excludes == "embeddings" ? "embeddings" : "input embedding"));
+          m.active_excludes.empty()           ? ""
+          : m.active_excludes == "embeddings" ? Tr(" without the embeddings")
+                                              : Tr(" without the input embedding"));
   }
   RequireSourced(r, m.sources, {"config", "params", "active_params", "layers", "hidden", "heads", "kv_heads",
                                 "head_dim", "intermediate", "vocab", "max_context"});
