@@ -672,8 +672,8 @@ CloudOffer ReadCloudOffer(Reader& r) {
   const bool jpy = o.on_demand_jpy_per_hour > 0 || o.spot_jpy_per_hour > 0 || o.monthly_jpy > 0;
   if (!usd && !jpy)
     r.FailEntry(
-        "needs at least one price (on_demand_usd_per_hour, spot_usd_per_hour, reserved_1y_usd_per_hour, "
-        "on_demand_jpy_per_hour, spot_jpy_per_hour or monthly_jpy)");
+        N_("needs at least one price (on_demand_usd_per_hour, spot_usd_per_hour, reserved_1y_usd_per_hour, "
+           "on_demand_jpy_per_hour, spot_jpy_per_hour or monthly_jpy)"));
   if (usd && jpy) r.FailEntry(N_("quotes prices in dollars and in yen: one currency per offer (split it in two)"));
   if (o.monthly_jpy > 0 && o.on_demand_jpy_per_hour > 0)
     r.FailEntry(N_("gives both an hourly and a monthly yen price: one per offer (split it in two)"));
