@@ -183,3 +183,27 @@ TEST_CASE("Japanese readers: yen in 万 and 億, full-width digits from an IME r
   REQUIRE(bad);
   CHECK(bad->message.find("context") != std::string::npos);
 }
+
+TEST_CASE("Japanese: errors that reach the page read in Japanese, English ones stay byte-identical") {
+  REQUIRE(LoadMessages(Lang::kJa, ReadFile(kRoot / "assets/i18n/ja.json")).ok());
+  const Catalog& cat = EmbeddedCatalog().value();
+  Scenario s;
+  SetLang(Lang::kJa);
+  const auto field = SetField(s, "contxt", "1", cat);
+  REQUIRE(field);
+  CHECK(field->message.rfind("不明なフィールド 'contxt'", 0) == 0);
+  const auto gpu = SetField(s, "gpu", "h100", cat);
+  REQUIRE(gpu);
+  CHECK(gpu->message.find("不明なGPU 'h100'") != std::string::npos);
+  const auto json = ImportUserText(cat, "{\"schema\": 1, \"gpus\": [1e999]}", "mine.json");
+  REQUIRE(!json.ok());
+  CHECK(json.error().find("数値 1e999 が範囲外です") != std::string::npos);
+  const auto entry = ImportUserText(cat, R"({"schema": 1, "gpus": [{"id": 3}]})", "mine.json");
+  REQUIRE(!entry.ok());
+  CHECK(entry.error().find("mine.json: gpus[0]: フィールド 'id': 文字列にしてください") != std::string::npos);
+  SetLang(Lang::kEn);
+  const auto english = ImportUserText(cat, R"({"schema": 1, "gpus": [{"id": 3}]})", "mine.json");
+  REQUIRE(!english.ok());
+  CHECK(english.error().find("mine.json: gpus[0]: field 'id' must be a string") != std::string::npos);
+  CHECK(SetField(s, "contxt", "1", cat)->message.rfind("unknown field 'contxt': did you mean 'context'?", 0) == 0);
+}

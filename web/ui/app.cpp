@@ -45,7 +45,7 @@ void App::RequestSources() {
 std::string App::Words(const std::string& text) {
   if (!text.empty() || (sources_state_ != "elsewhere" && sources_state_ != "loading")) return text;
   if (ImGui::IsItemHovered()) RequestSources();
-  return "(loading from the catalog's sources...)";
+  return Tr("(loading from the catalog's sources...)");
 }
 
 void App::LoadState(std::string_view hash) {

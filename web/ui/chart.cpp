@@ -133,7 +133,7 @@ void Chart(const char* id, const std::vector<Series>& series, const char* x_labe
         tip = std::string(x_label) + " " + (log_x ? FormatCount(static_cast<long long>(s.x[best])) : FormatShort(s.x[best], 1)) +
               "\n";
       tip += std::string(s.name) + ": " + FormatReading(s.y[best]) + " " + y_label +
-             (s.lo.empty() ? "" : " (band " + FormatReading(s.lo[best]) + "-" + FormatReading(s.hi[best]) + ")") +
+             (s.lo.empty() ? "" : TrF(" (band {0}-{1})", {FormatReading(s.lo[best]), FormatReading(s.hi[best])})) +
              (out(s, best) ? std::string(" - ") + out_note : std::string()) + "\n";
     }
     ImGui::SetTooltip("%s", tip.c_str());

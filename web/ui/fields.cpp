@@ -117,15 +117,19 @@ std::string GpuLabel(const Gpu& g) {
 }
 
 std::string GpuTip(const Gpu& g) {
-  std::string tip = g.name + "\nMemory: " + FormatFixed(g.memory_quoted_value, 0) + " " + g.memory_quoted_unit + " " +
-                    g.memory_type;
+  std::string tip =
+      g.name + "\n" +
+      TrF("Memory: {0} {1} {2}", {FormatFixed(g.memory_quoted_value, 0), g.memory_quoted_unit, g.memory_type});
   if (g.memory_reported)
-    tip += "\nDriver reports " + FormatBytes(g.memory_reported->bytes, ByteUnit::GiB) + " (" + g.memory_reported->how + ")";
+    tip += "\n" + TrF("Driver reports {0} ({1})",
+                      {FormatBytes(g.memory_reported->bytes, ByteUnit::GiB), g.memory_reported->how});
   else if (g.memory_derived)
-    tip += "\nDerived: " + FormatBytes(g.memory_derived->bytes, ByteUnit::GiB) + " (" + g.memory_derived->how + ")";
-  if (g.bandwidth_bytes_per_s > 0) tip += "\nBandwidth: " + FormatFixed(g.bandwidth_bytes_per_s / kGB, 0) + " GB/s";
-  for (const Source& s : g.sources) tip += "\nSource: " + s.title.substr(0, 90) + " (read " + s.read + ")";
-  if (g.sources.empty()) tip += "\nSources: loading (the Catalog panel lists them)";
+    tip +=
+        "\n" + TrF("Derived: {0} ({1})", {FormatBytes(g.memory_derived->bytes, ByteUnit::GiB), g.memory_derived->how});
+  if (g.bandwidth_bytes_per_s > 0)
+    tip += "\n" + TrF("Bandwidth: {0} GB/s", {FormatFixed(g.bandwidth_bytes_per_s / kGB, 0)});
+  for (const Source& s : g.sources) tip += "\n" + TrF("Source: {0} (read {1})", {s.title.substr(0, 90), s.read});
+  if (g.sources.empty()) tip += "\n" + std::string(Tr("Sources: loading (the Catalog panel lists them)"));
   return tip;
 }
 
@@ -144,9 +148,10 @@ void App::Field(std::string_view key) {
               [this](const Model& m) { return m.name + "  (" + FormatParams(Params(m).total) + ")"; },
               [this](const Model& m) {
                 const ParamCount& c = Params(m);
-                return m.name + "\n" + std::to_string(m.layers) + " layers; " + DescribeAttention(m) + "\n" +
-                       FormatParams(c.total) + " parameters" +
-                       (m.moe ? ", " + FormatParams(c.active) + " active per token" : "") +
+                return m.name + "\n" + TrF("{0} layers; {1}", {std::to_string(m.layers), DescribeAttention(m)}) + "\n" +
+                       (m.moe ? TrF("{0} parameters, {1} active per token",
+                                    {FormatParams(c.total), FormatParams(c.active)})
+                              : TrF("{0} parameters", {FormatParams(c.total)})) +
                        (m.hf_repo.empty() ? "" : "\n" + m.hf_repo);
               },
               [this](const std::string& entry) { TrackPick("model", entry); }))
@@ -167,23 +172,29 @@ void App::Field(std::string_view key) {
     case FieldKind::kWeights:
       if (auto id = Picker(
               FieldLabel(*f).c_str(), cat.weight_formats, value, nullptr, 0,
-              [](const WeightFormat& w) { return w.name + "  (" + FormatFixed(w.bits_per_weight, 2) + " bits)"; },
-              [this](const WeightFormat& w) { return Words(w.derivation) + "\nSource: " + w.source.title; },
+              [](const WeightFormat& w) {
+                return w.name + "  (" + TrF("{0} bits", {FormatFixed(w.bits_per_weight, 2)}) + ")";
+              },
+              [this](const WeightFormat& w) {
+                return Words(w.derivation) + "\n" + TrF("Source: {0}", {w.source.title});
+              },
               [](const std::string&) {}))
         Edit(f->key, *id);
       if (const WeightFormat* w = cat.FindWeightFormat(value))
-        ItemTip(w->name + ": " + FormatFixed(w->bits_per_weight, 3) + " bits per weight\n" + Words(w->derivation));
+        ItemTip(w->name + ": " + TrF("{0} bits per weight", {FormatFixed(w->bits_per_weight, 3)}) + "\n" +
+                Words(w->derivation));
       tip = false;
       break;
     case FieldKind::kKv:
       if (auto id = Picker(
               FieldLabel(*f).c_str(), cat.kv_formats, value, nullptr, 0,
               [](const KvFormat& k) { return k.name + "  (" + FormatShort(k.bytes_per_element) + " B)"; },
-              [this](const KvFormat& k) { return Words(k.derivation) + "\nSource: " + k.source.title; },
+              [this](const KvFormat& k) { return Words(k.derivation) + "\n" + TrF("Source: {0}", {k.source.title}); },
               [](const std::string&) {}))
         Edit(f->key, *id);
       if (const KvFormat* k = cat.FindKvFormat(value))
-        ItemTip(k->name + ": " + FormatShort(k->bytes_per_element) + " bytes per element\n" + Words(k->derivation));
+        ItemTip(k->name + ": " + TrF("{0} bytes per element", {FormatShort(k->bytes_per_element)}) + "\n" +
+                Words(k->derivation));
       tip = false;
       break;
     case FieldKind::kEngine:

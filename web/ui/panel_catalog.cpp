@@ -64,7 +64,7 @@ void App::DrawCatalog() {
   // row (a phone).
   SameLineIfFits(ImGui::GetFontSize() * 10);
   ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 16, ImGui::GetContentRegionAvail().x));
-  ImGui::InputTextWithHint("##catalog-search", "search name, vendor, architecture", catalog_search_,
+  ImGui::InputTextWithHint("##catalog-search", Tr("search name, vendor, architecture"), catalog_search_,
                            sizeof catalog_search_);
   Track("catalog-search");
   KeepTypingInView();

@@ -30,7 +30,7 @@ void App::DrawCompare() {
   }
   ImGui::PopItemWidth();
   ImGui::SameLine();
-  ImGui::TextColored(Muted(), "(0 = no limit)");
+  ImGui::TextColored(Muted(), "%s", Tr("(0 = no limit)"));
   // The same rows the exports and the CLI give; while a new ranking is due between frames
   // (RankNow), the last one's.
   const bool due = defer_ranking_ && !session_.CompareReady();
@@ -42,9 +42,12 @@ void App::DrawCompare() {
                            {std::to_string(rows.size())})
                            .c_str());
   else
-    ImGui::TextColored(Muted(),
-                       "%zu of %zu accelerators shown, ranked in %.2f ms; fewest GPUs (1-%d) that hold the scenario",
-                       rows.size(), session_.CompareAll().size(), session_.compare_ms(), kCompareMaxCount);
+    ImGui::TextColored(
+        Muted(), "%s",
+        TrF("{0} of {1} accelerators shown, ranked in {2} ms; fewest GPUs (1-{3}) that hold the scenario",
+            {std::to_string(rows.size()), std::to_string(session_.CompareAll().size()),
+             FormatFixed(session_.compare_ms(), 2), std::to_string(kCompareMaxCount)})
+            .c_str());
 
   // The columns are the core's (records.h: CompareColumns), as `gpuplan compare` prints them;
   // the first is drawn as the row's selectable GPU name.
@@ -99,9 +102,10 @@ void App::DrawCompare() {
         Edit("tp", std::to_string(r.gpus / std::max(1, scenario_.pp)));
       }
       if (ImGui::IsItemHovered() && (ImGui::TableGetColumnFlags(0) & ImGuiTableColumnFlags_IsHovered))
-        ImGui::SetTooltip("%s\n%s%s", r.name.c_str(), r.note.c_str(),  // the other cells show their column's help
-                          r.fits ? ("\nClick: use " + std::to_string(r.gpus) + " x " + r.gpu + " in the scenario").c_str()
-                                 : "");
+        ImGui::SetTooltip(
+            "%s\n%s%s", r.name.c_str(), r.note.c_str(),  // the other cells show their column's help
+            r.fits ? ("\n" + TrF("Click: use {0} x {1} in the scenario", {std::to_string(r.gpus), r.gpu})).c_str()
+                   : "");
       for (int c = 1; c < ncols; ++c) {
         if (!ImGui::TableNextColumn()) continue;
         const Cell cell = cols[c].cell(r);

@@ -109,7 +109,7 @@ int RooflineWidget(const char* id, const RooflineChart& c, float height) {
     if (hovered_point >= 0) {
       const ChartPoint& p = c.points[static_cast<size_t>(hovered_point)];
       ImGui::SetTooltip("%s\n%s FLOP/B, %s%s", p.label.c_str(), FormatShort(p.intensity, 3).c_str(),
-                        FormatRate(p.flops_per_s, "FLOP/s").c_str(), p.measured ? " (measured)" : "");
+                        FormatRate(p.flops_per_s, "FLOP/s").c_str(), p.measured ? Tr(" (measured)") : "");
     } else if (mouse.x >= p0.x && mouse.x <= p1.x && mouse.y >= p0.y && mouse.y <= p1.y) {
       // Read-out at the mouse's intensity: what each roof allows there.
       const double x = std::pow(10.0, lx0 + (mouse.x - p0.x) / (p1.x - p0.x) * (lx1 - lx0));

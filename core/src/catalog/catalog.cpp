@@ -12,6 +12,7 @@
 #include "embedded.h"
 #include "gpuplan/capacity.h"
 #include "gpuplan/hf_config.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/limits.h"
 #include "gpuplan/model.h"
 #include "gpuplan/units.h"
@@ -51,17 +52,17 @@ class Reader {
   std::string String(const char* key, bool required = true) {
     const json* v = Find(key, required);
     if (!v) return {};
-    if (!v->is_string()) return Fail(key, "must be a string"), std::string();
+    if (!v->is_string()) return Fail(key, N_("must be a string")), std::string();
     return v->get_ref<const std::string&>();
   }
   // A finite number > 0 (or >= 0 with allow_zero). Catalog quantities are never negative.
   double Positive(const char* key, bool required = true, bool allow_zero = false) {
     const json* v = Find(key, required);
     if (!v) return 0;
-    if (!v->is_number()) return Fail(key, "must be a number"), 0;
+    if (!v->is_number()) return Fail(key, N_("must be a number")), 0;
     double d = v->get<double>();
     if (!std::isfinite(d) || d < 0 || (!allow_zero && d == 0))
-      return Fail(key, allow_zero ? "must be >= 0" : "must be > 0"), 0;
+      return Fail(key, allow_zero ? N_("must be >= 0") : N_("must be > 0")), 0;
     return d;
   }
   // A whole number that fits an int (every count the catalog holds is cast to one).
@@ -74,38 +75,37 @@ class Reader {
     const size_t before = errors_.size();
     double d = Positive(key, required, allow_zero);
     if (errors_.size() != before || d == 0) return 0;
-    if (d != std::floor(d)) return Fail(key, "must be a whole number"), 0;
+    if (d != std::floor(d)) return Fail(key, N_("must be a whole number")), 0;
     if (d > static_cast<double>(limit.max))
-      return Fail(key, "is " + (d < 9e18 ? FormatCount(static_cast<int64_t>(d)) : FormatShort(d, 0)) + ", " +
-                           limits::Above(limit)),
+      return Fail(key, TrF("is {0}, {1}", {d < 9e18 ? FormatCount(static_cast<int64_t>(d)) : FormatShort(d, 0),
+                                           limits::Above(limit)})),
              0;
     return static_cast<long long>(d);
   }
   bool Bool(const char* key, bool fallback, bool required = false) {
     const json* v = Find(key, required);
     if (!v) return fallback;
-    if (!v->is_boolean()) return Fail(key, "must be true or false"), fallback;
+    if (!v->is_boolean()) return Fail(key, N_("must be true or false")), fallback;
     return v->get<bool>();
   }
   const json* Object(const char* key, bool required = true) {
     const json* v = Find(key, required);
-    if (v && !v->is_object()) return Fail(key, "must be an object"), nullptr;
+    if (v && !v->is_object()) return Fail(key, N_("must be an object")), nullptr;
     return v;
   }
   const json* Array(const char* key, bool required = true) {
     const json* v = Find(key, required);
-    if (v && !v->is_array()) return Fail(key, "must be an array"), nullptr;
+    if (v && !v->is_array()) return Fail(key, N_("must be an array")), nullptr;
     return v;
   }
+  // `why` is translated where the table has it (the literals passed here are marked N_).
   void Fail(std::string_view field, std::string_view why) {
-    Add(where_ + ": field '" + std::string(field) + "' " + std::string(why));
+    Add(TrF("{0}: field '{1}' {2}", {where_, field, Tr(std::string(why).c_str())}));
   }
-  void FailEntry(std::string_view why) {
-    Add(where_ + ": " + std::string(why));
-  }
+  void FailEntry(std::string_view why) { Add(where_ + ": " + Tr(std::string(why).c_str())); }
   // Suspicious but not wrong: the entry loads, `catalog validate` shows the warning.
   void Warn(std::string_view field, std::string_view why) {
-    std::string w = where_ + ": field '" + std::string(field) + "' " + std::string(why);
+    std::string w = TrF("{0}: field '{1}' {2}", {where_, field, Tr(std::string(why).c_str())});
     if (std::find(warnings_.begin(), warnings_.end(), w) == warnings_.end()) warnings_.push_back(std::move(w));
   }
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -150,10 +150,10 @@ class Reader {
   }
   const json* Find(const char* key, bool required) {
     Asked(key);
-    if (!obj_.is_object()) return FailEntry("must be an object"), nullptr;
+    if (!obj_.is_object()) return FailEntry(N_("must be an object")), nullptr;
     auto it = obj_.find(key);
     if (it == obj_.end() || it->is_null()) {
-      if (required) Fail(key, "is missing");
+      if (required) Fail(key, N_("is missing"));
       return nullptr;
     }
     return &*it;
@@ -180,13 +180,16 @@ Source ReadSource(const json& j, const std::string& where, Reader& parent) {
   s.note = r.String("note", false);
   if (const json* fields = r.Array("fields", false)) {
     for (const json& f : *fields) {
-      if (!f.is_string()) { r.Fail("fields", "must list field names as strings"); break; }
+      if (!f.is_string()) {
+        r.Fail("fields", N_("must list field names as strings"));
+        break;
+      }
       s.fields.push_back(f.get<std::string>());
     }
   }
   // A date the source was read, so a reader can tell how fresh the figure is.
   if (!s.read.empty() && (s.read.size() != 10 || s.read[4] != '-' || s.read[7] != '-'))
-    r.Fail("read", "must be a date YYYY-MM-DD");
+    r.Fail("read", N_("must be a date YYYY-MM-DD"));
   parent.Adopt(r);
   return s;
 }
@@ -196,7 +199,7 @@ std::vector<Source> ReadSources(Reader& r) {
   if (r.sources_elsewhere() && !r.Has("sources")) return out;
   const json* list = r.Array("sources");
   if (!list) return out;
-  if (list->empty()) r.Fail("sources", "must name at least one source");
+  if (list->empty()) r.Fail("sources", N_("must name at least one source"));
   for (size_t i = 0; i < list->size(); ++i)
     out.push_back(ReadSource((*list)[i], r.where() + ": sources[" + std::to_string(i) + "]", r));
   return out;
@@ -211,7 +214,7 @@ void RequireSourced(Reader& r, const std::vector<Source>& sources,
     bool backed = std::any_of(sources.begin(), sources.end(), [&](const Source& s) {
       return std::find(s.fields.begin(), s.fields.end(), field) != s.fields.end();
     });
-    if (!backed) r.Fail(field, "has no source (list it in a source's \"fields\")");
+    if (!backed) r.Fail(field, N_("has no source (list it in a source's \"fields\")"));
   }
 }
 
@@ -254,13 +257,16 @@ void CheckGpuMemory(Reader& r, const Gpu& g) {
   const double v = g.memory_quoted_value;
   if (dram && unit == "MB" && v >= 1024) {
     const bool binary = std::fmod(v, 256) == 0;
-    r.Warn("memory", FormatShort(v) + " MB of " + g.memory_type + (binary ? ": a multiple of 256, so the vendor means MiB"
-                                                                          : ": device memory is quoted in GB or GiB") +
-                         " (use unit MiB or GB)");
+    r.Warn("memory", binary ? TrF("{0} MB of {1}: a multiple of 256, so the vendor means MiB (use unit MiB or GB)",
+                                  {FormatShort(v), g.memory_type})
+                            : TrF("{0} MB of {1}: device memory is quoted in GB or GiB (use unit MiB or GB)",
+                                  {FormatShort(v), g.memory_type}));
   }
-  if (dram && unit == "TB") r.Warn("memory", FormatShort(v) + " TB for one device: is it a whole system's figure?");
+  if (dram && unit == "TB")
+    r.Warn("memory", TrF("{0} TB for one device: is it a whole system's figure?", {FormatShort(v)}));
   if (g.memory_derived && std::fmod(g.memory_derived->bytes, kMiB) != 0)
-    r.Warn("memory_derived", "is not a whole number of MiB: a figure derived from chips and stacks is binary (use GiB)");
+    r.Warn("memory_derived",
+           N_("is not a whole number of MiB: a figure derived from chips and stacks is binary (use GiB)"));
   // The quoted figure read as binary: what the DRAM holds before anything is reserved.
   const double binary = g.QuotedBinaryBytes();
   auto check_total = [&](const char* field, const MemoryFigure& f) {
@@ -269,26 +275,31 @@ void CheckGpuMemory(Reader& r, const Gpu& g) {
     const double expected = binary * (1 - ecc_share);
     const std::string mib = FormatCount(static_cast<long long>(f.bytes / kMiB)) + " MiB";
     if (f.bytes > binary * 1.1)
-      r.Fail(field, mib + " is more than 1.1 × the quoted " + FormatShort(v) + " " + unit +
-                        " read as binary (" + FormatCount(static_cast<long long>(binary / kMiB)) +
-                        " MiB): is the reading from another part or variant?");
+      r.Fail(field, TrF("{0} is more than 1.1 × the quoted {1} {2} read as binary ({3} MiB): is the reading from "
+                        "another part or variant?",
+                        {mib, FormatShort(v), unit, FormatCount(static_cast<long long>(binary / kMiB))}));
+    else if (f.bytes < expected * 0.85 && ecc_share > 0)
+      r.Warn(field, TrF("{0} is {1}% below the quoted {2} {3} read as binary less ECC: is the reading from another "
+                        "part or variant?",
+                        {mib, FormatFixed((1 - f.bytes / expected) * 100, 0), FormatShort(v), unit}));
     else if (f.bytes < expected * 0.85)
-      r.Warn(field, mib + " is " + FormatFixed((1 - f.bytes / expected) * 100, 0) + "% below the quoted " +
-                        FormatShort(v) + " " + unit + " read as binary" +
-                        (ecc_share > 0 ? " less ECC" : "") + ": is the reading from another part or variant?");
+      r.Warn(field, TrF("{0} is {1}% below the quoted {2} {3} read as binary: is the reading from another part or "
+                        "variant?",
+                        {mib, FormatFixed((1 - f.bytes / expected) * 100, 0), FormatShort(v), unit}));
   };
   if (g.memory_reported) check_total("memory_reported_mib", *g.memory_reported);
   if (g.memory_derived) check_total("memory_derived", *g.memory_derived);
   if (g.memory_runtime && g.memory_reported && g.memory_runtime->bytes > g.memory_reported->bytes)
-    r.Fail("memory_runtime_mib", "is above the driver's total (memory_reported_mib)");
+    r.Fail("memory_runtime_mib", N_("is above the driver's total (memory_reported_mib)"));
   if (g.memory_runtime && g.memory_reported && g.memory_runtime->ecc.has_value() && g.memory_reported->ecc.has_value() &&
       *g.memory_runtime->ecc != *g.memory_reported->ecc)
-    r.Fail("memory_runtime_mib", "was read with another ECC state than memory_reported_mib");
+    r.Fail("memory_runtime_mib", N_("was read with another ECC state than memory_reported_mib"));
   if (!g.memory_reported && !g.memory_derived)
-    r.Warn("memory", "has no driver-reported total (memory_reported_mib) and none derived from the chips "
-                     "(memory_derived): the quoted " + FormatShort(v) + " " + unit + " is read as binary");
+    r.Warn("memory", TrF("has no driver-reported total (memory_reported_mib) and none derived from the chips "
+                         "(memory_derived): the quoted {0} {1} is read as binary",
+                         {FormatShort(v), unit}));
   if (g.ecc_reserved_fraction > 0 && g.memory_reported && !g.memory_reported->ecc.has_value())
-    r.Warn("memory_reported_mib", "does not say whether ECC was on (\"ecc\"), which changes this card's total");
+    r.Warn("memory_reported_mib", N_("does not say whether ECC was on (\"ecc\"), which changes this card's total"));
 }
 
 void CheckGpuConsistency(Reader& r, const Gpu& g) {
@@ -303,8 +314,9 @@ void CheckGpuConsistency(Reader& r, const Gpu& g) {
     for (const Range& range : kRanges) {
       if (g.memory_type.rfind(range.prefix, 0) != 0) continue;
       if (gb_s < range.lo_gb_s || gb_s > range.hi_gb_s)
-        r.Fail("bandwidth", FormatFixed(gb_s, 0) + " GB/s is implausible for " + g.memory_type + " (expected " +
-                                FormatFixed(range.lo_gb_s, 0) + " to " + FormatFixed(range.hi_gb_s, 0) + " GB/s)");
+        r.Fail("bandwidth", TrF("{0} GB/s is implausible for {1} (expected {2} to {3} GB/s)",
+                                {FormatFixed(gb_s, 0), g.memory_type, FormatFixed(range.lo_gb_s, 0),
+                                 FormatFixed(range.hi_gb_s, 0)}));
       break;
     }
   }
@@ -316,8 +328,8 @@ void CheckGpuConsistency(Reader& r, const Gpu& g) {
   };
   const double fp8 = rate("fp8"), half = std::max(rate("bf16"), rate("fp16"));
   if (fp8 > 0 && half > 0 && (fp8 > 2.05 * half || fp8 < 0.95 * half))
-    r.Fail("dense_tflops.fp8", FormatFixed(fp8 / 1e12, 1) + " is not 1-2x the 16-bit rate " +
-                                   FormatFixed(half / 1e12, 1) + ": is one of them a sparse figure?");
+    r.Fail("dense_tflops.fp8", TrF("{0} is not 1-2x the 16-bit rate {1}: is one of them a sparse figure?",
+                                   {FormatFixed(fp8 / 1e12, 1), FormatFixed(half / 1e12, 1)}));
 }
 
 Gpu ReadGpu(Reader& r) {
@@ -327,7 +339,7 @@ Gpu ReadGpu(Reader& r) {
   g.vendor = r.String("vendor");
   g.architecture = r.String("architecture", false);
   g.year = static_cast<int>(r.Integer("year", false));
-  if (g.year != 0 && (g.year < 2010 || g.year > 2035)) r.Fail("year", "must be a year from 2010 to 2035");
+  if (g.year != 0 && (g.year < 2010 || g.year > 2035)) r.Fail("year", N_("must be a year from 2010 to 2035"));
   g.form_factor = r.String("form_factor", false);
   if (const json* mem = r.Object("memory")) {
     Reader m(*mem, r.where() + ": memory");
@@ -335,7 +347,7 @@ Gpu ReadGpu(Reader& r) {
     g.memory_quoted_unit = m.String("unit");
     g.memory_type = m.String("type", false);
     double per = BytesPerUnit(g.memory_quoted_unit);
-    if (!g.memory_quoted_unit.empty() && per == 0) m.Fail("unit", "must be one of GB, GiB, TB, MB, MiB");
+    if (!g.memory_quoted_unit.empty() && per == 0) m.Fail("unit", N_("must be one of GB, GiB, TB, MB, MiB"));
     g.memory_quoted_bytes = g.memory_quoted_value * per;
     r.Adopt(m);
   }
@@ -350,7 +362,7 @@ Gpu ReadGpu(Reader& r) {
     if (!in_mib) {
       const std::string unit = m.String("unit");
       per = BytesPerUnit(unit);
-      if (!unit.empty() && per == 0) m.Fail("unit", "must be one of GiB, MiB (GB, MB, TB are accepted but warned)");
+      if (!unit.empty() && per == 0) m.Fail("unit", N_("must be one of GiB, MiB (GB, MB, TB are accepted but warned)"));
     }
     f.bytes = m.Positive("value") * per;
     f.how = m.String("how");
@@ -370,7 +382,7 @@ Gpu ReadGpu(Reader& r) {
   g.memory_derived = figure("memory_derived", false);
   if (r.Has("runtime_devices")) {
     g.runtime_devices = static_cast<int>(r.Integer("runtime_devices"));
-    if (g.runtime_devices > 8) r.Fail("runtime_devices", "must be from 1 to 8");
+    if (g.runtime_devices > 8) r.Fail("runtime_devices", N_("must be from 1 to 8"));
   }
   if (const json* uni = r.Object("unified_memory", false)) {
     Reader u(*uni, r.where() + ": unified_memory");
@@ -378,14 +390,14 @@ Gpu ReadGpu(Reader& r) {
     um.rule = u.String("rule");
     um.note = u.String("note", false);
     um.gpu_fraction = u.Positive("gpu_fraction", um.rule == "fraction");
-    if (um.gpu_fraction > 1) u.Fail("gpu_fraction", "must be a fraction from 0 to 1");
+    if (um.gpu_fraction > 1) u.Fail("gpu_fraction", N_("must be a fraction from 0 to 1"));
     if (const json* src = u.Object("source", !r.sources_elsewhere())) {
       Source s = ReadSource(*src, u.where() + ": source", u);
       s.fields = {"unified_memory"};
       g.sources.push_back(s);
     }
     if (!um.rule.empty() && !IsUnifiedMemoryRule(um.rule))
-      u.Fail("rule", "must be one of " + UnifiedMemoryRuleNames());
+      u.Fail("rule", TrF("must be one of {0}", {UnifiedMemoryRuleNames()}));
     r.Adopt(u);
     g.unified = um;
   }
@@ -394,7 +406,7 @@ Gpu ReadGpu(Reader& r) {
     double v = b.Positive("value");
     std::string unit = b.String("unit");
     double per = BytesPerSecondPerUnit(unit);
-    if (!unit.empty() && per == 0) b.Fail("unit", "must be TB/s or GB/s");
+    if (!unit.empty() && per == 0) b.Fail("unit", N_("must be TB/s or GB/s"));
     g.bandwidth_bytes_per_s = v * per;
     r.Adopt(b);
   }
@@ -403,7 +415,7 @@ Gpu ReadGpu(Reader& r) {
     if (!flops) return;
     for (auto it = flops->begin(); it != flops->end(); ++it) {
       if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() <= 0) {
-        r.Fail(std::string(key) + "." + it.key(), "must be a number > 0 (leave unsupported precisions out)");
+        r.Fail(std::string(key) + "." + it.key(), N_("must be a number > 0 (leave unsupported precisions out)"));
         break;
       }
       into[it.key()] = it->get<double>() * 1e12;
@@ -414,14 +426,14 @@ Gpu ReadGpu(Reader& r) {
   for (const auto& [precision, flops] : g.sparse_flops) {
     auto dense = g.dense_flops.find(precision);
     if (dense == g.dense_flops.end())
-      r.Fail("sparse_tflops." + precision, "has no dense figure next to it in dense_tflops");
+      r.Fail("sparse_tflops." + precision, N_("has no dense figure next to it in dense_tflops"));
     else if (!(flops > dense->second && flops <= 2.0001 * dense->second))
-      r.Fail("sparse_tflops." + precision, "must be above the dense figure and at most twice it");
+      r.Fail("sparse_tflops." + precision, N_("must be above the dense figure and at most twice it"));
   }
   g.tdp_w = r.Positive("tdp_w", false);
   g.sparsity_factor = r.Positive("sparsity_factor", false);
   if (g.sparsity_factor != 0 && (g.sparsity_factor < 1 || g.sparsity_factor > 4))
-    r.Fail("sparsity_factor", "must be from 1 to 4 (2 for 2:4 structured sparsity)");
+    r.Fail("sparsity_factor", N_("must be from 1 to 4 (2 for 2:4 structured sparsity)"));
   g.l2_cache_bytes = r.Positive("l2_cache_mib", false) * kMiB;
   g.boost_clock_hz = r.Positive("boost_clock_mhz", false) * 1e6;
   if (const json* cu = r.Object("compute_units", false)) {
@@ -445,7 +457,7 @@ Gpu ReadGpu(Reader& r) {
     Reader p(*pcie, r.where() + ": pcie");
     g.pcie_gen = static_cast<int>(p.Integer("gen"));
     g.pcie_lanes = static_cast<int>(p.Integer("lanes", false));
-    if ((g.pcie_gen > 7 || g.pcie_lanes > 32)) p.FailEntry("gen must be 1..7 and lanes 1..32");
+    if ((g.pcie_gen > 7 || g.pcie_lanes > 32)) p.FailEntry(N_("gen must be 1..7 and lanes 1..32"));
     r.Adopt(p);
   }
   if (const json* ecc = r.Object("ecc", false)) {
@@ -453,7 +465,7 @@ Gpu ReadGpu(Reader& r) {
     g.ecc = e.Bool("supported", false);
     g.ecc_default_on = e.Bool("default_on", *g.ecc);
     g.ecc_reserved_fraction = e.Positive("reserved_fraction", false, /*allow_zero=*/true);
-    if (g.ecc_reserved_fraction >= 0.5) e.Fail("reserved_fraction", "must be below 0.5");
+    if (g.ecc_reserved_fraction >= 0.5) e.Fail("reserved_fraction", N_("must be below 0.5"));
     g.ecc_note = e.String("note", false);
     r.Adopt(e);
   }
@@ -467,7 +479,7 @@ Gpu ReadGpu(Reader& r) {
         p.name = pr.String("name");
         p.bytes = pr.Positive("memory_mib") * kMiB;
         p.max_instances = static_cast<int>(pr.Integer("max_instances", false));
-        if (p.max_instances > 8) pr.Fail("max_instances", "must be from 1 to 8");
+        if (p.max_instances > 8) pr.Fail("max_instances", N_("must be from 1 to 8"));
         mp.Adopt(pr);
         g.mig_profiles.push_back(p);
       }
@@ -486,11 +498,12 @@ Gpu ReadGpu(Reader& r) {
       Price price;
       price.usd = pr.Positive("usd", false);
       price.jpy = pr.Positive("jpy", false);
-      if ((price.usd > 0) == (price.jpy > 0)) pr.FailEntry("needs one amount: usd, or jpy for a price quoted in yen");
+      if ((price.usd > 0) == (price.jpy > 0))
+        pr.FailEntry(N_("needs one amount: usd, or jpy for a price quoted in yen"));
       price.kind = pr.String("kind");
       price.date = pr.String("date");
       if (!price.kind.empty() && price.kind != "launch" && price.kind != "street" && price.kind != "estimate")
-        pr.Fail("kind", "must be launch, street or estimate");
+        pr.Fail("kind", N_("must be launch, street or estimate"));
       if (const json* src = pr.Object("source")) price.source = ReadSource(*src, pr.where() + ": source", pr);
       r.Adopt(pr);
       g.prices.push_back(price);
@@ -529,7 +542,7 @@ Model ReadModel(Reader& r) {
     m.max_context = r.Integer("max_context", limits::kContext, false);
     m.tie_embeddings = r.Bool("tie_embeddings", false);
     if (m.heads > 0 && m.kv_heads > 0 && m.heads % m.kv_heads != 0)
-      r.Fail("kv_heads", "must divide heads (" + std::to_string(m.heads) + ")");
+      r.Fail("kv_heads", TrF("must divide heads ({0})", {std::to_string(m.heads)}));
   }
   m.name = r.String("name");
   m.hf_repo = r.String("hf_repo", false);
@@ -542,7 +555,7 @@ Model ReadModel(Reader& r) {
   m.published_includes_mtp = r.Bool("published_includes_mtp", false);
   m.active_excludes = r.String("active_excludes", false);
   if (!m.active_excludes.empty() && m.active_excludes != "input_embedding" && m.active_excludes != "embeddings")
-    r.Fail("active_excludes", "must be input_embedding or embeddings");
+    r.Fail("active_excludes", N_("must be input_embedding or embeddings"));
   // Publishers round: "37B" stands for anything from 36.5 to 37.5 B.
   double rounded_total = 0, rounded_active = 0;
   if (const json* rounding = r.Object("published_rounding", false)) {
@@ -560,14 +573,17 @@ Model ReadModel(Reader& r) {
       if (!(published > 0)) return;
       const double tolerance = std::max(0.02, unit / 2 / published + 0.005);
       if (std::abs(computed / published - 1) > tolerance)
-        r.Fail(field, "published " + FormatParams(published) + " but the architecture gives " + FormatParams(computed) +
-                          convention + " (more than " + FormatFixed(tolerance * 100, 1) + "% apart)");
+        r.Fail(field,
+               TrF("published {0} but the architecture gives {1}{2} (more than {3}% apart)",
+                   {FormatParams(published), FormatParams(computed), convention, FormatFixed(tolerance * 100, 1)}));
     };
-    std::string total_convention = m.published_excludes_vision && c.vision > 0 ? " without the vision tower" : "";
-    if (m.published_includes_mtp) total_convention += " with the MTP module";
+    std::string total_convention = m.published_excludes_vision && c.vision > 0 ? Tr(" without the vision tower") : "";
+    if (m.published_includes_mtp) total_convention += Tr(" with the MTP module");
     check("params", m.params, PublishedConventionTotal(m, c), rounded_total, total_convention);
     check("active_params", m.active_params, PublishedConventionActive(m, c), rounded_active,
-          m.active_excludes.empty() ? "" : " without the " + std::string(m.active_excludes == "embeddings" ? "embeddings" : "input embedding"));
+          m.active_excludes.empty()           ? ""
+          : m.active_excludes == "embeddings" ? Tr(" without the embeddings")
+                                              : Tr(" without the input embedding"));
   }
   RequireSourced(r, m.sources, {"config", "params", "active_params", "layers", "hidden", "heads", "kv_heads",
                                 "head_dim", "intermediate", "vocab", "max_context"});
@@ -591,7 +607,7 @@ InterconnectSpec ReadInterconnect(Reader& r) {
   l.scope = r.String("scope", false);
   l.notes = r.String("notes", false);
   if (l.effective_bytes_per_s > 0 && l.raw_bytes_per_s > 0 && l.effective_bytes_per_s > l.raw_bytes_per_s * 1.0001)
-    r.Fail("effective_gb_per_s", "must not exceed raw_gb_per_s");
+    r.Fail("effective_gb_per_s", N_("must not exceed raw_gb_per_s"));
   l.sources = ReadSources(r);
   RequireSourced(r, l.sources, {"raw_gb_per_s", "effective_gb_per_s", "bidirectional_gb_per_s", "total_domain_tb_per_s",
                                 "measured_busbw_gb_per_s", "latency_us", "domain_gpus", "links"});
@@ -617,9 +633,9 @@ MeasuredCeiling ReadCeiling(Reader& r) {
   const Kind* kind = nullptr;
   for (const Kind& k : kKinds)
     if (c.what == k.what) kind = &k;
-  if (!r.failed() && !kind) r.Fail("what", "must be gemm, memory, pcie, allreduce_busbw or allreduce_latency");
+  if (!r.failed() && !kind) r.Fail("what", N_("must be gemm, memory, pcie, allreduce_busbw or allreduce_latency"));
   if (kind && !r.failed() && unit != kind->unit)
-    r.Fail("unit", "must be " + std::string(kind->unit) + " for " + c.what + " (is '" + unit + "')");
+    r.Fail("unit", TrF("must be {0} for {1} (is '{2}')", {kind->unit, c.what, unit}));
   if (kind) c.value = measured * kind->scale;
   c.precision = r.String("precision", c.what == "gemm");
   c.gpus = static_cast<int>(r.Integer("gpus", c.what.rfind("allreduce", 0) == 0));
@@ -641,7 +657,7 @@ CloudOffer ReadCloudOffer(Reader& r) {
   o.interconnect = r.String("interconnect", false);
   o.region = r.String("region", false);
   o.date = r.String("date");
-  if (!o.date.empty() && (o.date.size() < 7 || o.date[4] != '-')) r.Fail("date", "must be YYYY-MM or YYYY-MM-DD");
+  if (!o.date.empty() && (o.date.size() < 7 || o.date[4] != '-')) r.Fail("date", N_("must be YYYY-MM or YYYY-MM-DD"));
   o.notes = r.String("notes", false);
   o.on_demand_usd_per_hour = r.Positive("on_demand_usd_per_hour", false);
   o.spot_usd_per_hour = r.Positive("spot_usd_per_hour", false);
@@ -651,16 +667,16 @@ CloudOffer ReadCloudOffer(Reader& r) {
   o.monthly_jpy = r.Positive("monthly_jpy", false);
   o.access = r.String("access", false);
   if (!o.access.empty() && o.access != "application" && o.access != "academic")
-    r.Fail("access", "must be application or academic (omit it for an offer anyone can rent)");
+    r.Fail("access", N_("must be application or academic (omit it for an offer anyone can rent)"));
   const bool usd = o.on_demand_usd_per_hour > 0 || o.spot_usd_per_hour > 0 || o.reserved_1y_usd_per_hour > 0;
   const bool jpy = o.on_demand_jpy_per_hour > 0 || o.spot_jpy_per_hour > 0 || o.monthly_jpy > 0;
   if (!usd && !jpy)
     r.FailEntry(
-        "needs at least one price (on_demand_usd_per_hour, spot_usd_per_hour, reserved_1y_usd_per_hour, "
-        "on_demand_jpy_per_hour, spot_jpy_per_hour or monthly_jpy)");
-  if (usd && jpy) r.FailEntry("quotes prices in dollars and in yen: one currency per offer (split it in two)");
+        N_("needs at least one price (on_demand_usd_per_hour, spot_usd_per_hour, reserved_1y_usd_per_hour, "
+           "on_demand_jpy_per_hour, spot_jpy_per_hour or monthly_jpy)"));
+  if (usd && jpy) r.FailEntry(N_("quotes prices in dollars and in yen: one currency per offer (split it in two)"));
   if (o.monthly_jpy > 0 && o.on_demand_jpy_per_hour > 0)
-    r.FailEntry("gives both an hourly and a monthly yen price: one per offer (split it in two)");
+    r.FailEntry(N_("gives both an hourly and a monthly yen price: one per offer (split it in two)"));
   o.sources = ReadSources(r);
   RequireSourced(r, o.sources,
                  {"on_demand_usd_per_hour", "spot_usd_per_hour", "reserved_1y_usd_per_hour", "on_demand_jpy_per_hour",
@@ -673,16 +689,16 @@ FxRate ReadFxRate(Reader& r) {
   x.id = r.String("id");
   x.currency = r.String("currency");
   if (!x.currency.empty() && x.currency != "JPY" && x.currency != "EUR")
-    r.Fail("currency", "must be JPY or EUR (the catalog's money is in US dollars)");
+    r.Fail("currency", N_("must be JPY or EUR (the catalog's money is in US dollars)"));
   x.per_usd = r.Positive("per_usd");
   // A rate off by a factor of 100 (yen per cent, a typo) would misprice every yen offer.
   if (x.currency == "JPY" && x.per_usd > 0 && (x.per_usd < 50 || x.per_usd > 500))
-    r.Fail("per_usd", "yen per US dollar outside 50-500: check the units");
+    r.Fail("per_usd", N_("yen per US dollar outside 50-500: check the units"));
   if (x.currency == "EUR" && x.per_usd > 0 && (x.per_usd < 0.3 || x.per_usd > 3))
-    r.Fail("per_usd", "euros per US dollar outside 0.3-3: check the units (dollars per euro is its inverse)");
+    r.Fail("per_usd", N_("euros per US dollar outside 0.3-3: check the units (dollars per euro is its inverse)"));
   x.date = r.String("date");
   if (!x.date.empty() && (x.date.size() != 10 || x.date[4] != '-' || x.date[7] != '-'))
-    r.Fail("date", "must be YYYY-MM-DD");
+    r.Fail("date", N_("must be YYYY-MM-DD"));
   x.notes = r.String("notes", false);
   if (const json* src = r.Object("source")) x.source = ReadSource(*src, r.where() + ": source", r);
   return x;
@@ -719,7 +735,7 @@ std::optional<T> ReadChoice(Reader& r, const char* key, const std::pair<const ch
     if (word == name) return value;
     names += (names.empty() ? "" : ", ") + std::string(name);
   }
-  r.Fail(key, "must be one of " + names);
+  r.Fail(key, TrF("must be one of {0}", {names}));
   return std::nullopt;
 }
 
@@ -753,14 +769,14 @@ EngineReserve ReadEngineReserve(Reader& r) {
     }
     const bool last = i + 1 == tiers->size();
     if (last != (tier.below_gib == 0))
-      t.Fail("gpu_mem_below_gib", last ? "must be null in the last tier (it takes every larger GPU)"
-                                       : "is missing (only the last tier is unbounded)");
+      t.Fail("gpu_mem_below_gib", last ? N_("must be null in the last tier (it takes every larger GPU)")
+                                       : N_("is missing (only the last tier is unbounded)"));
     else if (!res.tiers.empty() && tier.below_gib > 0 && tier.below_gib <= res.tiers.back().below_gib)
-      t.Fail("gpu_mem_below_gib", "must grow from tier to tier");
+      t.Fail("gpu_mem_below_gib", N_("must grow from tier to tier"));
     r.Adopt(t);
     res.tiers.push_back(tier);
   }
-  if (res.tiers.empty()) r.Fail("defaults_by_gpu_memory", "must list at least one tier");
+  if (res.tiers.empty()) r.Fail("defaults_by_gpu_memory", N_("must list at least one tier"));
   return res;
 }
 
@@ -771,11 +787,12 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
     e.memory_cap = *cap;
     // The cap applies the engine's fraction, named as the engine names it.
     if (e.memory_cap == MemoryCap::kTotal && e.memory_fraction_of != "total")
-      r.Fail("memory_cap", "is 'total' but no fraction of total memory is given (gpu_memory_utilization_default)");
+      r.Fail("memory_cap", N_("is 'total' but no fraction of total memory is given (gpu_memory_utilization_default)"));
     else if (e.memory_cap == MemoryCap::kFree && e.memory_fraction_of != "free")
-      r.Fail("memory_cap", "is 'free' but no fraction of free memory is given (kv_cache_free_gpu_mem_fraction_default)");
+      r.Fail("memory_cap",
+             N_("is 'free' but no fraction of free memory is given (kv_cache_free_gpu_mem_fraction_default)"));
     else if (e.memory_cap == MemoryCap::kNone && e.memory_fraction > 0)
-      r.Fail("memory_cap", "is 'none' but the profile gives a memory fraction (use total, free or reserve)");
+      r.Fail("memory_cap", N_("is 'none' but the profile gives a memory fraction (use total, free or reserve)"));
   }
   if (const std::optional<WorkspaceModel> model = ReadChoice(r, "workspace_model", kWorkspaces)) {
     e.workspace_model = *model;
@@ -797,7 +814,7 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
     for (const json& m : *modes) {
       const std::optional<MultiGpuMode> found = MultiGpuModeOf(m);
       if (!found) {
-        r.Fail("multi_gpu_modes", "must list words of tensor-parallel, layer-split, row-split, dp-attention");
+        r.Fail("multi_gpu_modes", N_("must list words of tensor-parallel, layer-split, row-split, dp-attention"));
         break;
       }
       if (std::find(e.multi_gpu_modes.begin(), e.multi_gpu_modes.end(), *found) == e.multi_gpu_modes.end())
@@ -808,7 +825,8 @@ void ReadEngineBehaviour(Reader& r, EngineProfile& e) {
     for (const auto& [word, text] : notes->items()) {
       const std::optional<MultiGpuMode> found = MultiGpuModeOf(json(word));
       if (!found || !text.is_string()) {
-        r.Fail("multi_gpu_notes", "must map a mode (tensor-parallel, layer-split, row-split, dp-attention) to a sentence");
+        r.Fail("multi_gpu_notes",
+               N_("must map a mode (tensor-parallel, layer-split, row-split, dp-attention) to a sentence"));
         break;
       }
       e.multi_gpu_notes.emplace_back(*found, text.get<std::string>());
@@ -838,7 +856,7 @@ EngineProfile ReadEngine(Reader& r) {
     fraction_fields.push_back(f.key);
     const double v = r.Positive(f.key, false);
     if (v == 0) continue;
-    if (v > 1) r.Fail(f.key, "must be a fraction from 0 to 1");
+    if (v > 1) r.Fail(f.key, N_("must be a fraction from 0 to 1"));
     e.memory_fraction = v;
     e.memory_fraction_of = f.of;
   }
@@ -855,7 +873,7 @@ EngineProfile ReadEngine(Reader& r) {
       else if (v == no)
         out = false;
       else
-        sr.Fail(key, std::string("must be '") + yes + "' or '" + no + "'");
+        sr.Fail(key, TrF("must be '{0}' or '{1}'", {yes, no}));
     };
     choice("step_mix", "mixed", "prefill-first", k.mixed_steps);
     choice("admission", "reserve-whole", "per-step", k.reserve_whole);
@@ -899,8 +917,8 @@ EngineProfile ReadEngine(Reader& r) {
     k.prefill_compute_efficiency = c.Positive("prefill_compute_efficiency");
     k.kernel_s = c.Positive("kernel_us", true, /*allow_zero=*/true) * 1e-6;
     k.prefill_token_layer_s = c.Positive("prefill_token_layer_us", true, /*allow_zero=*/true) * 1e-6;
-    if (k.decode_bw_efficiency > 1) c.Fail("decode_bw_efficiency", "must be a fraction from 0 to 1");
-    if (k.prefill_compute_efficiency > 1) c.Fail("prefill_compute_efficiency", "must be a fraction from 0 to 1");
+    if (k.decode_bw_efficiency > 1) c.Fail("decode_bw_efficiency", N_("must be a fraction from 0 to 1"));
+    if (k.prefill_compute_efficiency > 1) c.Fail("prefill_compute_efficiency", N_("must be a fraction from 0 to 1"));
     // Required of the built-in files (unit-catalog checks every engine has one); the page's
     // embedded copy leaves it out (cmake/catalog_lean.py) and fetches it with the sources.
     k.basis = c.String("basis", false);
@@ -911,7 +929,7 @@ EngineProfile ReadEngine(Reader& r) {
       b.lo = br.Positive("lo");
       b.hi = br.Positive("hi");
       b.cases = static_cast<int>(br.Integer("cases", true, /*allow_zero=*/true));
-      if (!br.failed() && !(b.lo <= 1 && b.hi >= 1)) br.FailEntry("must have lo <= 1 <= hi");
+      if (!br.failed() && !(b.lo <= 1 && b.hi >= 1)) br.FailEntry(N_("must have lo <= 1 <= hi"));
       c.Adopt(br);
     };
     band("decode_band", k.decode);
@@ -932,7 +950,7 @@ EngineProfile ReadEngine(Reader& r) {
         b->hi = br.Positive("hi");
         b->cases = static_cast<int>(br.Integer("cases", true, /*allow_zero=*/true));
         b->basis = br.String("basis", false);
-        if (!br.failed() && !(b->lo <= 1 && b->hi >= 1)) br.FailEntry("must have lo <= 1 <= hi");
+        if (!br.failed() && !(b->lo <= 1 && b->hi >= 1)) br.FailEntry(N_("must have lo <= 1 <= hi"));
         sr.Adopt(br);
       }
       c.Adopt(sr);
@@ -947,7 +965,7 @@ EngineProfile ReadEngine(Reader& r) {
         v.decode_bw_efficiency = vr.Positive("decode_bw_efficiency");
         v.kernel_s = vr.Positive("kernel_us", true, /*allow_zero=*/true) * 1e-6;
         v.cases = static_cast<int>(vr.Integer("cases"));
-        if (v.decode_bw_efficiency > 1) vr.Fail("decode_bw_efficiency", "must be a fraction from 0 to 1");
+        if (v.decode_bw_efficiency > 1) vr.Fail("decode_bw_efficiency", N_("must be a fraction from 0 to 1"));
         c.Adopt(vr);
         k.by_vendor.push_back(v);
       }
@@ -957,21 +975,22 @@ EngineProfile ReadEngine(Reader& r) {
         Reader cr((*classes)[i], c.where() + ": class_bands[" + std::to_string(i) + "]");
         ClassBand cb;
         cb.phase = cr.String("phase");
-        if (!cr.failed() && cb.phase != "decode" && cb.phase != "prefill") cr.Fail("phase", "must be decode or prefill");
+        if (!cr.failed() && cb.phase != "decode" && cb.phase != "prefill")
+          cr.Fail("phase", N_("must be decode or prefill"));
         cb.moe = cr.Bool("moe", false);
         cb.multi_gpu = cr.Bool("multi_gpu", false);
         cb.vendor = cr.String("vendor");
         cb.band.lo = cr.Positive("lo");
         cb.band.hi = cr.Positive("hi");
         cb.band.cases = static_cast<int>(cr.Integer("cases", true, /*allow_zero=*/true));
-        if (!cr.failed() && !(cb.band.lo <= 1 && cb.band.hi >= 1)) cr.FailEntry("must have lo <= 1 <= hi");
+        if (!cr.failed() && !(cb.band.lo <= 1 && cb.band.hi >= 1)) cr.FailEntry(N_("must have lo <= 1 <= hi"));
         c.Adopt(cr);
         k.classes.push_back(cb);
       }
     }
     r.Adopt(c);
   } else {
-    r.Fail("calibration", "is missing (efficiencies and error bands; see assets/catalog/README.md)");
+    r.Fail("calibration", N_("is missing (efficiencies and error bands; see assets/catalog/README.md)"));
   }
   if (const json* examples = r.Array("activation_workspace_gib_examples", false)) {
     for (size_t i = 0; i < examples->size(); ++i) {
@@ -983,7 +1002,8 @@ EngineProfile ReadEngine(Reader& r) {
       x.Ignore({"mib", "weights_gib", "non_torch_gib", "kv_cache_gib", "gpu_memory_utilization"});
       ex.source = static_cast<int>(x.Integer("source_index", true, /*allow_zero=*/true));
       if (!r.sources_elsewhere() && (ex.source < 0 || ex.source >= static_cast<int>(e.sources.size())))
-        x.Fail("source_index", "must index the engine's sources (0 to " + std::to_string(e.sources.size()) + " - 1)");
+        x.Fail("source_index",
+               TrF("must index the engine's sources (0 to {0} - 1)", {std::to_string(e.sources.size())}));
       r.Adopt(x);
       e.examples.push_back(ex);
     }
@@ -1019,13 +1039,13 @@ Format ReadFormat(Reader& r, const char* size_field) {
       f.lm_head_bits = tr.Positive("lm_head", false);
       f.tensor_bits_why = tr.String("why", !tr.sources_elsewhere());  // the lean copy leaves the words out
       for (const char* key : {"layers", "routed_experts", "input_embedding", "lm_head"})
-        if (tr.Positive(key, false) > 32) tr.Fail(key, "must be at most 32 bits");
+        if (tr.Positive(key, false) > 32) tr.Fail(key, N_("must be at most 32 bits"));
       r.Adopt(tr);
     }
     if (const json* k = r.Object("extra_kernels_per_gemm", false)) {
       Reader kr(*k, r.where() + ": extra_kernels_per_gemm", r.sources_elsewhere());
       f.extra_kernels_per_gemm = static_cast<int>(kr.Integer("count"));
-      if (f.extra_kernels_per_gemm > 64) kr.Fail("count", "must be at most 64");
+      if (f.extra_kernels_per_gemm > 64) kr.Fail("count", N_("must be at most 64"));
       kr.String("why", !kr.sources_elsewhere());
       r.Adopt(kr);
     }
@@ -1063,7 +1083,7 @@ bool ReadList(const json& doc, const std::string& file, const char* key, std::ve
   auto it = doc.find(key);
   if (it == doc.end()) return true;
   if (!it->is_array()) {
-    errors.push_back(file + ": '" + key + "' must be an array");
+    errors.push_back(file + ": " + TrF("'{0}' must be an array", {key}));
     return false;
   }
   const size_t before = errors.size();
@@ -1072,15 +1092,15 @@ bool ReadList(const json& doc, const std::string& file, const char* key, std::ve
     Reader r((*it)[i], EntryWhere(file, key, i, (*it)[i]), options.sources_elsewhere);
     T entry = read(r);
     if (entry.id.empty() && (*it)[i].is_object() && (*it)[i].value("id", json()).is_string())
-      r.Fail("id", "must not be empty");
+      r.Fail("id", N_("must not be empty"));
     r.CheckKeys();
     // An entry that fails: its unknown fields too, which often explain a missing one.
     if (r.failed())
       for (const std::string& w : r.warnings())
         if (w.find(kUnknownFieldWarning) != std::string::npos) r.FailEntry(w.substr(r.where().size() + 2));
-    if (!entry.id.empty() && !seen.insert(entry.id).second) r.Fail("id", "repeats an id used earlier in this file");
+    if (!entry.id.empty() && !seen.insert(entry.id).second) r.Fail("id", N_("repeats an id used earlier in this file"));
     if (!r.failed() && !Upsert(into, std::move(entry), options.on_existing))
-      r.Fail("id", "is already defined by another built-in file");
+      r.Fail("id", N_("is already defined by another built-in file"));
     errors.insert(errors.end(), r.errors().begin(), r.errors().end());
     warnings.insert(warnings.end(), r.warnings().begin(), r.warnings().end());
   }
@@ -1102,8 +1122,8 @@ bool ExpandEngineVersions(json& doc, const std::string& file, std::vector<std::s
     for (size_t k = 0; k < i && base_id.is_string(); ++k)
       if ((*list)[k].is_object() && (*list)[k].value("id", "") == base_id.get_ref<const std::string&>()) base = &(*list)[k];
     if (!base) {
-      errors.push_back(EntryWhere(file, "engines", i, entry) +
-                       ": field 'base' must name an engine given earlier in this file");
+      errors.push_back(EntryWhere(file, "engines", i, entry) + ": " +
+                       Tr("field 'base' must name an engine given earlier in this file"));
       ok = false;
       continue;
     }
@@ -1127,12 +1147,12 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
       continue;
     }
     if (!doc.is_object()) {
-      errors.push_back(file.name + ": must be a JSON object");
+      errors.push_back(file.name + ": " + Tr("must be a JSON object"));
       continue;
     }
     auto schema = doc.find("schema");
     if (schema == doc.end() || !schema->is_number_integer() || schema->get<int>() != 1) {
-      errors.push_back(file.name + ": field 'schema' must be 1");
+      errors.push_back(file.name + ": " + Tr("field 'schema' must be 1"));
       continue;
     }
     // A key that names no list (a typo such as "gpu") would add nothing without a word.
@@ -1146,10 +1166,10 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
           std::find(kLists.begin(), kLists.end(), k) != kLists.end())
         continue;
       const std::string near = NearestWord(k, kLists);
-      errors.push_back(file.name + ": '" + k + "' is not a list of a catalog file" +
-                       (near.empty() ? "" : ": did you mean '" + near + "'?") +
-                       " (the lists: gpus, models, weight_formats, kv_formats, interconnects, cloud_offers, "
-                       "engines, ceilings, fx_rates; keys starting with '_' are comments)");
+      errors.push_back(file.name + ": " + TrF("'{0}' is not a list of a catalog file", {k}) +
+                       (near.empty() ? "" : TrF(": did you mean '{0}'?", {near})) +
+                       Tr(" (the lists: gpus, models, weight_formats, kv_formats, interconnects, cloud_offers, "
+                          "engines, ceilings, fx_rates; keys starting with '_' are comments)"));
       lists_ok = false;
     }
     // Every list is read and every problem collected; a file with any error adds nothing.
@@ -1172,10 +1192,11 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
   for (size_t i = 0; i < base.cloud_offers.size(); ++i) {
     const CloudOffer& o = base.cloud_offers[i];
     if (!base.FindGpu(o.gpu))
-      errors.push_back("cloud offer '" + o.id + "': field 'gpu' names an unknown GPU '" + o.gpu + "'");
+      errors.push_back(TrF("cloud offer '{0}': field 'gpu' names an unknown GPU '{1}'", {o.id, o.gpu}));
   }
   for (const MeasuredCeiling& c : base.ceilings)
-    if (!base.FindGpu(c.gpu)) errors.push_back("ceiling '" + c.id + "': field 'gpu' names an unknown GPU '" + c.gpu + "'");
+    if (!base.FindGpu(c.gpu))
+      errors.push_back(TrF("ceiling '{0}': field 'gpu' names an unknown GPU '{1}'", {c.id, c.gpu}));
   if (!errors.empty()) {
     std::string all;
     for (const std::string& e : errors) all += (all.empty() ? "" : "\n") + e;
@@ -1305,9 +1326,9 @@ Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base,
 
 Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, const std::string& name_hint) {
   json doc = detail::ParseJson(text);
-  const std::string origin = name_hint.empty() ? "pasted text" : name_hint;
+  const std::string origin = name_hint.empty() ? Tr("pasted text") : name_hint;
   if (doc.is_discarded()) return Error{origin + ": " + detail::JsonErrorAt(text)};
-  if (!doc.is_object()) return Error{origin + ": must be a JSON object (a catalog file or a config.json)"};
+  if (!doc.is_object()) return Error{origin + ": " + Tr("must be a JSON object (a catalog file or a config.json)")};
   if (doc.contains("schema")) {
     Result<Catalog> merged = LoadCatalog({{origin, std::string(text)}}, base);
     if (!merged.ok()) return Error{merged.error()};
@@ -1318,10 +1339,13 @@ Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, 
     const size_t first = base.warnings.size(), count = c.warnings.size() - first;
     for (size_t i = first; i < c.warnings.size() && i < first + 3; ++i) warned += "\n" + c.warnings[i];
     if (count > 3)
-      warned += "\n... and " + std::to_string(count - 3) + " more warnings (gpuplan catalog validate FILE lists them)";
-    return ImportedText{c, origin + ": catalog merged (" + added(c.gpus.size(), base.gpus.size()) + " new GPUs, " +
-                               added(c.models.size(), base.models.size()) + " new models; same ids replaced)" +
-                               (count > 0 ? "; warnings:" + warned : "")};
+      warned += "\n" + TrF("... and {0} more warnings (gpuplan catalog validate FILE lists them)",
+                           {std::to_string(count - 3)});
+    return ImportedText{c,
+                        origin + ": " +
+                            TrF("catalog merged ({0} new GPUs, {1} new models; same ids replaced)",
+                                {added(c.gpus.size(), base.gpus.size()), added(c.models.size(), base.models.size())}) +
+                            (count > 0 ? Tr("; warnings:") + warned : "")};
   }
   // A config.json: the id comes from the file name or the checkpoint name, made URL-safe.
   std::string id = name_hint;
@@ -1331,11 +1355,11 @@ Result<ImportedText> ImportUserText(const Catalog& base, std::string_view text, 
   Result<Model> m = ImportHfConfig(text, origin, id);
   if (!m.ok()) return Error{m.error()};
   Model model = std::move(m).value();
-  model.name = id + " (imported)";
-  model.notes = "imported from " + origin + " in this session; not part of the built-in catalog";
+  model.name = TrF("{0} (imported)", {id});
+  model.notes = TrF("imported from {0} in this session; not part of the built-in catalog", {origin});
   ImportedText out{base, ""};
   Upsert(out.catalog.models, model, OnExistingId::kReplace);
-  out.summary = origin + ": model '" + id + "' added (" + FormatParams(CountParams(model).total) + " parameters)";
+  out.summary = origin + ": " + TrF("model '{0}' added ({1} parameters)", {id, FormatParams(CountParams(model).total)});
   return out;
 }
 
@@ -1372,15 +1396,15 @@ Result<std::vector<CatalogFile>> ParseCatalogBundle(std::string_view text) {
   const json doc = detail::ParseJson(text);
   auto schema = doc.is_object() ? doc.find("schema") : doc.end();
   if (!doc.is_object() || schema == doc.end() || !schema->is_string() || *schema != "gpuplan.catalog-files/1")
-    return Error{"catalog sources: not a gpuplan.catalog-files/1 file"};
+    return Error{Tr("catalog sources: not a gpuplan.catalog-files/1 file")};
   if (auto e = doc.find("error"); e != doc.end() && e->is_string())
-    return Error{"catalog sources: " + e->get<std::string>()};  // the page could not fetch them
+    return Error{TrF("catalog sources: {0}", {e->get<std::string>()})};  // the page could not fetch them
   auto files = doc.find("files");
-  if (files == doc.end() || !files->is_array() || files->empty()) return Error{"catalog sources: no files"};
+  if (files == doc.end() || !files->is_array() || files->empty()) return Error{Tr("catalog sources: no files")};
   std::vector<CatalogFile> out;
   for (const json& f : *files) {
     if (!f.is_object() || !f.contains("name") || !f["name"].is_string() || !f.contains("doc") || !f["doc"].is_object())
-      return Error{"catalog sources: each file needs a name and a doc"};
+      return Error{Tr("catalog sources: each file needs a name and a doc")};
     out.push_back({f["name"].get<std::string>(), f["doc"].dump()});
   }
   return out;
@@ -1396,11 +1420,12 @@ std::string UnknownIdMessage(std::string_view kind, std::string_view id,
     if (!id.empty() && k.size() > id.size() && k.compare(0, id.size(), id) == 0 && k[id.size()] == '-' && begun++ < 4)
       near += (near.empty() ? "" : "' or '") + k;
   if (near.empty()) near = NearestWord(id, known);
-  std::string msg = "unknown " + std::string(kind) + " '" + std::string(id.substr(0, 40)) +
-                    (id.size() > 40 ? "...'" : "'") + (near.empty() ? "" : ": did you mean '" + near + "'?") +
-                    " (known: ";
-  for (size_t i = 0; i < known.size(); ++i) msg += (i ? ", " : "") + known[i];
-  return msg + ")";
+  // `kind` is a marked word (N_ where it is passed: "model", "GPU", ...), translated here.
+  std::string list;
+  for (size_t i = 0; i < known.size(); ++i) list += (i ? ", " : "") + known[i];
+  return TrF("unknown {0} '{1}'",
+             {Tr(std::string(kind).c_str()), std::string(id.substr(0, 40)) + (id.size() > 40 ? "..." : "")}) +
+         (near.empty() ? "" : TrF(": did you mean '{0}'?", {near})) + TrF(" (known: {0})", {list});
 }
 
 }  // namespace gpuplan

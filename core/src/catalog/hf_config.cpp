@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/i18n.h"
 #include "gpuplan/limits.h"
 #include "gpuplan/units.h"
 #include "json_fields.h"
@@ -103,19 +104,19 @@ class ConfigReader {
   long long Int(std::initializer_list<const char*> keys, long long fallback, bool required = false) {
     const json* v = Find(keys);
     if (!v) {
-      if (required) Fail(*keys.begin(), "is missing");
+      if (required) Fail(*keys.begin(), N_("is missing"));
       return fallback;
     }
     if (!v->is_number() || v->get<double>() < 0 || v->get<double>() != std::floor(v->get<double>())) {
-      Fail(KeyName(keys, v), "must be a whole number >= 0");
+      Fail(KeyName(keys, v), N_("must be a whole number >= 0"));
       return fallback;
     }
     // The limit before any cast: 23333333334 layers must not wrap to an int, nor run a loop.
     const char* key = KeyName(keys, v);
     const limits::Limit& limit = LimitOf(key);
     if (v->get<double>() > static_cast<double>(limit.max)) {
-      Fail(key,
-           "is " + (v->is_number_float() ? FormatShort(v->get<double>(), 0) : v->dump()) + ", " + limits::Above(limit));
+      Fail(key, TrF("is {0}, {1}",
+                    {v->is_number_float() ? FormatShort(v->get<double>(), 0) : v->dump(), limits::Above(limit)}));
       return fallback;
     }
     return v->get<long long>();
@@ -124,7 +125,7 @@ class ConfigReader {
     const json* v = Find(keys);
     if (!v) return fallback;
     if (!v->is_boolean()) {
-      Fail(KeyName(keys, v), "must be true or false");
+      Fail(KeyName(keys, v), N_("must be true or false"));
       return fallback;
     }
     return v->get<bool>();
@@ -133,13 +134,14 @@ class ConfigReader {
     const json* v = Find(keys);
     if (!v) return {};
     if (!v->is_string()) {
-      Fail(KeyName(keys, v), "must be a string");
+      Fail(KeyName(keys, v), N_("must be a string"));
       return {};
     }
     return v->get<std::string>();
   }
   void Fail(std::string_view key, std::string_view why) {
-    if (error_.empty()) error_ = origin_ + ": key '" + std::string(key) + "' " + std::string(why);
+    // `why` is translated where the table has it (the literals passed here are marked N_).
+    if (error_.empty()) error_ = TrF("{0}: key '{1}' {2}", {origin_, key, Tr(std::string(why).c_str())});
   }
 
  private:
@@ -231,13 +233,15 @@ Vision CountVision(const json& v, const std::string& family, double text_hidden)
     // post-LayerNorm; LLaVA's projector is a 2-layer MLP into the language model's width.
     const double tower = h + channels * patch * patch * h + (patches + 1) * h + 2 * h + layers * vit_block + 2 * h;
     const double projector = h * text_hidden + text_hidden + text_hidden * text_hidden + text_hidden;
-    out = {tower + projector, "CLIP vision tower (" + FormatParams(tower) + ") + 2-layer projector (" + FormatParams(projector) + ")"};
+    out = {tower + projector,
+           TrF("CLIP vision tower ({0}) + 2-layer projector ({1})", {FormatParams(tower), FormatParams(projector)})};
   } else if (family == "gemma3") {
     // SigLIP: patch conv with bias, positions for the patches, post-LayerNorm; Gemma 3's projector
     // is one matrix into the text width plus an RMSNorm.
     const double tower = channels * patch * patch * h + h + patches * h + layers * vit_block + 2 * h;
     const double projector = h * text_hidden + h;
-    out = {tower + projector, "SigLIP vision tower (" + FormatParams(tower) + ") + projector (" + FormatParams(projector) + ")"};
+    out = {tower + projector,
+           TrF("SigLIP vision tower ({0}) + projector ({1})", {FormatParams(tower), FormatParams(projector)})};
   } else if (family == "llama4") {
     // Llama 4's ViT (mlx-vlm llama4/vision.py): class token, patch conv without bias, positions
     // for patches + 1, pre/post LayerNorms; a pixel-shuffle MLP adapter; a linear projector.
@@ -246,8 +250,8 @@ Vision CountVision(const json& v, const std::string& family, double text_hidden)
     const double tower = layers * vit_block + channels * patch * patch * h + h + (patches + 1) * h + 4 * h;
     const double adapter = inter * pin + pout * pout;
     const double projector = vout * text_hidden;
-    out = {tower + adapter + projector, "Llama 4 vision tower (" + FormatParams(tower) + ") + adapter and projector (" +
-                                            FormatParams(adapter + projector) + ")"};
+    out = {tower + adapter + projector, TrF("Llama 4 vision tower ({0}) + adapter and projector ({1})",
+                                            {FormatParams(tower), FormatParams(adapter + projector)})};
   } else if (family == "qwen2_5_vl") {
     // Qwen2.5-VL (modeling_qwen2_5_vl.py): 3-D patch conv without bias, RMSNorm blocks with a
     // fused qkv and a gated MLP (biases), a merger: RMSNorm, Linear(4h, 4h), Linear(4h, out).
@@ -256,7 +260,8 @@ Vision CountVision(const json& v, const std::string& family, double text_hidden)
     const double block = 2 * h + (h * 3 * h + 3 * h) + (h * h + h) + 2 * (h * inter + inter) + (inter * h + h);
     const double tower = channels * tp * patch * patch * h + layers * block;
     const double merger = h + (m * m + m) + (m * out_h + out_h);
-    out = {tower + merger, "Qwen2.5-VL vision tower (" + FormatParams(tower) + ") + merger (" + FormatParams(merger) + ")"};
+    out = {tower + merger,
+           TrF("Qwen2.5-VL vision tower ({0}) + merger ({1})", {FormatParams(tower), FormatParams(merger)})};
   } else if (family == "qwen3_5") {
     // Qwen3-VL-style tower (Qwen3.5): 3-D patch conv with bias, learned positions, LayerNorm ViT
     // blocks with biases, a merger (LayerNorm, fc1, fc2) and one more per deep-stack level.
@@ -266,7 +271,8 @@ Vision CountVision(const json& v, const std::string& family, double text_hidden)
     if (auto it = v.find("deepstack_visual_indexes"); it != v.end() && it->is_array()) deepstack = static_cast<double>(it->size());
     const double tower = channels * tp * patch * patch * h + h + get("num_position_embeddings", 0) * h + layers * vit_block;
     const double merger = (2 * h + (m * m + m) + (m * out_h + out_h)) * (1 + deepstack);
-    out = {tower + merger, "Qwen3.5 vision tower (" + FormatParams(tower) + ") + merger (" + FormatParams(merger) + ")"};
+    out = {tower + merger,
+           TrF("Qwen3.5 vision tower ({0}) + merger ({1})", {FormatParams(tower), FormatParams(merger)})};
   } else if (family == "pixtral") {
     // Pixtral (modeling_pixtral.py, Mistral Small 3.x): patch conv without bias, ln_pre, RMSNorm
     // blocks with q, k, v, o and a gated MLP, no biases; Mistral3's projector: an RMSNorm, a
@@ -275,16 +281,18 @@ Vision CountVision(const json& v, const std::string& family, double text_hidden)
     const double tower = channels * patch * patch * h + h + layers * block;
     const double merge = 2;  // Mistral3Config's spatial_merge_size: 2 in every published config
     const double projector = h + merge * merge * h * h + h * text_hidden + text_hidden * text_hidden;
-    out = {tower + projector, "Pixtral vision tower (" + FormatParams(tower) + ") + patch merger and projector (" +
-                                  FormatParams(projector) + ")"};
+    out = {tower + projector, TrF("Pixtral vision tower ({0}) + patch merger and projector ({1})",
+                                  {FormatParams(tower), FormatParams(projector)})};
   } else {
     // Gemma 4's tower has no published layout gpuplan has read: a ViT of its width and depth
     // (RMSNorms, gated MLP, no biases), its position table and a projector; approximate.
     const double block = 4 * h * h + 3 * h * inter + 4 * h;
     const double tower = layers * block + channels * patch * patch * h + get("position_embedding_size", 0) * h;
     const double projector = h * text_hidden;
-    out = {tower + projector, "vision tower approximated as a ViT of its width and depth (" + FormatParams(tower + projector) +
-                                  "; layout not read); an audio tower, if any, is not counted"};
+    out = {tower + projector,
+           TrF("vision tower approximated as a ViT of its width and depth ({0}; layout not read); an audio "
+               "tower, if any, is not counted",
+               {FormatParams(tower + projector)})};
   }
   return out;
 }
@@ -294,7 +302,7 @@ Vision CountVision(const json& v, const std::string& family, double text_hidden)
 Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, const std::string& id) {
   json doc = detail::ParseJson(text);
   if (doc.is_discarded()) return Error{origin + ": " + detail::JsonErrorAt(text)};
-  if (!doc.is_object()) return Error{origin + ": must be a JSON object (a Hugging Face config.json)"};
+  if (!doc.is_object()) return Error{origin + ": " + Tr("must be a JSON object (a Hugging Face config.json)")};
   // Multimodal checkpoints (Gemma 3, Llama 4, ...) keep the language model in text_config.
   const json* cfg = &doc;
   auto text_config = doc.find("text_config");
@@ -324,7 +332,7 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
       for (char& c : a) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       m.model_type = a;
     } else {
-      r.Fail("model_type", "is missing (and there is no 'architectures' list)");
+      r.Fail("model_type", N_("is missing (and there is no 'architectures' list)"));
     }
   }
   if (r.failed()) return Error{r.error()};
@@ -334,12 +342,15 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
                                (doc.contains("is_encoder_decoder") && doc["is_encoder_decoder"].is_boolean() &&
                                 doc["is_encoder_decoder"].get<bool>());
   if (encoder_decoder)
-    return Error{origin + ": model_type '" + t + "' is an encoder-decoder model (T5, BART, Whisper, ...): gpuplan "
-                 "plans decoder-only language models and encoder-only embedding and reranker models, not these"};
+    return Error{origin + ": " +
+                 TrF("model_type '{0}' is an encoder-decoder model (T5, BART, Whisper, ...): gpuplan "
+                     "plans decoder-only language models and encoder-only embedding and reranker models, not these",
+                     {t})};
   if (t == "kimi_k2") t = "deepseek_v3";  // Kimi K2 is DeepSeek-V3's layout (architectures: DeepseekV3ForCausalLM)
   if (!In(kSupported, t) && !(In(kWrappers, t) && cfg == &doc && t != "llava"))
-    return Error{origin + ": model_type '" + m.model_type + "' is not a layout gpuplan reads (it would count it wrong); "
-                 "supported: " + SupportedList()};
+    return Error{origin + ": " +
+                 TrF("model_type '{0}' is not a layout gpuplan reads (it would count it wrong); supported: {1}",
+                     {m.model_type, SupportedList()})};
   const bool is_gemma = t.rfind("gemma", 0) == 0;
   const bool is_deepseek = t == "deepseek_v2" || t == "deepseek_v3" || t == "deepseek_v32";
   const bool is_bloom = t == "bloom";
@@ -362,14 +373,15 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
   m.vocab = static_cast<int>(r.Int({"vocab_size"}, 0, true));
   if (r.failed()) return Error{r.error()};
   if (m.hidden <= 0 || m.layers <= 0 || m.heads <= 0 || m.vocab <= 0)
-    return Error{origin + ": hidden_size, num_hidden_layers, num_attention_heads and vocab_size must be > 0"};
+    return Error{origin + ": " + Tr("hidden_size, num_hidden_layers, num_attention_heads and vocab_size must be > 0")};
 
   long long kv_default = m.heads;
   if (is_falcon && !r.Bool({"new_decoder_architecture"}, false) && r.Bool({"multi_query"}, true)) kv_default = 1;
   m.kv_heads = static_cast<int>(r.Int({"num_key_value_heads", "num_kv_heads", "n_head_kv"}, kv_default));
   if (m.kv_heads <= 0 || m.heads % m.kv_heads != 0)
-    return Error{origin + ": key 'num_key_value_heads' (" + std::to_string(m.kv_heads) +
-                 ") must be > 0 and divide num_attention_heads (" + std::to_string(m.heads) + ")"};
+    return Error{origin + ": " +
+                 TrF("key 'num_key_value_heads' ({0}) must be > 0 and divide num_attention_heads ({1})",
+                     {std::to_string(m.kv_heads), std::to_string(m.heads)})};
   m.head_dim = static_cast<int>(r.Int({"head_dim"}, m.hidden / m.heads));
   // Falcon/BLOOM/NeoX-style configs may leave the MLP width implicit: 4 × hidden.
   m.intermediate = static_cast<int>(r.Int({"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim"}, 4LL * m.hidden));
@@ -479,7 +491,8 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
   } else if (const json* types = r.Find({"layer_types"}); types && types->is_array()) {
     for (const json& lt : *types)
       if (lt.is_string() && lt.get<std::string>() == "linear_attention")
-        return Error{origin + ": key 'layer_types' lists linear_attention layers of a family gpuplan does not model yet"};
+        return Error{origin + ": " +
+                     Tr("key 'layer_types' lists linear_attention layers of a family gpuplan does not model yet")};
   }
   // Sliding-window layers: an explicit layer_types list wins; else the family's pattern.
   const json* window = r.Find({"sliding_window"});
@@ -515,8 +528,7 @@ Result<Model> ImportHfConfig(std::string_view text, const std::string& origin, c
     e.layer_period = static_cast<int>(r.Int({"moe_layer_freq", "decoder_sparse_step", "expert_layer_period"}, 1));
     e.layer_offset = static_cast<int>(r.Int({"expert_layer_offset"}, 0));
     e.expert_bias = is_gpt_oss;
-    if (e.experts_per_token > e.experts)
-      r.Fail("num_experts_per_tok", "must not exceed the number of experts");
+    if (e.experts_per_token > e.experts) r.Fail("num_experts_per_tok", N_("must not exceed the number of experts"));
     if (t == "mixtral" || t == "gpt_oss" || t == "qwen3_moe" || t == "qwen2_moe") {
       // These use MoE in every layer (unless mlp_only_layers says otherwise, which we ignore).
       e.layer_period = std::max(1, e.layer_period);

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/i18n.h"
 #include "gpuplan/units.h"
 #include "json_fields.h"
 
@@ -26,11 +27,11 @@ class Scanner {
   std::string Run() {
     std::vector<char> open;  // '{' or '['
     SkipSpace();
-    if (i_ == t_.size()) return "the text is empty";
+    if (i_ == t_.size()) return Tr("the text is empty");
     for (;;) {
       // A value.
       SkipSpace();
-      if (i_ == t_.size()) return "unexpected end of the text: a value is missing";
+      if (i_ == t_.size()) return Tr("unexpected end of the text: a value is missing");
       const char c = t_[i_];
       if (c == '{' || c == '[') {
         open.push_back(c);
@@ -54,15 +55,15 @@ class Scanner {
       } else if (t_.substr(i_, 5) == "false") {
         i_ += 5;
       } else {
-        return Unexpected("a value (an object, array, string, number, true, false or null)");
+        return Unexpected(Tr("a value (an object, array, string, number, true, false or null)"));
       }
       // After a value: a separator, a closing bracket, or the end.
       for (;;) {
         SkipSpace();
-        if (open.empty()) return i_ == t_.size() ? std::string() : Unexpected("the end of the text after the value");
+        if (open.empty())
+          return i_ == t_.size() ? std::string() : Unexpected(Tr("the end of the text after the value"));
         if (i_ == t_.size())
-          return std::string("unexpected end of the text: ") + (open.back() == '{' ? "'}'" : "']'") +
-                 " or ',' is missing";
+          return TrF("unexpected end of the text: {0} or ',' is missing", {open.back() == '{' ? "'}'" : "']'"});
         const char d = t_[i_];
         const char close = open.back() == '{' ? '}' : ']';
         if (d == close) {
@@ -70,7 +71,7 @@ class Scanner {
           open.pop_back();
           continue;
         }
-        if (d != ',') return Unexpected(open.back() == '{' ? "',' or '}'" : "',' or ']'");
+        if (d != ',') return Unexpected(open.back() == '{' ? Tr("',' or '}'") : Tr("',' or ']'"));
         ++i_;
         if (open.back() == '{') {
           SkipSpace();
@@ -89,25 +90,25 @@ class Scanner {
   }
 
   std::string Unexpected(const char* expected) const {
-    if (i_ == t_.size()) return std::string("unexpected end of the text: expected ") + expected;
+    if (i_ == t_.size()) return TrF("unexpected end of the text: expected {0}", {expected});
     const unsigned char c = static_cast<unsigned char>(t_[i_]);
     std::string shown;
     if (c >= 0x20 && c < 0x7f)
       shown = std::string("'") + static_cast<char>(c) + "'";
     else {
       static const char kHex[] = "0123456789abcdef";
-      shown = std::string("byte 0x") + kHex[c >> 4] + kHex[c & 15];
+      shown = TrF("byte 0x{0}", {std::string{kHex[c >> 4], kHex[c & 15]}});
     }
-    return "expected " + std::string(expected) + ", found " + shown;
+    return TrF("expected {0}, found {1}", {expected, shown});
   }
 
   // A member's key and its ':' (the value follows).
   std::string Key() {
-    if (i_ == t_.size()) return "unexpected end of the text: a key is missing";
-    if (t_[i_] != '"') return Unexpected("a key in double quotes");
+    if (i_ == t_.size()) return Tr("unexpected end of the text: a key is missing");
+    if (t_[i_] != '"') return Unexpected(Tr("a key in double quotes"));
     if (std::string e = String(); !e.empty()) return e;
     SkipSpace();
-    if (i_ == t_.size() || t_[i_] != ':') return Unexpected("':' after the key");
+    if (i_ == t_.size() || t_[i_] != ':') return Unexpected(Tr("':' after the key"));
     ++i_;
     return {};
   }
@@ -136,7 +137,7 @@ class Scanner {
         ++i_;
         return {};
       }
-      if (c < 0x20) return "a control character inside a string (write it as an escape such as \\n)";
+      if (c < 0x20) return Tr("a control character inside a string (write it as an escape such as \\n)");
       if (c == '\\') {
         if (++i_ == t_.size()) break;
         const char e = t_[i_];
@@ -144,33 +145,33 @@ class Scanner {
           // \uXXXX; a UTF-16 high surrogate must be followed by a \u low one, and a low one
           // cannot stand alone (RFC 8259 §7; nlohmann refuses both).
           const long unit = Hex4(i_ + 1);
-          if (unit < 0) return "\\u must be followed by four hexadecimal digits";
+          if (unit < 0) return Tr("\\u must be followed by four hexadecimal digits");
           i_ += 5;
-          if (unit >= 0xdc00 && unit <= 0xdfff) return "a \\u escape holds a lone low surrogate (\\uDC00-\\uDFFF)";
+          if (unit >= 0xdc00 && unit <= 0xdfff) return Tr("a \\u escape holds a lone low surrogate (\\uDC00-\\uDFFF)");
           if (unit >= 0xd800 && unit <= 0xdbff) {
             const long low = t_.substr(i_, 2) == "\\u" ? Hex4(i_ + 2) : -1;
             if (low < 0xdc00 || low > 0xdfff)
-              return "a \\u high surrogate (\\uD800-\\uDBFF) must be followed by a \\u low one";
+              return Tr("a \\u high surrogate (\\uD800-\\uDBFF) must be followed by a \\u low one");
             i_ += 6;
           }
           continue;
         }
         if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos)
-          return std::string("an invalid escape '\\") + e + "' in a string";
+          return TrF("an invalid escape '\\{0}' in a string", {std::string(1, e)});
         ++i_;
         continue;
       }
       if (c >= 0x80) {
         // One well-formed UTF-8 sequence, as strict as nlohmann (no overlong forms or surrogates).
         const std::size_t len = Utf8SequenceAt(t_, i_);
-        if (len == 0) return "invalid UTF-8 inside a string";
+        if (len == 0) return Tr("invalid UTF-8 inside a string");
         i_ += len;
         continue;
       }
       ++i_;
     }
     i_ = start;
-    return "a string is not closed (a '\"' is missing)";
+    return Tr("a string is not closed (a '\"' is missing)");
   }
 
   std::string Number() {
@@ -183,18 +184,18 @@ class Scanner {
     };
     if (i_ < t_.size() && t_[i_] == '0') {
       ++i_;
-      if (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9') return "a number cannot start with 0 (write 7, not 07)";
+      if (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9') return Tr("a number cannot start with 0 (write 7, not 07)");
     } else if (digits() == 0) {
-      return Unexpected("a digit");
+      return Unexpected(Tr("a digit"));
     }
     if (i_ < t_.size() && t_[i_] == '.') {
       ++i_;
-      if (digits() == 0) return Unexpected("a digit after the decimal point");
+      if (digits() == 0) return Unexpected(Tr("a digit after the decimal point"));
     }
     if (i_ < t_.size() && (t_[i_] == 'e' || t_[i_] == 'E')) {
       ++i_;
       if (i_ < t_.size() && (t_[i_] == '+' || t_[i_] == '-')) ++i_;
-      if (digits() == 0) return Unexpected("a digit in the exponent");
+      if (digits() == 0) return Unexpected(Tr("a digit in the exponent"));
     }
     // nlohmann refuses a number that overflows a double (1e400); so does this.
     const std::string token(t_.substr(start, i_ - start));
@@ -202,7 +203,7 @@ class Scanner {
     const double v = std::strtod(token.c_str(), nullptr);
     if (!std::isfinite(v) || (errno == ERANGE && std::fabs(v) > 1)) {
       i_ = start;
-      return "the number " + token + " is out of range";
+      return TrF("the number {0} is out of range", {token});
     }
     return {};
   }
@@ -216,7 +217,7 @@ class Scanner {
 std::string JsonErrorAt(std::string_view text) {
   Scanner scan(text);
   const std::string why = scan.Run();
-  if (why.empty()) return "not valid JSON";  // the scanner accepts what nlohmann refused: no position to give
+  if (why.empty()) return Tr("not valid JSON");  // the scanner accepts what nlohmann refused: no position to give
   // At the end of the text, point just after its last visible character, not at a blank line.
   std::size_t at = scan.pos();
   if (at >= text.size()) {
@@ -249,7 +250,7 @@ std::string JsonErrorAt(std::string_view text) {
     if (k < at && is_start(k)) ++caret;
   }
   const std::string where =
-      "not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + why;
+      TrF("not valid JSON at line {0}, column {1}: {2}", {std::to_string(line), std::to_string(column), why});
   if (snippet.find_first_not_of(' ') == std::string::npos) return where;
   return where + "\n    " + snippet + "\n    " + std::string(caret, ' ') + "^";
 }

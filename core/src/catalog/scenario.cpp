@@ -429,25 +429,26 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
     std::vector<std::string> keys;
     for (const FieldInfo& field : ScenarioFields()) keys.emplace_back(field.key);
     const std::string near = NearestWord(key, keys);
-    return Error{"unknown field " + Quote(key) + (near.empty() ? "" : ": did you mean '" + near + "'?")};
+    return Error{TrF("unknown field {0}", {Quote(key)}) + (near.empty() ? "" : TrF(": did you mean '{0}'?", {near}))};
   }
   switch (f->info.kind) {
     case Kind::kModel:
-      if (!catalog.FindModel(value)) return FieldError(key, UnknownIdMessage("model", value, Ids(catalog.models)));
+      if (!catalog.FindModel(value)) return FieldError(key, UnknownIdMessage(N_("model"), value, Ids(catalog.models)));
       break;
     case Kind::kWeights:
       if (!catalog.FindWeightFormat(value))
-        return FieldError(key, UnknownIdMessage("weight format", value, Ids(catalog.weight_formats)));
+        return FieldError(key, UnknownIdMessage(N_("weight format"), value, Ids(catalog.weight_formats)));
       break;
     case Kind::kKv:
       if (!catalog.FindKvFormat(value))
-        return FieldError(key, UnknownIdMessage("KV format", value, Ids(catalog.kv_formats)));
+        return FieldError(key, UnknownIdMessage(N_("KV format"), value, Ids(catalog.kv_formats)));
       break;
     case Kind::kGpu:
-      if (!catalog.FindGpu(value)) return FieldError(key, UnknownIdMessage("GPU", value, Ids(catalog.gpus)));
+      if (!catalog.FindGpu(value)) return FieldError(key, UnknownIdMessage(N_("GPU"), value, Ids(catalog.gpus)));
       break;
     case Kind::kEngine:
-      if (!catalog.FindEngine(value)) return FieldError(key, UnknownIdMessage("engine", value, Ids(catalog.engines)));
+      if (!catalog.FindEngine(value))
+        return FieldError(key, UnknownIdMessage(N_("engine"), value, Ids(catalog.engines)));
       break;
     case Kind::kInteger:
     case Kind::kSwitch: {
@@ -479,7 +480,7 @@ std::optional<Error> SetField(Scenario& s, std::string_view key, std::string_vie
         for (const MigProfile& p : g.mig_profiles)
           if (std::find(known.begin(), known.end(), p.name) == known.end()) known.push_back(p.name);
       if (std::find(known.begin(), known.end(), value) == known.end())
-        return FieldError(key, UnknownIdMessage("MIG profile", value, known));
+        return FieldError(key, UnknownIdMessage(N_("MIG profile"), value, known));
       break;
     }
     case Kind::kChoice:
@@ -552,15 +553,16 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
     std::string key, value;
     if (eq == std::string_view::npos || !Unpercent(part.substr(0, eq), key) ||
         !Unpercent(part.substr(eq + 1), value)) {
-      drop(Quote(part) + ": not a key=value pair");
+      drop(TrF("{0}: not a key=value pair", {Quote(part)}));
       continue;
     }
     if (key == "v") {
       long long v = 0;
       if (!ParseInteger(value, v) || v < 1)
-        drop("v: " + Quote(value) + " is not a version; read as v" + std::to_string(kStateVersion));
+        drop(TrF("v: {0} is not a version; read as v{1}", {Quote(value), std::to_string(kStateVersion)}));
       else if (v > kStateVersion)
-        drop("v: link is from a newer version (v" + value + "); fields read as v" + std::to_string(kStateVersion));
+        drop(
+            TrF("v: link is from a newer version (v{0}); fields read as v{1}", {value, std::to_string(kStateVersion)}));
       continue;
     }
     if (std::find(PageKeys().begin(), PageKeys().end(), key) != PageKeys().end() ||
@@ -575,15 +577,16 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
     const bool has = std::any_of(g->mig_profiles.begin(), g->mig_profiles.end(),
                                  [&](const MigProfile& p) { return p.name == result.scenario.mig; });
     if (!has) {
-      drop("mig: " + g->name + " has no MIG profile '" + result.scenario.mig + "'; read as none");
+      drop(TrF("mig: {0} has no MIG profile '{1}'; read as none", {g->name, result.scenario.mig}));
       result.scenario.mig = "none";
     }
   }
   if (untold > 0)
-    result.dropped.push_back("... and " + FormatCount(static_cast<int64_t>(untold)) + " more fields not taken");
+    result.dropped.push_back(TrF("... and {0} more fields not taken", {FormatCount(static_cast<int64_t>(untold))}));
   if (unread > 0)
-    result.dropped.push_back("link: " + FormatCount(static_cast<int64_t>(unread)) + " more pairs after the first " +
-                             FormatCount(kMaxStatePairs) + " were not read (a link holds one pair per field)");
+    result.dropped.push_back(
+        TrF("link: {0} more pairs after the first {1} were not read (a link holds one pair per field)",
+            {FormatCount(static_cast<int64_t>(unread)), FormatCount(kMaxStatePairs)}));
   return result;
 }
 

@@ -23,21 +23,22 @@ double StandardNormal(std::mt19937_64& rng) {
 
 std::string Check(const LengthDist& d, const std::string& field) {
   auto bad = [](double v) { return !std::isfinite(v); };
-  if (bad(d.mean) || bad(d.sigma) || bad(d.lo) || bad(d.hi)) return field + ": every figure must be a finite number";
+  if (bad(d.mean) || bad(d.sigma) || bad(d.lo) || bad(d.hi))
+    return TrF("{0}: every figure must be a finite number", {field});
   const double top = d.hi > 0 ? d.hi : kMaxRequestTokens;
   switch (d.kind) {
     case LengthDist::Kind::kFixed:
-      if (d.mean < 1 || d.mean > kMaxRequestTokens) return field + ".mean: a length of 1 to 16,777,216 tokens";
+      if (d.mean < 1 || d.mean > kMaxRequestTokens) return TrF("{0}.mean: a length of 1 to 16,777,216 tokens", {field});
       break;
     case LengthDist::Kind::kUniform:
-      if (d.lo < 1 || d.hi > kMaxRequestTokens) return field + ".lo/hi: lengths of 1 to 16,777,216 tokens";
-      if (d.hi < d.lo) return field + ".hi: below " + field + ".lo";
+      if (d.lo < 1 || d.hi > kMaxRequestTokens) return TrF("{0}.lo/hi: lengths of 1 to 16,777,216 tokens", {field});
+      if (d.hi < d.lo) return TrF("{0}.hi: below {0}.lo", {field});
       break;
     case LengthDist::Kind::kLognormal:
-      if (d.mean < 1 || d.mean > kMaxRequestTokens) return field + ".mean: a length of 1 to 16,777,216 tokens";
-      if (d.sigma < 0 || d.sigma > 5) return field + ".sigma: the log's standard deviation, 0 to 5";
+      if (d.mean < 1 || d.mean > kMaxRequestTokens) return TrF("{0}.mean: a length of 1 to 16,777,216 tokens", {field});
+      if (d.sigma < 0 || d.sigma > 5) return TrF("{0}.sigma: the log's standard deviation, 0 to 5", {field});
       if (d.lo < 1 || top > kMaxRequestTokens || top < d.lo)
-        return field + ".lo/hi: a cut of 1 to 16,777,216 tokens, lo <= hi";
+        return TrF("{0}.lo/hi: a cut of 1 to 16,777,216 tokens, lo <= hi", {field});
       break;
   }
   return "";
@@ -139,10 +140,11 @@ const WorkloadPreset* FindWorkloadPreset(std::string_view id) {
 
 Result<std::vector<Request>> GenerateRequests(const WorkloadSpec& spec) {
   if (spec.requests < 1 || spec.requests > kMaxWorkloadRequests)
-    return Error{"requests: 1 to " + std::to_string(kMaxWorkloadRequests)};
-  if (!std::isfinite(spec.rate) || spec.rate < 0) return Error{"rate: must be >= 0 and finite (0: closed loop)"};
+    return Error{TrF("requests: 1 to {0}", {std::to_string(kMaxWorkloadRequests)})};
+  if (!std::isfinite(spec.rate) || spec.rate < 0) return Error{Tr("rate: must be >= 0 and finite (0: closed loop)")};
   if (spec.rate == 0 && (spec.concurrency < 1 || spec.concurrency > kMaxWorkloadRequests))
-    return Error{"concurrency: a closed loop (rate 0) needs 1 to " + std::to_string(kMaxWorkloadRequests) + " clients"};
+    return Error{
+        TrF("concurrency: a closed loop (rate 0) needs 1 to {0} clients", {std::to_string(kMaxWorkloadRequests)})};
   if (std::string e = Check(spec.input, "input"); !e.empty()) return Error{e};
   if (std::string e = Check(spec.output, "output"); !e.empty()) return Error{e};
   std::mt19937_64 rng(spec.seed);

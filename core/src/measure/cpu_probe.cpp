@@ -15,6 +15,7 @@
 // __builtin_cpu_supports (cpu_platform.h: the same tests and feature sets as the GEMM), so one
 // binary is right on every x86-64 and fast on the one it runs on.
 #include "gpuplan/cpu_probe.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/limits.h"
 #include "gpuplan/units.h"
 
@@ -485,10 +486,10 @@ CpuInfo DetectCpu() {
 #if defined(__EMSCRIPTEN__)
   info.model_name = "WebAssembly (browser/node)";
   info.simd_bits = 128;
-  info.assumptions.push_back(kThreadsAvailable ? "logical CPUs: as the runtime reports them"
-                                               : "logical CPUs: 1 (a wasm build without threads can use one)");
-  info.assumptions.push_back("clock unknown in wasm: no theoretical peak derived");
-  info.assumptions.push_back("WebAssembly SIMD128 has no FMA: the measured peak counts a multiply then an add");
+  info.assumptions.push_back(kThreadsAvailable ? Tr("logical CPUs: as the runtime reports them")
+                                               : Tr("logical CPUs: 1 (a wasm build without threads can use one)"));
+  info.assumptions.push_back(Tr("clock unknown in wasm: no theoretical peak derived"));
+  info.assumptions.push_back(Tr("WebAssembly SIMD128 has no FMA: the measured peak counts a multiply then an add"));
   return info;
 #else
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -507,48 +508,50 @@ CpuInfo DetectCpu() {
     if (key == "cpu family" && family < 0) family = std::atoi(value.c_str());
     if (key == "model" && model < 0) model = std::atoi(value.c_str());
   }
-  if (info.model_name.empty()) info.model_name = "unknown CPU";
+  if (info.model_name.empty()) info.model_name = Tr("unknown CPU");
   if (siblings > 0 && cores_per_socket > 0 && siblings > cores_per_socket) {
     info.physical_cores = std::max(1, info.logical_cpus * cores_per_socket / siblings);
-    info.assumptions.push_back("SMT: " + std::to_string(siblings / cores_per_socket) +
-                               " hardware threads per core share one core's FMA units");
+    info.assumptions.push_back(TrF("SMT: {0} hardware threads per core share one core's FMA units",
+                                   {std::to_string(siblings / cores_per_socket)}));
   }
   // The clock: cpufreq's maximum (the boost clock) where the OS has it, else measured.
   const double max_khz = std::strtod(ReadFirstLine("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq").c_str(), nullptr);
   if (max_khz > 0) {
     info.clock_hz = max_khz * 1e3;
     info.assumptions.push_back(
-        "clock: cpufreq's maximum, the boost clock (all-core boost under AVX-512 load can be lower)");
+        Tr("clock: cpufreq's maximum, the boost clock (all-core boost under AVX-512 load can be lower)"));
   } else if (const double measured = MeasuredClockHz(); measured > 0) {
     info.clock_hz = measured;
     info.assumptions.push_back(
-        "clock: " + FormatFixed(measured / 1e9, 2) +
-        " GHz measured by a chain of dependent adds "
-        "(one cycle each), boost included; no cpufreq here" +
-        (mhz > 0 ? " and /proc/cpuinfo says " + FormatFixed(mhz / 1e3, 2) + " GHz (the nominal clock)"
+        TrF("clock: {0} GHz measured by a chain of dependent adds (one cycle each), boost included; no cpufreq here",
+            {FormatFixed(measured / 1e9, 2)}) +
+        (mhz > 0 ? TrF(" and /proc/cpuinfo says {0} GHz (the nominal clock)", {FormatFixed(mhz / 1e3, 2)})
                  : std::string()));
   } else if (mhz > 0) {
     info.clock_hz = mhz * 1e6;
-    info.assumptions.push_back("clock: /proc/cpuinfo 'cpu MHz' (no cpufreq, as in most VMs): the base or current "
-                               "clock, so a measured peak above the derived one means the core boosts");
+    info.assumptions.push_back(
+        Tr("clock: /proc/cpuinfo 'cpu MHz' (no cpufreq, as in most VMs): the base or current "
+           "clock, so a measured peak above the derived one means the core boosts"));
   } else {
-    info.assumptions.push_back("clock unknown: no theoretical peak derived");
+    info.assumptions.push_back(Tr("clock unknown: no theoretical peak derived"));
   }
   // FMAs per core per cycle at the ISA's width: from the microarchitecture where it is known.
   if (k.fma_units_assumed == 0) {
-    info.assumptions.push_back("no FMA in the ISA used: no theoretical peak derived");
+    info.assumptions.push_back(Tr("no FMA in the ISA used: no theoretical peak derived"));
   } else if (const std::optional<FmaDatapath> dp = KnownDatapath(vendor, family, model, info.model_name)) {
     info.fma_units = std::max(1, dp->pipes * std::min(dp->bits, info.simd_bits) / info.simd_bits);
-    info.assumptions.push_back("FMA: " + dp->name + " (family " + std::to_string(family) + ", model " +
-                               std::to_string(model) + "): " + std::to_string(dp->pipes) + " FMA pipes of " +
-                               std::to_string(dp->bits) + " bits, so " + std::to_string(info.fma_units) + " " +
-                               std::to_string(info.simd_bits) + "-bit FMA per cycle (vendor optimisation guides)");
+    info.assumptions.push_back(
+        TrF("FMA: {0} (family {1}, model {2}): {3} FMA pipes of {4} bits, so {5} {6}-bit FMA "
+            "per cycle (vendor optimisation guides)",
+            {dp->name, std::to_string(family), std::to_string(model), std::to_string(dp->pipes),
+             std::to_string(dp->bits), std::to_string(info.fma_units), std::to_string(info.simd_bits)}));
   } else {
     info.fma_units = k.fma_units_assumed;
     info.assumptions.push_back(
-        "FMA units per core: " + std::to_string(info.fma_units) + " assumed: the microarchitecture (" +
-        (vendor.empty() ? std::string("unknown vendor") : vendor) + ", family " + std::to_string(family) + ", model " +
-        std::to_string(model) + ") is not in the table, and some parts have 1 (or split 512-bit FMAs in two)");
+        TrF("FMA units per core: {0} assumed: the microarchitecture ({1}, family {2}, model {3}) is not in the table, "
+            "and some parts have 1 (or split 512-bit FMAs in two)",
+            {std::to_string(info.fma_units), vendor.empty() ? std::string(Tr("unknown vendor")) : vendor,
+             std::to_string(family), std::to_string(model)}));
   }
   if (info.clock_hz > 0 && info.fma_units > 0) {
     // cores x clock x lanes x 2 FLOP per FMA x FMA units (Williams et al. 2009, the compute roof).
@@ -591,7 +594,7 @@ Result<std::vector<StreamResult>> MeasureStream(const StreamOptions& options) {
   const size_t stride = ArrayStride(n);
   AlignedBuffer block;
   if (!block.Allocate(3 * stride * sizeof(double)))
-    return Error{"stream: cannot allocate 3 arrays of " + std::to_string(n * sizeof(double) / 1048576) + " MiB"};
+    return Error{TrF("stream: cannot allocate 3 arrays of {0} MiB", {std::to_string(n * sizeof(double) / 1048576)})};
   double* const a = block.As<double>();
   double* const b = a + stride;
   double* const c = a + 2 * stride;
@@ -638,7 +641,7 @@ Result<std::vector<StreamResult>> MeasureStream(const StreamOptions& options) {
   for (size_t j = 0; j < n; j += step) {
     const double errs[3] = {std::fabs(a[j] - aj) / aj, std::fabs(b[j] - bj) / bj, std::fabs(c[j] - cj) / cj};
     if (!(errs[0] < 1e-13 && errs[1] < 1e-13 && errs[2] < 1e-13))
-      return Error{"stream: wrong result at element " + std::to_string(j) + " (the kernels are broken)"};
+      return Error{TrF("stream: wrong result at element {0} (the kernels are broken)", {std::to_string(j)})};
   }
 
   static const char* const kNames[4] = {"copy", "scale", "add", "triad"};
@@ -745,9 +748,10 @@ Result<std::vector<SweepPoint>> MeasureReadSweep(const SweepOptions& options, co
     sinks[static_cast<size_t>(t)] = sink;
   });
   if (alloc_failed)
-    return Error{"sweep: cannot allocate " + std::to_string(max_doubles * sizeof(double) / 1048576) + " MiB per thread"};
+    return Error{
+        TrF("sweep: cannot allocate {0} MiB per thread", {std::to_string(max_doubles * sizeof(double) / 1048576)})};
   for (double s : sinks)
-    if (!std::isfinite(s)) return Error{"sweep: the read kernel summed to a non-finite value"};
+    if (!std::isfinite(s)) return Error{Tr("sweep: the read kernel summed to a non-finite value")};
   return points;
 }
 
@@ -988,8 +992,11 @@ Result<CpuProbeResult> RunCpuProbe(const CpuProbeOptions& options, const CpuProb
       for (const CacheLevel& c : r.reported_caches) llc = std::max(llc, c.size_bytes);
     const double array = r.stream.front().array_bytes;
     if (llc > 0 && array < 4 * llc)
-      r.notes.push_back("STREAM arrays of " + FormatBytes(array, ByteUnit::MiB, 1) + " are less than 4x the " +
-                        (measured ? "measured" : "reported") + " LLC (" + FormatBytes(llc, ByteUnit::MiB, 1) + "): cache shares the rates");
+      r.notes.push_back(
+          measured ? TrF("STREAM arrays of {0} are less than 4x the measured LLC ({1}): cache shares the rates",
+                         {FormatBytes(array, ByteUnit::MiB, 1), FormatBytes(llc, ByteUnit::MiB, 1)})
+                   : TrF("STREAM arrays of {0} are less than 4x the reported LLC ({1}): cache shares the rates",
+                         {FormatBytes(array, ByteUnit::MiB, 1), FormatBytes(llc, ByteUnit::MiB, 1)}));
   }
 
   if (options.run_fma) {
@@ -999,9 +1006,11 @@ Result<CpuProbeResult> RunCpuProbe(const CpuProbeOptions& options, const CpuProb
   }
   if (!r.reported_caches.empty() && !r.measured_caches.empty() &&
       r.reported_caches.back().size_bytes > 4 * r.measured_caches.back().size_bytes)
-    r.notes.push_back("the reported LLC (" + FormatBytes(r.reported_caches.back().size_bytes, ByteUnit::MiB, 1) +
-                      ") is far above the measured one (" + FormatBytes(r.measured_caches.back().size_bytes, ByteUnit::MiB, 1) +
-                      "): in a VM it can be the host socket's total, not the slice this core reaches");
+    r.notes.push_back(
+        TrF("the reported LLC ({0}) is far above the measured one ({1}): in a VM it can be the host "
+            "socket's total, not the slice this core reaches",
+            {FormatBytes(r.reported_caches.back().size_bytes, ByteUnit::MiB, 1),
+             FormatBytes(r.measured_caches.back().size_bytes, ByteUnit::MiB, 1)}));
   report("done", 1);
   return r;
 }
@@ -1108,32 +1117,35 @@ class FieldReader {
     auto it = obj.find(key);
     const std::string name = path + key;
     if (it == obj.end() || it->is_null()) {
-      if (required) return Fail(name + " is missing");
+      if (required) return Fail(TrF("{0} is missing", {name}));
       out = 0;
       return true;
     }
     const json* v = &*it;
     if (v->is_object()) {  // a metric: {"value": ..., "unit": ..., "method": ...}
       auto value = v->find("value");
-      if (value == v->end()) return Fail(name + ".value is missing");
+      if (value == v->end()) return Fail(TrF("{0}.value is missing", {name}));
       v = &*value;
     }
-    if (!v->is_number()) return Fail(name + " must be a number, not " + v->dump());
+    if (!v->is_number()) return Fail(TrF("{0} must be a number, not {1}", {name, v->dump()}));
     const double x = v->get<double>();
     if (!std::isfinite(x) || (rule == 1 && x < 0) || (rule == 2 && !(x > 0)))
-      return Fail(name + " is " + v->dump() + ": it must be " + (rule == 2 ? "positive" : rule == 1 ? "zero or positive" : "finite"));
+      return Fail(TrF("{0} is {1}: it must be {2}", {name, v->dump(),
+                                                     rule == 2   ? Tr("positive")
+                                                     : rule == 1 ? Tr("zero or positive")
+                                                                 : Tr("finite")}));
     // The limit before the value is used or cast (limits.h): no probe measures 10^18 of anything.
     if (std::abs(x) > static_cast<double>(limits::kProbeValue.max))
-      return Fail(name + " is " + v->dump() + ", " + limits::Above(limits::kProbeValue));
+      return Fail(TrF("{0} is {1}, {2}", {name, v->dump(), limits::Above(limits::kProbeValue)}));
     out = x;
     return true;
   }
   bool Int(const json& obj, const char* key, const std::string& path, int& out) {
     double v = 0;
     if (!Number(obj, key, path, v, false, 1)) return false;
-    if (v != std::floor(v)) return Fail(path + key + " must be a whole number");
+    if (v != std::floor(v)) return Fail(TrF("{0} must be a whole number", {path + key}));
     if (v > static_cast<double>(limits::kProbeCount.max))
-      return Fail(path + key + " is " + FormatShort(v, 0) + ", " + limits::Above(limits::kProbeCount));
+      return Fail(TrF("{0} is {1}, {2}", {path + key, FormatShort(v, 0), limits::Above(limits::kProbeCount)}));
     out = static_cast<int>(v);
     return true;
   }
@@ -1142,7 +1154,7 @@ class FieldReader {
     auto it = obj.find(key);
     if (it == obj.end() || it->is_null()) return &empty_;
     if (!it->is_array()) {
-      Fail(path + key + " must be an array");
+      Fail(TrF("{0} must be an array", {path + key}));
       return nullptr;
     }
     return &*it;
@@ -1151,7 +1163,7 @@ class FieldReader {
     auto it = obj.find(key);
     if (it == obj.end() || it->is_null()) return &empty_object_;
     if (!it->is_object()) {
-      Fail(path + key + " must be an object");
+      Fail(TrF("{0} must be an object", {path + key}));
       return nullptr;
     }
     return &*it;
@@ -1175,14 +1187,14 @@ std::string Index(const char* name, size_t i) { return std::string(name) + "[" +
 Result<CpuProbeResult> CpuProbeFromJson(const std::string& text) {
   using detail::JsonString;
   const json doc = detail::ParseJson(text);
-  if (doc.is_discarded()) return Error{"cpu probe file: " + detail::JsonErrorAt(text)};
-  if (!doc.is_object()) return Error{"cpu probe file: not a JSON object"};
+  if (doc.is_discarded()) return Error{Tr("cpu probe file: ") + detail::JsonErrorAt(text)};
+  if (!doc.is_object()) return Error{std::string(Tr("cpu probe file: ")) + Tr("not a JSON object")};
   if (JsonString(doc, "schema") != kSchema)
-    return Error{"cpu probe file: schema '" + JsonString(doc, "schema") + "' is not " + kSchema +
-                 " (written by gpuplan probe cpu)"};
+    return Error{Tr("cpu probe file: ") +
+                 TrF("schema '{0}' is not {1} (written by gpuplan probe cpu)", {JsonString(doc, "schema"), kSchema})};
   CpuProbeResult r;
   FieldReader f;
-  const auto fail = [&] { return Error{"cpu probe file: " + f.error()}; };
+  const auto fail = [&] { return Error{Tr("cpu probe file: ") + f.error()}; };
   r.date = JsonString(doc, "date");
   if (auto q = doc.find("quick"); q != doc.end() && q->is_boolean()) r.quick = q->get<bool>();
 
@@ -1206,10 +1218,11 @@ Result<CpuProbeResult> CpuProbeFromJson(const std::string& text) {
   for (size_t i = 0; i < stream->size(); ++i) {
     const json& s = (*stream)[i];
     const std::string path = Index("stream", i);
-    if (!s.is_object()) return Error{"cpu probe file: stream[" + std::to_string(i) + "] must be an object"};
+    if (!s.is_object())
+      return Error{Tr("cpu probe file: ") + TrF("{0} must be an object", {"stream[" + std::to_string(i) + "]"})};
     StreamResult x;
     x.kernel = JsonString(s, "kernel");
-    if (x.kernel.empty()) return Error{"cpu probe file: " + path + "kernel is missing"};
+    if (x.kernel.empty()) return Error{Tr("cpu probe file: ") + TrF("{0} is missing", {path + "kernel"})};
     if (!f.Number(s, "bytes_per_s", path, x.bytes_per_s, true, 2) ||
         !f.Number(s, "avg_bytes_per_s", path, x.avg_bytes_per_s, false, 1) ||
         !f.Number(s, "array_bytes", path, x.array_bytes, false, 1) ||
@@ -1228,7 +1241,8 @@ Result<CpuProbeResult> CpuProbeFromJson(const std::string& text) {
     for (size_t i = 0; i < list->size(); ++i) {
       const json& c = (*list)[i];
       const std::string path = group + "[" + std::to_string(i) + "].";
-      if (!c.is_object()) return Error{"cpu probe file: " + group + "[" + std::to_string(i) + "] must be an object"};
+      if (!c.is_object())
+        return Error{Tr("cpu probe file: ") + TrF("{0} must be an object", {group + "[" + std::to_string(i) + "]"})};
       CacheLevel level;
       if (!f.Int(c, "level", path, level.level) || !f.Number(c, "size_bytes", path, level.size_bytes, true, 2) ||
           !f.Number(c, "bytes_per_s", path, level.bytes_per_s, false, 1))
@@ -1246,7 +1260,8 @@ Result<CpuProbeResult> CpuProbeFromJson(const std::string& text) {
   for (size_t i = 0; i < points->size(); ++i) {
     const json& p = (*points)[i];
     const std::string path = "sweep." + Index("points", i);
-    if (!p.is_object()) return Error{"cpu probe file: " + path.substr(0, path.size() - 1) + " must be an object"};
+    if (!p.is_object())
+      return Error{Tr("cpu probe file: ") + TrF("{0} must be an object", {path.substr(0, path.size() - 1)})};
     SweepPoint x;
     if (!f.Number(p, "size_bytes", path, x.size_bytes, true, 2) || !f.Number(p, "bytes_per_s", path, x.bytes_per_s, true, 2))
       return fail();
@@ -1261,7 +1276,8 @@ Result<CpuProbeResult> CpuProbeFromJson(const std::string& text) {
   for (size_t i = 0; i < fma_points->size(); ++i) {
     const json& p = (*fma_points)[i];
     const std::string path = "fma." + Index("points", i);
-    if (!p.is_object()) return Error{"cpu probe file: " + path.substr(0, path.size() - 1) + " must be an object"};
+    if (!p.is_object())
+      return Error{Tr("cpu probe file: ") + TrF("{0} must be an object", {path.substr(0, path.size() - 1)})};
     FlopsPoint x;
     if (!f.Int(p, "threads", path, x.threads) || !f.Number(p, "fp32_flops_per_s", path, x.fp32_flops_per_s, false, 1) ||
         !f.Number(p, "fp64_flops_per_s", path, x.fp64_flops_per_s, false, 1))
@@ -1275,7 +1291,8 @@ Result<CpuProbeResult> CpuProbeFromJson(const std::string& text) {
   for (size_t i = 0; i < gemm_points->size(); ++i) {
     const json& p = (*gemm_points)[i];
     const std::string path = "gemm." + Index("points", i);
-    if (!p.is_object()) return Error{"cpu probe file: " + path.substr(0, path.size() - 1) + " must be an object"};
+    if (!p.is_object())
+      return Error{Tr("cpu probe file: ") + TrF("{0} must be an object", {path.substr(0, path.size() - 1)})};
     GemmRate x;
     if (!f.Int(p, "n", path, x.n) || !f.Int(p, "threads", path, x.threads) ||
         !f.Number(p, "flops_per_s", path, x.flops_per_s, true, 2))

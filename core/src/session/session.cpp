@@ -171,9 +171,9 @@ std::string GetViewField(const ViewOptions& v, std::string_view key) {
 std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::string_view value,
                                   const Catalog& catalog) {
   const std::string k(key), text(value.substr(0, 200));
-  auto fail = [&](const std::string& why) { return Error{k + ": '" + text.substr(0, 40) + "' " + why}; };
+  auto fail = [&](const std::string& why) { return Error{TrF("{0}: '{1}' {2}", {k, text.substr(0, 40), why})}; };
   if (key == "tab") {
-    if (!FindView(value)) return fail("is not a panel (" + Join(ViewIds(), ", ") + ")");
+    if (!FindView(value)) return fail(TrF("is not a panel ({0})", {Join(ViewIds(), ", ")}));
     v.tab = text;
     return std::nullopt;
   }
@@ -181,23 +181,23 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
     if (value == "count") value = "gpus";  // the column's name before the rename
     if (value == "usd_per_m_output") value = "cloud_per_m_output";  // the mixed $/1M column before the split
     if (std::find(SortKeys().begin(), SortKeys().end(), value) == SortKeys().end())
-      return fail("must be one of " + Join(SortKeys(), ", "));
+      return fail(TrF("must be one of {0}", {Join(SortKeys(), ", ")}));
     v.sort = std::string(value);
     return std::nullopt;
   }
   if (key == "fits") {
-    if (value != "0" && value != "1") return fail("must be 0 or 1");
+    if (value != "0" && value != "1") return fail(Tr("must be 0 or 1"));
     v.filter.fits_only = value == "1";
     return std::nullopt;
   }
   if (key == "vendor") {
-    if (value.size() > 64) return fail("is longer than 64 characters");
+    if (value.size() > 64) return fail(Tr("is longer than 64 characters"));
     v.filter.vendor = text;
     return std::nullopt;
   }
   if (key == "min-tps" || key == "max-ttft" || key == "max-upfront" || key == "max-month" || key == "max-watts") {
     double d = 0;
-    if (!ReadNumber(value, 0, 1e12, d)) return fail("must be a number from 0 to 1e12");
+    if (!ReadNumber(value, 0, 1e12, d)) return fail(Tr("must be a number from 0 to 1e12"));
     (key == "min-tps"       ? v.filter.min_tokens_per_s
      : key == "max-ttft"    ? v.filter.max_ttft_s
      : key == "max-upfront" ? v.filter.max_upfront
@@ -207,9 +207,10 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
   }
   if (key == "overlay") {
     std::vector<std::string> ids = SplitList(value, ',');
-    if (ids.size() > 6) return fail("names more than 6 GPUs");
+    if (ids.size() > 6) return fail(Tr("names more than 6 GPUs"));
     for (const std::string& id : ids)
-      if (!catalog.FindGpu(id)) return Error{k + ": unknown GPU '" + id.substr(0, 40) + "' (gpuplan catalog gpus lists them)"};
+      if (!catalog.FindGpu(id))
+        return Error{k + ": " + TrF("unknown GPU '{0}' (gpuplan catalog gpus lists them)", {id.substr(0, 40)})};
     v.overlay = std::move(ids);
     return std::nullopt;
   }
@@ -221,14 +222,14 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
     std::vector<std::string> parts = SplitList(value, ',');
     for (const std::string& p : parts)
       if (std::find(std::begin(kPhases), std::end(kPhases), p) == std::end(kPhases))
-        return fail("must be all, none, or prefill, decode, train joined by commas");
-    if (parts.empty()) return fail("must be all, none, or prefill, decode, train joined by commas");
+        return fail(Tr("must be all, none, or prefill, decode, train joined by commas"));
+    if (parts.empty()) return fail(Tr("must be all, none, or prefill, decode, train joined by commas"));
     v.phase = text;
     return std::nullopt;
   }
   if (key == "rate" || key == "ttft-sla" || key == "tpot-sla") {
     double d = 0;
-    if (!ReadNumber(value, 0, 1e6, d)) return fail("must be a number from 0 to 1e6");
+    if (!ReadNumber(value, 0, 1e6, d)) return fail(Tr("must be a number from 0 to 1e6"));
     (key == "rate" ? v.rate : key == "ttft-sla" ? v.ttft_sla : v.tpot_sla) = d;
     return std::nullopt;
   }
@@ -236,19 +237,19 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
     const double top = key == "clients" ? 100000 : key == "max-gpus" ? 64 : kMaxWorkloadRequests;
     double d = 0;
     if (!ReadNumber(value, 1, top, d) || d != std::floor(d))
-      return fail("must be a whole number from 1 to " + FormatCount(static_cast<long long>(top)));
+      return fail(TrF("must be a whole number from 1 to {0}", {FormatCount(static_cast<long long>(top))}));
     (key == "clients" ? v.clients : key == "max-gpus" ? v.max_gpus : v.requests) = static_cast<int>(d);
     return std::nullopt;
   }
   if (key == "by") {
     if (std::find(std::begin(kPlanBy), std::end(kPlanBy), value) == std::end(kPlanBy))
-      return fail("must be cloud, spot or owned");
+      return fail(Tr("must be cloud, spot or owned"));
     v.by = text;
     return std::nullopt;
   }
   if (key == "max-usd-hour") {
     double d = 0;
-    if (!ReadNumber(value, 0, 1e9, d)) return fail("must be a number from 0 to 1e9");
+    if (!ReadNumber(value, 0, 1e9, d)) return fail(Tr("must be a number from 0 to 1e9"));
     v.max_usd_hour = d;
     return std::nullopt;
   }
@@ -256,12 +257,12 @@ std::optional<Error> SetViewField(ViewOptions& v, std::string_view key, std::str
     if (!ParseLengths(value)) {
       std::vector<std::string> ids;
       for (const WorkloadPreset& p : WorkloadPresets()) ids.push_back(p.id);
-      return fail("must be a workload preset (" + Join(ids, ", ") + ") or IN/OUT tokens, e.g. 1024/128");
+      return fail(TrF("must be a workload preset ({0}) or IN/OUT tokens, e.g. 1024/128", {Join(ids, ", ")}));
     }
     v.lengths = text;
     return std::nullopt;
   }
-  return Error{"unknown field '" + k.substr(0, 40) + "'"};
+  return Error{TrF("unknown field '{0}'", {k.substr(0, 40)})};
 }
 
 std::optional<std::pair<LengthDist, LengthDist>> ParseLengths(std::string_view text) {
@@ -532,18 +533,20 @@ const Result<MemoryEstimate>& Session::Fit() {
 }
 
 Result<Efficiency> Session::MeasuredEfficiencyNow() const {
-  if (!gpu_probe_) return Error{"measured: no GPU probe result is loaded (gpuplan probe gpu --out FILE writes one)"};
+  if (!gpu_probe_)
+    return Error{Tr("measured: no GPU probe result is loaded (gpuplan probe gpu --out FILE writes one)")};
   const Gpu* on = GpuProbeCatalogGpu();
   if (!on || on->id != scenario_.gpu)
-    return Error{"measured: the probe ran on '" + gpu_probe_->device_name + "'" +
-                 (on ? " (catalog id " + on->id + ")" : std::string()) + "; give --gpu " +
-                 (on ? on->id : std::string("ID")) + " to use its measurements"};
+    return Error{
+        on ? TrF("measured: the probe ran on '{0}' (catalog id {1}); give --gpu {1} to use its measurements",
+                 {gpu_probe_->device_name, on->id})
+           : TrF("measured: the probe ran on '{0}'; give --gpu ID to use its measurements", {gpu_probe_->device_name})};
   const WeightFormat* wf = catalog_.FindWeightFormat(scenario_.weights);
   const EngineProfile* engine = catalog_.FindEngine(scenario_.engine);
-  if (!wf || !engine) return Error{"measured: the scenario's weight format or engine is not in the catalog"};
+  if (!wf || !engine) return Error{Tr("measured: the scenario's weight format or engine is not in the catalog")};
   const Efficiency eff = MeasuredEfficiency(*gpu_probe_, *on, ComputePrecision(*on, *wf, *engine));
   if (!(eff.bw > 0) || !(eff.compute > 0))
-    return Error{"measured: the probe has no read-bandwidth or GEMM measurement for this scenario's precision"};
+    return Error{Tr("measured: the probe has no read-bandwidth or GEMM measurement for this scenario's precision")};
   return eff;
 }
 
