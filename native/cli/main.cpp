@@ -107,10 +107,12 @@ Catalog LoadAll(const std::string& flag, const std::vector<std::string>& files) 
   if (!merged.ok()) FailLines(flag, merged.error());
   // A field the files hold that nothing reads (a typo such as "bandwith"): loaded without it,
   // so every command says so. `catalog validate` prints the files' other warnings too.
+  const Catalog& cat = merged.value();
   const bool all = flag == "catalog validate";
-  for (size_t i = Embedded().warnings.size(); i < merged.value().warnings.size(); ++i)
-    if (all || merged.value().warnings[i].find(kUnknownFieldWarning) != std::string::npos)
-      std::fprintf(stderr, "gpuplan: warning: %s: %s\n", flag.c_str(), merged.value().warnings[i].c_str());
+  const std::vector<std::string>& shown = all ? cat.warnings : cat.unknown_fields;
+  const size_t built_in = all ? Embedded().warnings.size() : Embedded().unknown_fields.size();
+  for (size_t i = built_in; i < shown.size(); ++i)
+    std::fprintf(stderr, "gpuplan: warning: %s: %s\n", flag.c_str(), shown[i].c_str());
   return std::move(merged).value();
 }
 

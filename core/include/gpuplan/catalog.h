@@ -537,9 +537,6 @@ BatchDefaults EngineBatchDefaults(const EngineProfile& engine, const Gpu& gpu, d
 const EngineReserveTier* ReserveTier(const EngineReserve& rule, double device_bytes);
 
 // [SECTION] Catalog and loading ----------------------------------------------------------
-// The words of the loader's warning for a field an entry holds that nothing reads (a typo):
-// "<entry>: field 'bandwith' is not a field of this entry (ignored): did you mean 'bandwidth'?".
-inline constexpr const char* kUnknownFieldWarning = "is not a field of this entry";
 
 struct CatalogFile {
   std::string name;   // shown in error messages ("gpus.json", a user's path)
@@ -550,6 +547,9 @@ struct Catalog {
   // Things the loader found suspicious but not wrong (a memory unit unusual for its memory type,
   // a capacity read from the quoted figure): `catalog validate` prints them.
   std::vector<std::string> warnings;
+  // Those of them that name a field nothing reads (a typo: "field 'bandwith' is not a field of
+  // this entry (ignored): did you mean 'bandwidth'?"): every command that loads the file says so.
+  std::vector<std::string> unknown_fields;
   // The page's lean built-in catalog: its entries' "sources" lists are not loaded yet (the page
   // fetches catalog-sources.json on demand: ParseCatalogBundle, then LoadCatalog).
   bool sources_elsewhere = false;

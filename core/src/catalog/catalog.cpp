@@ -109,6 +109,10 @@ class Reader {
     if (std::find(warnings_.begin(), warnings_.end(), w) == warnings_.end()) warnings_.push_back(std::move(w));
   }
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // The warnings above that are unknown fields (CheckKeys), whole.
+  const std::vector<std::string>& unknown() const { return unknown_; }
+  // A warning made an error (an unknown field of an entry that fails anyway).
+  void Escalate(const std::string& warning) { Add(warning); }
   // Fields the entry holds that nothing read: a misspelt or unknown key is a warning that names
   // the nearest field this entry does read ("bandwith": did you mean "bandwidth"?); `catalog
   // validate --strict` makes it an error. Keys starting with '_' or '$' are comments. Run when
@@ -120,8 +124,9 @@ class Reader {
       if (key.empty() || key[0] == '_' || key[0] == '$' || Documentary(key)) continue;
       if (std::find(asked_.begin(), asked_.end(), key) != asked_.end()) continue;
       const std::string near = NearestWord(key, asked_);
-      Warn(key,
-           std::string(kUnknownFieldWarning) + " (ignored)" + (near.empty() ? "" : ": did you mean '" + near + "'?"));
+      Warn(key, near.empty() ? std::string(Tr("is not a field of this entry (ignored)"))
+                             : TrF("is not a field of this entry (ignored): did you mean '{0}'?", {near}));
+      unknown_.push_back(warnings_.back());
     }
   }
   // Fields recorded for the file's readers (a quoted figure in other units, a rule in words)
@@ -142,6 +147,7 @@ class Reader {
     for (const std::string& e : inner.errors_) Add(e);
     for (const std::string& w : inner.warnings_)
       if (std::find(warnings_.begin(), warnings_.end(), w) == warnings_.end()) warnings_.push_back(w);
+    unknown_.insert(unknown_.end(), inner.unknown_.begin(), inner.unknown_.end());
   }
 
  private:
@@ -167,7 +173,7 @@ class Reader {
   std::string where_;
   bool sources_elsewhere_ = false;
   std::vector<std::string> errors_;
-  std::vector<std::string> warnings_;
+  std::vector<std::string> warnings_, unknown_;
   mutable std::vector<std::string> asked_;  // every field asked for, present or not
 };
 
@@ -1078,8 +1084,8 @@ struct LoadOptions {
 
 template <typename T, typename ReadFn>
 bool ReadList(const json& doc, const std::string& file, const char* key, std::vector<T>& into,
-              std::vector<std::string>& errors, std::vector<std::string>& warnings, const LoadOptions& options,
-              ReadFn read) {
+              std::vector<std::string>& errors, std::vector<std::string>& warnings,
+              std::vector<std::string>& unknown_fields, const LoadOptions& options, ReadFn read) {
   auto it = doc.find(key);
   if (it == doc.end()) return true;
   if (!it->is_array()) {
@@ -1096,13 +1102,13 @@ bool ReadList(const json& doc, const std::string& file, const char* key, std::ve
     r.CheckKeys();
     // An entry that fails: its unknown fields too, which often explain a missing one.
     if (r.failed())
-      for (const std::string& w : r.warnings())
-        if (w.find(kUnknownFieldWarning) != std::string::npos) r.FailEntry(w.substr(r.where().size() + 2));
+      for (const std::string& w : r.unknown()) r.Escalate(w);
     if (!entry.id.empty() && !seen.insert(entry.id).second) r.Fail("id", N_("repeats an id used earlier in this file"));
     if (!r.failed() && !Upsert(into, std::move(entry), options.on_existing))
       r.Fail("id", N_("is already defined by another built-in file"));
     errors.insert(errors.end(), r.errors().begin(), r.errors().end());
     warnings.insert(warnings.end(), r.warnings().begin(), r.warnings().end());
+    unknown_fields.insert(unknown_fields.end(), r.unknown().begin(), r.unknown().end());
   }
   return errors.size() == before;
 }
@@ -1174,18 +1180,34 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
     }
     // Every list is read and every problem collected; a file with any error adds nothing.
     Catalog next = base;
-    bool ok = ReadList(doc, file.name, "gpus", next.gpus, errors, next.warnings, options, ReadGpu) && lists_ok;
-    ok = ReadList(doc, file.name, "models", next.models, errors, next.warnings, options, ReadModel) && ok;
-    ok = ReadList(doc, file.name, "weight_formats", next.weight_formats, errors, next.warnings, options,
-                  [](Reader& r) { return ReadFormat<WeightFormat>(r, "bits_per_weight"); }) && ok;
-    ok = ReadList(doc, file.name, "kv_formats", next.kv_formats, errors, next.warnings, options,
-                  [](Reader& r) { return ReadFormat<KvFormat>(r, "bytes_per_element"); }) && ok;
-    ok = ReadList(doc, file.name, "interconnects", next.interconnects, errors, next.warnings, options, ReadInterconnect) && ok;
-    ok = ReadList(doc, file.name, "cloud_offers", next.cloud_offers, errors, next.warnings, options, ReadCloudOffer) && ok;
+    bool ok =
+        ReadList(doc, file.name, "gpus", next.gpus, errors, next.warnings, next.unknown_fields, options, ReadGpu) &&
+        lists_ok;
+    ok = ReadList(doc, file.name, "models", next.models, errors, next.warnings, next.unknown_fields, options,
+                  ReadModel) &&
+         ok;
+    ok = ReadList(doc, file.name, "weight_formats", next.weight_formats, errors, next.warnings, next.unknown_fields,
+                  options, [](Reader& r) { return ReadFormat<WeightFormat>(r, "bits_per_weight"); }) &&
+         ok;
+    ok = ReadList(doc, file.name, "kv_formats", next.kv_formats, errors, next.warnings, next.unknown_fields, options,
+                  [](Reader& r) { return ReadFormat<KvFormat>(r, "bytes_per_element"); }) &&
+         ok;
+    ok = ReadList(doc, file.name, "interconnects", next.interconnects, errors, next.warnings, next.unknown_fields,
+                  options, ReadInterconnect) &&
+         ok;
+    ok = ReadList(doc, file.name, "cloud_offers", next.cloud_offers, errors, next.warnings, next.unknown_fields,
+                  options, ReadCloudOffer) &&
+         ok;
     ok = ExpandEngineVersions(doc, file.name, errors) && ok;
-    ok = ReadList(doc, file.name, "engines", next.engines, errors, next.warnings, options, ReadEngine) && ok;
-    ok = ReadList(doc, file.name, "ceilings", next.ceilings, errors, next.warnings, options, ReadCeiling) && ok;
-    ok = ReadList(doc, file.name, "fx_rates", next.fx_rates, errors, next.warnings, options, ReadFxRate) && ok;
+    ok = ReadList(doc, file.name, "engines", next.engines, errors, next.warnings, next.unknown_fields, options,
+                  ReadEngine) &&
+         ok;
+    ok = ReadList(doc, file.name, "ceilings", next.ceilings, errors, next.warnings, next.unknown_fields, options,
+                  ReadCeiling) &&
+         ok;
+    ok = ReadList(doc, file.name, "fx_rates", next.fx_rates, errors, next.warnings, next.unknown_fields, options,
+                  ReadFxRate) &&
+         ok;
     if (ok) base = std::move(next);
   }
   // References across files, checked once everything is merged.

@@ -4,7 +4,6 @@
 // text and names the first byte where it breaks. It keeps its own stack of open containers, so
 // a deeply nested text cannot exhaust the call stack.
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>

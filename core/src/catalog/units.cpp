@@ -77,9 +77,8 @@ std::string FormatMoney(double usd, const Money& money, int decimals) {
 }
 
 unsigned Utf8ThreeByteAt(std::string_view text, size_t at) {
-  if (at + 2 >= text.size()) return 0;
+  if (Utf8SequenceAt(text, at) != 3) return 0;
   const auto b = [&](size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(text[at + i])); };
-  if ((b(0) & 0xF0u) != 0xE0u || (b(1) & 0xC0u) != 0x80u || (b(2) & 0xC0u) != 0x80u) return 0;
   return ((b(0) & 0x0Fu) << 12) | ((b(1) & 0x3Fu) << 6) | (b(2) & 0x3Fu);
 }
 
@@ -265,7 +264,7 @@ size_t Utf8SequenceAt(std::string_view t, size_t i) {
 }
 
 std::string limits::Above(const Limit& limit) {
-  return "above " + FormatCount(limit.max) + ", the largest " + limit.what + " gpuplan accepts (" + limit.basis + ")";
+  return TrF("above {0}, the largest {1} gpuplan accepts ({2})", {FormatCount(limit.max), limit.what, limit.basis});
 }
 
 namespace {
