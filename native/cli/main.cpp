@@ -33,6 +33,7 @@
 #include "gpuplan/serving_check.h"
 #include "gpuplan/session.h"
 #include "gpuplan/units.h"
+#include "gpuplan/version.h"
 #include "gpuplan/views.h"
 
 namespace {
@@ -236,6 +237,31 @@ std::string SuggestFix(CLI::App& app, int argc, char** argv) {
   return {};
 }
 
+// `gpuplan --version`: the program, the commit it was built from, and the catalog's version,
+// in the language --lang names (read before the parser, as --version needs no command).
+int PrintVersion(int argc, char** argv) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string_view(argv[i]) == "--lang")
+      if (std::optional<Lang> l = ParseLang(argv[i + 1])) (void)UseBuiltInLang(*l);
+  const Catalog& cat = Embedded();
+  Print(std::string("gpuplan ") + ProgramVersion() + "\n" + TrF("git commit: {0}", {GitCommit()}) + "\n" +
+        TrF("catalog: {0}, {1} accelerators, {2} models",
+            {CatalogVersion(cat), std::to_string(cat.gpus.size()), std::to_string(cat.models.size())}) +
+        "\n");
+  return 0;
+}
+
+// A report as --format prints it; Markdown ends with the program's and the catalog's versions.
+std::string PrintReport(Report r, const std::string& format, const Catalog& cat) {
+  if (format == "md") r.made_with = MadeWithLine(cat);
+  return FormatReport(r, format);
+}
+
+// Records as --format prints them; Markdown ends with the versions, as the reports do.
+std::string PrintRecords(const Records& r, const std::string& format, const Catalog& cat) {
+  return FormatRecords(r, format) + (format == "md" ? "\n*" + MadeWithLine(cat) + "*\n" : "");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -244,12 +270,19 @@ int main(int argc, char** argv) {
   if (argc >= 3 && std::string(argv[1]) == "probe" && std::string(argv[2]) == "gpu")
     return RunProbeGpu(std::vector<std::string>(argv + 3, argv + argc), argv[0]);
 
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--version") return PrintVersion(argc, argv);
+
   CLI::App app{"gpuplan: which GPU, how many, how fast, at what cost — with the work shown.\n"
                "The same numbers as the page; flags are the page's URL-hash fields."};
   app.require_subcommand(1);
   app.fallthrough();  // global options (--catalog) may also follow the subcommand
   app.footer("Exit codes: 0 success, 2 bad input (the message names the flag or field), 1 internal error.");
   std::vector<std::string> catalog_files;
+  bool version_flag = false;  // handled before the parser (PrintVersion): listed here for --help
+  app.add_flag("--version", version_flag,
+               "print the program's version, the git commit it was built from, and the catalog's "
+               "version and date");
   app.add_option("--catalog", catalog_files, "extra catalog JSON file(s); entries add to or replace built-in ids")
       ->type_name("FILE");
   const std::vector<std::string> formats(std::begin(kFormats), std::end(kFormats));
@@ -400,7 +433,7 @@ int main(int argc, char** argv) {
     if (strict && warned > 0)
       Fail("catalog validate --strict: " + FormatCountOf(static_cast<int64_t>(warned), "warning", "warnings") +
            " (above); without --strict the files load");
-    Print(FormatRecords(ValidateRecords(Embedded(), merged), format));
+    Print(PrintRecords(ValidateRecords(Embedded(), merged), format, merged));
     return 0;
   }
 
@@ -412,7 +445,8 @@ int main(int argc, char** argv) {
       const Gpu* g = cat.FindGpu(catalog_args[0]);
       if (!g) Fail("catalog show: " + UnknownIdMessage("GPU", catalog_args[0], GpuIds(cat)));
       const std::vector<QuotedFigure> q = ExplainQuoted(*g, quoted);
-      Print(format == "json" ? GpuShowJson(*g, q) + "\n" : FormatReport(GpuShowReport(*g, q), format));
+      Print(format == "json" ? StampJson(GpuShowJson(*g, q), cat) + "\n"
+                             : PrintReport(GpuShowReport(*g, q), format, cat));
       return 0;
     }
     if (what == "list") {
@@ -422,7 +456,7 @@ int main(int argc, char** argv) {
     } else if (!catalog_args.empty()) {
       Fail("catalog " + what + ": unexpected argument '" + catalog_args[0] + "'");
     }
-    Print(FormatRecords(CatalogRecords(cat, what), format));
+    Print(PrintRecords(CatalogRecords(cat, what), format, cat));
     return 0;
   }
   if (*calibrate && serving_bands && !serving) Fail("calibrate --bands: add --serving");
@@ -436,7 +470,8 @@ int main(int argc, char** argv) {
       Print(ServingBandsJson(FitServingBands(cat, check)) + "\n");
       return 0;
     }
-    Print(format == "json" ? ServingCheckJson(check) + "\n" : FormatReport(ServingCheckReport(check), format));
+    Print(format == "json" ? StampJson(ServingCheckJson(check), cat) + "\n"
+                           : PrintReport(ServingCheckReport(check), format, cat));
     return 0;
   }
   if (*calibrate) {
@@ -444,20 +479,22 @@ int main(int argc, char** argv) {
     if (!cases.ok()) Fail(cases.error());
     if (loso) {
       const LosoResult l = LeaveOneSourceOut(cat, cases.value());
-      Print(format == "json" ? LosoJson(l) + "\n" : FormatReport(LosoReport(l), format));
+      Print(format == "json" ? StampJson(LosoJson(l), cat) + "\n" : PrintReport(LosoReport(l), format, cat));
       return 0;
     }
     Calibration c;
     c.fitted = refit ? FitCalibration(cat, cases.value(), c.log) : cat;
     c.results = RunReferenceCases(c.fitted, cases.value());
-    Print(format == "json" ? CalibrationJson(c) + "\n" : FormatReport(CalibrationReport(c), format));
+    Print(format == "json" ? StampJson(CalibrationJson(c), cat) + "\n"
+                           : PrintReport(CalibrationReport(c), format, cat));
     return 0;
   }
   if (*probe) {
     if (probe_what == "cpu") {
       if (!probe_args.empty()) Fail("probe cpu: unexpected argument '" + probe_args[0] + "'");
       session.SetCpuProbe(MeasureCpuOrFail(cpu_options));
-      if (!probe_out.empty()) WriteFileOrFail("--out", probe_out, CpuProbeToJson(*session.cpu_probe()) + "\n");
+      if (!probe_out.empty())
+        WriteFileOrFail("--out", probe_out, StampJson(CpuProbeToJson(*session.cpu_probe()), cat) + "\n");
     } else {
       if (probe_args.size() != 1) Fail("probe compare: give one probe result file (gpuplan probe gpu --out FILE writes one)");
       ImportProbeOrFail(session, "probe compare", probe_args[0]);
@@ -494,6 +531,7 @@ int main(int argc, char** argv) {
       for (const std::string& d : decoded.dropped) std::fprintf(stderr, "gpuplan: error: --state: %s\n", d.c_str());
       return kExitBadInput;
     }
+    for (const std::string& n : decoded.notices) std::fprintf(stderr, "gpuplan: note: --state: %s\n", n.c_str());
   }
   for (const auto& [key, value] : values) {
     const CLI::Option* given = cmd->get_option_no_throw("--" + key);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "gpuplan/units.h"
+#include "gpuplan/version.h"
 
 namespace gpuplan {
 
@@ -526,7 +527,7 @@ std::string PercentEncode(std::string_view value) { return Percent(value); }
 
 DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario base,
                          const std::vector<FieldInfo>& aside) {
-  DecodedState result{std::move(base), {}, {}};
+  DecodedState result{std::move(base), {}, {}, {}};
   if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
   // A link holds one pair per field (about 150 keys in all): a hostile or broken one with
   // thousands is read up to kMaxStatePairs, and its messages stop at kMaxDropped with a count of
@@ -561,6 +562,20 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
         drop("v: " + Quote(value) + " is not a version; read as v" + std::to_string(kStateVersion));
       else if (v > kStateVersion)
         drop("v: link is from a newer version (v" + value + "); fields read as v" + std::to_string(kStateVersion));
+      continue;
+    }
+    if (key == kCatalogStateKey) {
+      // The catalog the link was made with: its numbers came from that data.
+      const std::string have = catalog.catalog_version.empty() ? "unknown" : catalog.catalog_version;
+      if (value.empty() || value.size() > 20 || value.find_first_not_of("0123456789.") != std::string::npos)
+        result.notices.push_back(TrF("cat: {0} is not a catalog version; this one is {1}", {Quote(value), have}));
+      else if (!catalog.catalog_version.empty() && VersionBefore(value, catalog.catalog_version))
+        result.notices.push_back(
+            TrF("link made with catalog {0}, older than this one ({1}): numbers may differ", {value, have}));
+      else if (!catalog.catalog_version.empty() && VersionBefore(catalog.catalog_version, value))
+        result.notices.push_back(TrF(
+            "link made with catalog {0}, newer than this one ({1}): numbers may differ (a newer gpuplan has its data)",
+            {value, have}));
       continue;
     }
     if (std::find(PageKeys().begin(), PageKeys().end(), key) != PageKeys().end() ||

@@ -6,6 +6,7 @@
 //   [SECTION] capacity: what the GPU gives a workload, step by step
 //   Views(): the table itself, at the end
 #include "gpuplan/views.h"
+#include "gpuplan/version.h"
 
 #include "gpuplan/i18n.h"
 
@@ -1049,9 +1050,15 @@ std::vector<std::string> ViewIds() {
   return ids;
 }
 
+std::string ViewJson(const View& view, Session& session, const ReportOptions& options) {
+  return StampJson(view.json(session, options), session.catalog());
+}
+
 std::string PrintView(const View& view, Session& session, std::string_view format, const ReportOptions& options) {
-  if (format == "json") return view.json(session, options) + "\n";
-  return FormatReport(view.report(session, options), format);
+  if (format == "json") return ViewJson(view, session, options) + "\n";
+  Report r = view.report(session, options);
+  if (format == "md") r.made_with = MadeWithLine(session.catalog());
+  return FormatReport(r, format);
 }
 
 std::string ScenarioLine(const View& view, const Session& session) {
