@@ -24,6 +24,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "docs.h"
 #include "gpuplan/commands.h"
 #include "gpuplan/describe.h"
 #include "gpuplan/hf_config.h"
@@ -200,7 +201,7 @@ CLI::Validator FiniteRange(double lo, double hi) {
 // arguments hold no such word (CLI11's own message is then the best).
 std::string SuggestFix(CLI::App& app, int argc, char** argv) {
   std::vector<std::string> commands;
-  std::vector<CLI::App*> subs = app.get_subcommands([](const CLI::App*) { return true; });
+  std::vector<CLI::App*> subs = app.get_subcommands([](const CLI::App* sub) { return !sub->get_group().empty(); });
   for (const CLI::App* sub : subs) commands.push_back(sub->get_name());
   CLI::App* command = nullptr;
   for (int i = 1; i < argc; ++i) {
@@ -260,6 +261,64 @@ std::string PrintReport(Report r, const std::string& format, const Catalog& cat)
 // Records as --format prints them; Markdown ends with the versions, as the reports do.
 std::string PrintRecords(const Records& r, const std::string& format, const Catalog& cat) {
   return FormatRecords(r, format) + (format == "md" ? "\n*" + MadeWithLine(cat) + "*\n" : "");
+}
+
+// What a flag's value may be, for the shell completions: catalog ids, a field's choices.
+std::vector<std::string> FlagValueWords(const std::string& command, const std::string& flag) {
+  static const std::map<std::string, std::vector<std::string>> kPositionals = {
+      {"catalog",
+       {"gpus", "models", "formats", "interconnects", "cloud", "engines", "presets", "list", "show", "validate"}},
+      {"probe", {"gpu", "cpu", "compare"}},
+      {"completion", {"bash", "zsh", "fish"}}};
+  if (flag.rfind("--", 0) != 0) {
+    const auto it = kPositionals.find(command);
+    return it == kPositionals.end() ? std::vector<std::string>{} : it->second;
+  }
+  const std::string key = flag.substr(2);
+  if (key == "lang") return {"en", "ja"};
+  if (key == "format")
+    return command == "import-hf" ? std::vector<std::string>{"table", "json"}
+                                  : std::vector<std::string>(std::begin(kFormats), std::end(kFormats));
+  if (key == "preset") {
+    std::vector<std::string> ids;
+    for (const Preset& p : Presets()) ids.push_back(p.id);
+    return ids;
+  }
+  const Catalog& cat = Embedded();
+  const FieldInfo* f = FindField(key);
+  if (!f)
+    for (const FieldInfo& v : ViewFields())
+      if (key == v.key) f = &v;
+  if (!f) return key == "gpu" ? GpuIds(cat) : std::vector<std::string>{};  // probe compare --gpu
+  std::vector<std::string> words;
+  switch (f->kind) {
+    case FieldKind::kModel:
+      for (const Model& m : cat.models) words.push_back(m.id);
+      break;
+    case FieldKind::kGpu:
+    case FieldKind::kGpuList:
+      words = GpuIds(cat);
+      break;
+    case FieldKind::kWeights:
+      for (const WeightFormat& w : cat.weight_formats) words.push_back(w.id);
+      break;
+    case FieldKind::kKv:
+      for (const KvFormat& k : cat.kv_formats) words.push_back(k.id);
+      break;
+    case FieldKind::kEngine:
+      for (const EngineProfile& e : cat.engines) words.push_back(e.id);
+      break;
+    case FieldKind::kChoice:
+    case FieldKind::kFlags:
+      words = f->choices;
+      break;
+    case FieldKind::kSwitch:
+      words = {"0", "1"};
+      break;
+    default:
+      break;
+  }
+  return words;
 }
 
 }  // namespace
@@ -397,6 +456,25 @@ int main(int argc, char** argv) {
   import_cmd->add_option("--name", import_name, "display name (default: the id)");
   import_cmd->add_option("--format", format, "output format")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
 
+  // completion, man: written from this definition (docs.h); the build installs both.
+  CLI::App* completion_cmd = app.add_subcommand("completion",
+                                                "print a shell completion script: commands, flags and catalog ids "
+                                                "(bash: source <(gpuplan completion bash))");
+  std::string shell;
+  completion_cmd->add_option("shell", shell, "bash | zsh | fish")
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}))
+      ->required();
+  CLI::App* man_cmd = app.add_subcommand("man", "print the man page (roff)")->group("");
+  auto doc_info = [&] {
+    cli::DocInfo info;
+    info.version = ProgramVersion();
+    info.date = Embedded().catalog_date;
+    for (const View& v : Views())
+      if (v.scenario) info.shared_commands.push_back(v.id);
+    info.shared_title = "OPTIONS OF THE SCENARIO COMMANDS";
+    return info;
+  };
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -412,6 +490,14 @@ int main(int argc, char** argv) {
   // Before any estimate: the records carry words in the chosen language.
   if (Result<Lang> l = UseBuiltInLang(*ParseLang(lang)); !l.ok()) Fail(l.error());
 
+  if (*man_cmd) {
+    Print(cli::ManPage(app, doc_info()));
+    return 0;
+  }
+  if (*completion_cmd) {
+    Print(cli::Completion(app, shell, doc_info(), FlagValueWords));
+    return 0;
+  }
   if (*import_cmd) {
     const std::string text = ReadFileOrFail("import-hf", import_path);
     const std::string id = import_id.empty() ? ImportedModelId(import_path) : import_id;
