@@ -253,14 +253,13 @@ int PrintVersion(int argc, char** argv) {
 }
 
 // A report as --format prints it; Markdown ends with the program's and the catalog's versions.
-std::string PrintReport(Report r, const std::string& format, const Catalog& cat) {
-  if (format == "md") r.made_with = MadeWithLine(cat);
-  return FormatReport(r, format);
+std::string PrintReport(const Report& r, const std::string& format, const Catalog& cat) {
+  return FormatReport(r, format) + MadeWithMd(cat, format);
 }
 
 // Records as --format prints them; Markdown ends with the versions, as the reports do.
 std::string PrintRecords(const Records& r, const std::string& format, const Catalog& cat) {
-  return FormatRecords(r, format) + (format == "md" ? "\n*" + MadeWithLine(cat) + "*\n" : "");
+  return FormatRecords(r, format) + MadeWithMd(cat, format);
 }
 
 // What a flag's value may be, for the shell completions: catalog ids, a field's choices.

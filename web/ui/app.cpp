@@ -52,7 +52,7 @@ std::string App::Words(const std::string& text) {
 void App::LoadState(std::string_view hash) {
   DecodedState decoded = session_.LoadState(hash);
   notices_ = decoded.dropped;
-  notices_.insert(notices_.end(), decoded.notices.begin(), decoded.notices.end());
+  for (std::string& n : decoded.notices) notices_.push_back(std::move(n));  // (not insert: ~0.4 KB of wasm)
   field_errors_.clear();
   requested_tab_ = session_.view().tab;
   embed_.clear();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "gpuplan/catalog.h"
 
@@ -31,6 +32,10 @@ std::string MadeWithLine(const Catalog& catalog);
 // DecodeState reads it back and says so in its notices when it names another version.
 inline constexpr const char* kCatalogStateKey = "cat";
 std::string CatalogStatePair(const Catalog& catalog);
+
+// What a Markdown export ends with: "\n*" + MadeWithLine + "*\n" where `format` is "md",
+// else nothing.
+std::string MadeWithMd(const Catalog& catalog, std::string_view format);
 
 // A JSON export (an object printed with indent 2) with "gpuplan_version" and "catalog_version"
 // after its "schema" line (first where it has none). Other text (an array) comes back as it is.

@@ -1130,7 +1130,7 @@ bool ReadCatalogVersion(const json& doc, const std::string& file, Catalog& next,
   if (v == doc.end() || !v->is_string() || v->get_ref<const std::string&>().empty() ||
       v->get_ref<const std::string&>().size() > 20 ||
       v->get_ref<const std::string&>().find_first_not_of("0123456789.") != std::string::npos) {
-    errors.push_back(file + ": field 'catalog_version' must be a version of numbers and dots, e.g. \"2026.12\"");
+    errors.push_back(file + ": field 'catalog_version' must be numbers and dots: 2026.12");
     ok = false;
   } else {
     version = v->get<std::string>();
@@ -1138,7 +1138,7 @@ bool ReadCatalogVersion(const json& doc, const std::string& file, Catalog& next,
   if (d == doc.end() || !d->is_string() || d->get_ref<const std::string&>().size() != 10 ||
       d->get_ref<const std::string&>()[4] != '-' || d->get_ref<const std::string&>()[7] != '-' ||
       d->get_ref<const std::string&>().find_first_not_of("0123456789-") != std::string::npos) {
-    errors.push_back(file + ": field 'catalog_date' must be a date YYYY-MM-DD (given with catalog_version)");
+    errors.push_back(file + ": field 'catalog_date' must be YYYY-MM-DD");
     ok = false;
   } else {
     date = d->get<std::string>();

@@ -565,17 +565,11 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
       continue;
     }
     if (key == kCatalogStateKey) {
-      // The catalog the link was made with: its numbers came from that data.
-      const std::string have = catalog.catalog_version.empty() ? "unknown" : catalog.catalog_version;
-      if (value.empty() || value.size() > 20 || value.find_first_not_of("0123456789.") != std::string::npos)
-        result.notices.push_back(TrF("cat: {0} is not a catalog version; this one is {1}", {Quote(value), have}));
-      else if (!catalog.catalog_version.empty() && VersionBefore(value, catalog.catalog_version))
-        result.notices.push_back(
-            TrF("link made with catalog {0}, older than this one ({1}): numbers may differ", {value, have}));
-      else if (!catalog.catalog_version.empty() && VersionBefore(catalog.catalog_version, value))
-        result.notices.push_back(TrF(
-            "link made with catalog {0}, newer than this one ({1}): numbers may differ (a newer gpuplan has its data)",
-            {value, have}));
+      // The catalog the link was made with: its numbers came from that data. One notice for an
+      // older, a newer or a malformed version (the page's start-up download has no room for three).
+      if (!catalog.catalog_version.empty() && value != catalog.catalog_version)
+        result.notices.push_back(TrF("made with catalog {0}; this is catalog {1}: numbers may differ",
+                                     {Quote(value), catalog.catalog_version}));
       continue;
     }
     if (std::find(PageKeys().begin(), PageKeys().end(), key) != PageKeys().end() ||

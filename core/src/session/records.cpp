@@ -173,7 +173,6 @@ std::string FormatReport(const Report& r, std::string_view format) {
   if (!r.state.empty())
     out += md ? "\n" + std::string(Tr("Page state")) + ": `#" + r.state + "`\n"
               : "  " + std::string(Tr("page state")) + ": #" + r.state + "\n";
-  if (md && !r.made_with.empty()) out += "\n*" + r.made_with + "*\n";
   return out;
 }
 

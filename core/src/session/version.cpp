@@ -23,6 +23,10 @@ std::string MadeWithLine(const Catalog& catalog) {
   return TrF("gpuplan {0} · catalog {1}", {ProgramVersion(), CatalogVersion(catalog)});
 }
 
+std::string MadeWithMd(const Catalog& catalog, std::string_view format) {
+  return format == "md" ? "\n*" + MadeWithLine(catalog) + "*\n" : std::string();
+}
+
 std::string CatalogStatePair(const Catalog& catalog) {
   return catalog.catalog_version.empty() ? std::string()
                                          : std::string("&") + kCatalogStateKey + "=" + catalog.catalog_version;

@@ -1058,9 +1058,7 @@ std::string ViewJson(const View& view, Session& session, const ReportOptions& op
 
 std::string PrintView(const View& view, Session& session, std::string_view format, const ReportOptions& options) {
   if (format == "json") return ViewJson(view, session, options) + "\n";
-  Report r = view.report(session, options);
-  if (format == "md") r.made_with = MadeWithLine(session.catalog());
-  return FormatReport(r, format);
+  return FormatReport(view.report(session, options), format) + MadeWithMd(session.catalog(), format);
 }
 
 std::string ScenarioLine(const View& view, const Session& session) {
