@@ -24,6 +24,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "docs.h"
 #include "gpuplan/commands.h"
 #include "gpuplan/describe.h"
 #include "gpuplan/hf_config.h"
@@ -33,6 +34,7 @@
 #include "gpuplan/serving_check.h"
 #include "gpuplan/session.h"
 #include "gpuplan/units.h"
+#include "gpuplan/version.h"
 #include "gpuplan/views.h"
 
 namespace {
@@ -201,7 +203,7 @@ CLI::Validator FiniteRange(double lo, double hi) {
 // arguments hold no such word (CLI11's own message is then the best).
 std::string SuggestFix(CLI::App& app, int argc, char** argv) {
   std::vector<std::string> commands;
-  std::vector<CLI::App*> subs = app.get_subcommands([](const CLI::App*) { return true; });
+  std::vector<CLI::App*> subs = app.get_subcommands([](const CLI::App* sub) { return !sub->get_group().empty(); });
   for (const CLI::App* sub : subs) commands.push_back(sub->get_name());
   CLI::App* command = nullptr;
   for (int i = 1; i < argc; ++i) {
@@ -238,6 +240,88 @@ std::string SuggestFix(CLI::App& app, int argc, char** argv) {
   return {};
 }
 
+// `gpuplan --version`: the program, the commit it was built from, and the catalog's version,
+// in the language --lang names (read before the parser, as --version needs no command).
+int PrintVersion(int argc, char** argv) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string_view(argv[i]) == "--lang")
+      if (std::optional<Lang> l = ParseLang(argv[i + 1])) (void)UseBuiltInLang(*l);
+  const Catalog& cat = Embedded();
+  Print(std::string("gpuplan ") + ProgramVersion() + "\n" + TrF("git commit: {0}", {GitCommit()}) + "\n" +
+        TrF("catalog: {0}, {1} accelerators, {2} models",
+            {CatalogVersion(cat), std::to_string(cat.gpus.size()), std::to_string(cat.models.size())}) +
+        "\n");
+  return 0;
+}
+
+// A report as --format prints it; Markdown ends with the program's and the catalog's versions.
+std::string PrintReport(const Report& r, const std::string& format, const Catalog& cat) {
+  return FormatReport(r, format) + MadeWithMd(cat, format);
+}
+
+// Records as --format prints them; Markdown ends with the versions, as the reports do.
+std::string PrintRecords(const Records& r, const std::string& format, const Catalog& cat) {
+  return FormatRecords(r, format) + MadeWithMd(cat, format);
+}
+
+// What a flag's value may be, for the shell completions: catalog ids, a field's choices.
+std::vector<std::string> FlagValueWords(const std::string& command, const std::string& flag) {
+  static const std::map<std::string, std::vector<std::string>> kPositionals = {
+      {"catalog",
+       {"gpus", "models", "formats", "interconnects", "cloud", "engines", "presets", "list", "show", "validate"}},
+      {"probe", {"gpu", "cpu", "compare"}},
+      {"completion", {"bash", "zsh", "fish"}}};
+  if (flag.rfind("--", 0) != 0) {
+    const auto it = kPositionals.find(command);
+    return it == kPositionals.end() ? std::vector<std::string>{} : it->second;
+  }
+  const std::string key = flag.substr(2);
+  if (key == "lang") return {"en", "ja"};
+  if (key == "format")
+    return command == "import-hf" ? std::vector<std::string>{"table", "json"}
+                                  : std::vector<std::string>(std::begin(kFormats), std::end(kFormats));
+  if (key == "preset") {
+    std::vector<std::string> ids;
+    for (const Preset& p : Presets()) ids.push_back(p.id);
+    return ids;
+  }
+  const Catalog& cat = Embedded();
+  const FieldInfo* f = FindField(key);
+  if (!f)
+    for (const FieldInfo& v : ViewFields())
+      if (key == v.key) f = &v;
+  if (!f) return key == "gpu" ? GpuIds(cat) : std::vector<std::string>{};  // probe compare --gpu
+  std::vector<std::string> words;
+  switch (f->kind) {
+    case FieldKind::kModel:
+      for (const Model& m : cat.models) words.push_back(m.id);
+      break;
+    case FieldKind::kGpu:
+    case FieldKind::kGpuList:
+      words = GpuIds(cat);
+      break;
+    case FieldKind::kWeights:
+      for (const WeightFormat& w : cat.weight_formats) words.push_back(w.id);
+      break;
+    case FieldKind::kKv:
+      for (const KvFormat& k : cat.kv_formats) words.push_back(k.id);
+      break;
+    case FieldKind::kEngine:
+      for (const EngineProfile& e : cat.engines) words.push_back(e.id);
+      break;
+    case FieldKind::kChoice:
+    case FieldKind::kFlags:
+      words = f->choices;
+      break;
+    case FieldKind::kSwitch:
+      words = {"0", "1"};
+      break;
+    default:
+      break;
+  }
+  return words;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -246,12 +330,19 @@ int main(int argc, char** argv) {
   if (argc >= 3 && std::string(argv[1]) == "probe" && std::string(argv[2]) == "gpu")
     return RunProbeGpu(std::vector<std::string>(argv + 3, argv + argc), argv[0]);
 
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--version") return PrintVersion(argc, argv);
+
   CLI::App app{"gpuplan: which GPU, how many, how fast, at what cost — with the work shown.\n"
                "The same numbers as the page; flags are the page's URL-hash fields."};
   app.require_subcommand(1);
   app.fallthrough();  // global options (--catalog) may also follow the subcommand
   app.footer("Exit codes: 0 success, 2 bad input (the message names the flag or field), 1 internal error.");
   std::vector<std::string> catalog_files;
+  bool version_flag = false;  // handled before the parser (PrintVersion): listed here for --help
+  app.add_flag("--version", version_flag,
+               "print the program's version, the git commit it was built from, and the catalog's "
+               "version and date");
   app.add_option("--catalog", catalog_files, "extra catalog JSON file(s); entries add to or replace built-in ids")
       ->type_name("FILE");
   const std::vector<std::string> formats(std::begin(kFormats), std::end(kFormats));
@@ -371,6 +462,25 @@ int main(int argc, char** argv) {
   import_cmd->add_option("--name", import_name, "display name (default: the id)");
   import_cmd->add_option("--format", format, "output format")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
 
+  // completion, man: written from this definition (docs.h); the build installs both.
+  CLI::App* completion_cmd = app.add_subcommand("completion",
+                                                "print a shell completion script: commands, flags and catalog ids "
+                                                "(bash: source <(gpuplan completion bash))");
+  std::string shell;
+  completion_cmd->add_option("shell", shell, "bash | zsh | fish")
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}))
+      ->required();
+  CLI::App* man_cmd = app.add_subcommand("man", "print the man page (roff)")->group("");
+  auto doc_info = [&] {
+    cli::DocInfo info;
+    info.version = ProgramVersion();
+    info.date = Embedded().catalog_date;
+    for (const View& v : Views())
+      if (v.scenario) info.shared_commands.push_back(v.id);
+    info.shared_title = "OPTIONS OF THE SCENARIO COMMANDS";
+    return info;
+  };
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -386,6 +496,14 @@ int main(int argc, char** argv) {
   // Before any estimate: the records carry words in the chosen language.
   if (Result<Lang> l = UseBuiltInLang(*ParseLang(lang)); !l.ok()) Fail(l.error());
 
+  if (*man_cmd) {
+    Print(cli::ManPage(app, doc_info()));
+    return 0;
+  }
+  if (*completion_cmd) {
+    Print(cli::Completion(app, shell, doc_info(), FlagValueWords));
+    return 0;
+  }
   if (*import_cmd) {
     const std::string text = ReadFileOrFail("import-hf", import_path);
     const std::string id = import_id.empty() ? ImportedModelId(import_path) : import_id;
@@ -412,7 +530,7 @@ int main(int argc, char** argv) {
     if (strict && warned > 0)
       Fail("catalog validate --strict: " + FormatCountOf(static_cast<int64_t>(warned), "warning", "warnings") +
            " (above); without --strict the files load");
-    Print(FormatRecords(ValidateRecords(Embedded(), merged), format));
+    Print(PrintRecords(ValidateRecords(Embedded(), merged), format, merged));
     return 0;
   }
 
@@ -424,7 +542,8 @@ int main(int argc, char** argv) {
       const Gpu* g = cat.FindGpu(catalog_args[0]);
       if (!g) Fail("catalog show: " + UnknownIdMessage("GPU", catalog_args[0], GpuIds(cat)));
       const std::vector<QuotedFigure> q = ExplainQuoted(*g, quoted);
-      Print(format == "json" ? GpuShowJson(*g, q) + "\n" : FormatReport(GpuShowReport(*g, q), format));
+      Print(format == "json" ? StampJson(GpuShowJson(*g, q), cat) + "\n"
+                             : PrintReport(GpuShowReport(*g, q), format, cat));
       return 0;
     }
     if (what == "list") {
@@ -434,7 +553,7 @@ int main(int argc, char** argv) {
     } else if (!catalog_args.empty()) {
       Fail("catalog " + what + ": unexpected argument '" + catalog_args[0] + "'");
     }
-    Print(FormatRecords(CatalogRecords(cat, what), format));
+    Print(PrintRecords(CatalogRecords(cat, what), format, cat));
     return 0;
   }
   if (*calibrate && serving_bands && !serving) Fail("calibrate --bands: add --serving");
@@ -448,7 +567,8 @@ int main(int argc, char** argv) {
       Print(ServingBandsJson(FitServingBands(cat, check)) + "\n");
       return 0;
     }
-    Print(format == "json" ? ServingCheckJson(check) + "\n" : FormatReport(ServingCheckReport(check), format));
+    Print(format == "json" ? StampJson(ServingCheckJson(check), cat) + "\n"
+                           : PrintReport(ServingCheckReport(check), format, cat));
     return 0;
   }
   if (*calibrate) {
@@ -456,20 +576,22 @@ int main(int argc, char** argv) {
     if (!cases.ok()) Fail(cases.error());
     if (loso) {
       const LosoResult l = LeaveOneSourceOut(cat, cases.value());
-      Print(format == "json" ? LosoJson(l) + "\n" : FormatReport(LosoReport(l), format));
+      Print(format == "json" ? StampJson(LosoJson(l), cat) + "\n" : PrintReport(LosoReport(l), format, cat));
       return 0;
     }
     Calibration c;
     c.fitted = refit ? FitCalibration(cat, cases.value(), c.log) : cat;
     c.results = RunReferenceCases(c.fitted, cases.value());
-    Print(format == "json" ? CalibrationJson(c) + "\n" : FormatReport(CalibrationReport(c), format));
+    Print(format == "json" ? StampJson(CalibrationJson(c), cat) + "\n"
+                           : PrintReport(CalibrationReport(c), format, cat));
     return 0;
   }
   if (*probe) {
     if (probe_what == "cpu") {
       if (!probe_args.empty()) Fail("probe cpu: unexpected argument '" + probe_args[0] + "'");
       session.SetCpuProbe(MeasureCpuOrFail(cpu_options));
-      if (!probe_out.empty()) WriteFileOrFail("--out", probe_out, CpuProbeToJson(*session.cpu_probe()) + "\n");
+      if (!probe_out.empty())
+        WriteFileOrFail("--out", probe_out, StampJson(CpuProbeToJson(*session.cpu_probe()), cat) + "\n");
     } else {
       if (probe_args.size() != 1) Fail("probe compare: give one probe result file (gpuplan probe gpu --out FILE writes one)");
       ImportProbeOrFail(session, "probe compare", probe_args[0]);
@@ -506,6 +628,7 @@ int main(int argc, char** argv) {
       for (const std::string& d : decoded.dropped) std::fprintf(stderr, "gpuplan: error: --state: %s\n", d.c_str());
       return kExitBadInput;
     }
+    for (const std::string& n : decoded.notices) std::fprintf(stderr, "gpuplan: note: --state: %s\n", n.c_str());
   }
   for (const auto& [key, value] : values) {
     const CLI::Option* given = cmd->get_option_no_throw("--" + key);

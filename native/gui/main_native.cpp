@@ -2,6 +2,7 @@
 // as the page (web/ui). The scenario comes from --state (a page link's hash).
 //
 //   gpuplan-gui [--state HASH] [--size WxH] [--frames N] [--print-report] [--print-result PANEL]
+//   gpuplan-gui --version   the program's and the catalog's versions, as gpuplan --version
 //   --frames N       quit after N frames (0: run until the window is closed)
 //   --print-report   print the fit report JSON at exit (the same schema as the CLI's)
 //   --print-result P print what `gpuplan P --format json` prints (P = fit, speed, cost, compare,
@@ -23,6 +24,7 @@
 #include "frame.h"
 #include "gpuplan/i18n.h"
 #include "gpuplan/machine.h"
+#include "gpuplan/version.h"
 
 namespace {
 
@@ -33,7 +35,10 @@ void ClearGl(int width, int height, const float* rgba) {
 }
 
 int Usage(const char* why) {
-  std::fprintf(stderr, "gpuplan-gui: error: %s\nusage: gpuplan-gui [--state HASH] [--size WxH] [--frames N] [--print-report] [--print-result PANEL]\n", why);
+  std::fprintf(stderr,
+               "gpuplan-gui: error: %s\nusage: gpuplan-gui [--version] [--state HASH] [--size WxH] [--frames N] "
+               "[--print-report] [--print-result PANEL]\n",
+               why);
   return 2;
 }
 
@@ -58,6 +63,16 @@ int main(int argc, char** argv) {
       if (std::sscanf(argv[++i], "%dx%d", &width, &height) != 2 || width < 200 || height < 150 || width > 16384 ||
           height > 16384)
         return Usage("--size: expected WxH, e.g. 1280x800");
+    } else if (arg == "--version") {
+      const gpuplan::Result<gpuplan::Catalog>& cat = gpuplan::EmbeddedCatalog();
+      std::printf("gpuplan-gui %s\n%s\n", gpuplan::ProgramVersion(),
+                  gpuplan::TrF("git commit: {0}", {gpuplan::GitCommit()}).c_str());
+      if (cat.ok())
+        std::printf("%s\n", gpuplan::TrF("catalog: {0}, {1} accelerators, {2} models",
+                                         {gpuplan::CatalogVersion(cat.value()), std::to_string(cat.value().gpus.size()),
+                                          std::to_string(cat.value().models.size())})
+                                .c_str());
+      return 0;
     } else if (arg == "--print-report") {
       print_report = true;
     } else if (arg == "--print-result" && has_value) {

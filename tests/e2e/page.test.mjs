@@ -92,7 +92,7 @@ test('a link sets the scenario; the page computes exactly what the CLI prints', 
   assert.equal(fromPage.scenario.model, 'llama-3.1-70b');
   assert.equal(fromPage.scenario.tp, 2);
   assert.deepEqual(fromPage, cliReport(hash));
-  // The page rewrites the hash into the complete, versioned form.
+  // The page rewrites the hash into the complete, versioned form (with the catalog's version).
   assert.equal(await page.evaluate(() => location.hash), '#' + fromPage.state);
   assert.deepEqual(errors, []);
   await page.close();
@@ -125,8 +125,8 @@ test('clicking and typing into the panel changes the scenario, the URL, and surv
   const after = await report(page);
   assert.equal(after.scenario.tp, 4);
   assert.equal(after.scenario.model, 'llama-3.1-8b');
-  // The address names the model, the GPU and what differs from the defaults, nothing else.
-  assert.equal(await page.evaluate(() => location.hash), '#v=1&model=llama-3.1-8b&gpu=h100-sxm&tp=4');
+  // The address names the model, the GPU, what differs from the defaults and the catalog's version.
+  assert.equal(await page.evaluate(() => location.hash), '#v=1&model=llama-3.1-8b&gpu=h100-sxm&tp=4&cat=' + after.catalog_version);
   assert.deepEqual(after, cliReport(after.state));
 
   // Typing an out-of-range value is refused with a message naming the field, and changes nothing.
@@ -940,7 +940,7 @@ test('Embed code options: theme and compact; a compact embed is the result alone
   assert.equal(copied.kind, 'embed', JSON.stringify(copied));
   const code = copied.text;
   const src = code.match(/src="([^"]+)"/)[1];
-  assert.match(src, /#embed=fit&theme=dark&compact=1&v=1&model=llama-3\.1-8b&gpu=rtx-4090&tab=fit$/);
+  assert.match(src, /#embed=fit&theme=dark&compact=1&v=1&model=llama-3\.1-8b&gpu=rtx-4090&cat=[0-9.]+&tab=fit$/);
   // The copied frame: no export buttons, no CLI twin; the same numbers; the verdict higher up
   // than in the same frame without compact=1.
   const open = async (at) => {

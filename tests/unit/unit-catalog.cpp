@@ -118,6 +118,34 @@ TEST_CASE("parameter counts agree with the architecture (Llama-style layers)", "
   }
 }
 
+TEST_CASE("the catalog's version: declared once in catalog.json, checked in user files, not taken from them",
+          "[catalog]") {
+  // The built-in files and their compact form agree (the programs read the latter).
+  Result<Catalog> json = LoadBuiltInCatalog(EmbeddedCatalogFiles(), false);
+  REQUIRE(json.ok());
+  CHECK(json.value().catalog_version == test::Cat().catalog_version);
+  CHECK(json.value().catalog_date == test::Cat().catalog_date);
+  CHECK(test::Cat().catalog_version.find_first_not_of("0123456789.") == std::string::npos);
+  CHECK(test::Cat().catalog_date.size() == 10);
+  // A user file may declare one; it is checked and the built-in version stays.
+  const std::string with =
+      R"({"schema": 1, "catalog_version": "1999.1", "catalog_date": "1999-01-31",)" + GpuFile().substr(13);
+  Result<Catalog> user = LoadCatalog({{"user.json", with}}, test::Cat());
+  REQUIRE(user.ok());
+  CHECK(user.value().catalog_version == test::Cat().catalog_version);
+  // Alone, the first file that declares it sets it.
+  Result<Catalog> alone = Load(with);
+  REQUIRE(alone.ok());
+  CHECK(alone.value().catalog_version == "1999.1");
+  CHECK(alone.value().catalog_date == "1999-01-31");
+  // Bad values and a version without its date are errors that name the field.
+  Result<Catalog> bad = Load(R"({"schema": 1, "catalog_version": "v1; drop", "catalog_date": "soon"})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error(), Contains("user.json: field 'catalog_version' must be numbers and dots"));
+  CHECK_THAT(bad.error(), Contains("field 'catalog_date' must be YYYY-MM-DD"));
+  CHECK_FALSE(Load(R"({"schema": 1, "catalog_version": "2026.12"})").ok());
+}
+
 TEST_CASE("a valid user file adds an entry and overrides by id", "[catalog]") {
   Result<Catalog> c = LoadCatalog({{"user.json", GpuFile()}}, test::Cat());
   REQUIRE(c.ok());

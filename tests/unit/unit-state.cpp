@@ -12,8 +12,9 @@
 #include "gpuplan/records.h"
 #include "gpuplan/scenario.h"
 #include "gpuplan/session.h"
-#include "gpuplan/views.h"
 #include "gpuplan/training.h"
+#include "gpuplan/version.h"
+#include "gpuplan/views.h"
 
 using namespace gpuplan;
 using Catch::Matchers::Contains;
@@ -132,6 +133,50 @@ TEST_CASE("versions: newer links are read with a notice, missing v is fine", "[s
   CHECK_THAT(d.dropped[0], Contains("newer version"));
 }
 
+TEST_CASE("a link names its catalog: another version is read with a notice, never dropped", "[state]") {
+  REQUIRE_FALSE(Cat().catalog_version.empty());
+  Session session(Cat());
+  const std::string hash = session.StateHash();
+  CHECK_THAT(hash, Contains("&cat=" + Cat().catalog_version));
+  Session again(Cat());
+  const DecodedState same = again.LoadState(hash);
+  CHECK(same.dropped.empty());
+  CHECK(same.notices.empty());
+  // Older and newer catalogs: the scenario is read as it is, with a word about the data.
+  const DecodedState older = DecodeState("v=1&model=llama-2-7b&cat=2000.1", Cat());
+  CHECK(older.scenario.model == "llama-2-7b");
+  CHECK(older.dropped.empty());
+  REQUIRE(older.notices.size() == 1);
+  CHECK_THAT(older.notices[0],
+             Contains("made with catalog '2000.1'; this is catalog " + Cat().catalog_version + ": numbers may differ"));
+  const DecodedState newer = DecodeState("v=1&model=llama-2-7b&cat=9999.12.1", Cat());
+  REQUIRE(newer.notices.size() == 1);
+  CHECK_THAT(newer.notices[0], Contains("'9999.12.1'"));
+  // Not a version: quoted (and cut), the link still read.
+  const DecodedState junk = DecodeState("cat=%3Cscript%3E&model=llama-2-7b", Cat());
+  CHECK(junk.scenario.model == "llama-2-7b");
+  REQUIRE(junk.notices.size() == 1);
+  CHECK_THAT(junk.notices[0], Contains("made with catalog '<script>'"));
+  // A catalog without a version (a test's own): links carry no cat=, and say nothing of one.
+  Catalog plain = Cat();
+  plain.catalog_version.clear();
+  CHECK(CatalogStatePair(plain).empty());
+  CHECK(DecodeState("cat=2026.1", plain).notices.empty());
+}
+
+TEST_CASE("exports carry the program's and the catalog's versions", "[state]") {
+  Session session(Cat());
+  const View& fit = *FindView("fit");
+  const std::string json = ViewJson(fit, session);
+  CHECK(json.rfind("{\n  \"schema\": \"gpuplan.fit/1\",\n  \"gpuplan_version\": \"" + std::string(ProgramVersion()) +
+                       "\",\n  \"catalog_version\": \"" + Cat().catalog_version + "\",\n",
+                   0) == 0);
+  CHECK_THAT(PrintView(fit, session, "md"), Contains(MadeWithLine(Cat())));
+  CHECK_THAT(PrintView(fit, session, "table"), !Contains(MadeWithLine(Cat())));
+  CHECK(StampJson("[1, 2]", Cat()) == "[1, 2]");  // an array has no place for them
+  CHECK(StampJson("{\n  \"error\": \"x\"\n}", Cat()).find("\"gpuplan_version\"") == 4);
+}
+
 TEST_CASE("percent-encoding and bad escapes", "[state]") {
   CHECK(DecodeState("model=llama%2D2%2D7b", Cat()).scenario.model == "llama-2-7b");
   DecodedState d = DecodeState("model=%ZZ&gpu=h100-sxm", Cat());
@@ -200,7 +245,7 @@ TEST_CASE("the page's own keys and the view options are set aside, not dropped, 
   CHECK_THAT(b.dropped[0], Contains("unknown field 'embedd'"));
   for (const char* key : {"fits:", "overlay:", "phase:", "sort:", "tab:"})
     CHECK(std::any_of(b.dropped.begin(), b.dropped.end(), [&](const std::string& m) { return m.rfind(key, 0) == 0; }));
-  CHECK(bad.StateHash() == EncodeState(Scenario{}));
+  CHECK(bad.StateHash() == EncodeState(Scenario{}) + CatalogStatePair(Cat()));
 }
 
 TEST_CASE("a link carries small and large numbers exactly: what the page computed with", "[state]") {

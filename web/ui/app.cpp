@@ -23,6 +23,7 @@
 #include "gpuplan/records.h"
 #include "gpuplan/report.h"
 #include "gpuplan/units.h"
+#include "gpuplan/version.h"
 
 namespace gpuplan::ui {
 
@@ -51,6 +52,7 @@ std::string App::Words(const std::string& text) {
 void App::LoadState(std::string_view hash) {
   DecodedState decoded = session_.LoadState(hash);
   notices_ = decoded.dropped;
+  for (std::string& n : decoded.notices) notices_.push_back(std::move(n));  // (not insert: ~0.4 KB of wasm)
   field_errors_.clear();
   requested_tab_ = session_.view().tab;
   embed_.clear();
@@ -184,11 +186,11 @@ const CostEstimate& App::CostNow() {
 
 std::string App::ResultJson(std::string_view which) {
   const View* v = FindView(which);
-  return v ? v->json(session_, {}) : std::string();
+  return v ? ViewJson(*v, session_) : std::string();
 }
 
 const std::string& App::ReportJson() {
-  report_json_ = FindView("fit")->json(session_, {});
+  report_json_ = ViewJson(*FindView("fit"), session_);
   return report_json_;
 }
 
@@ -564,7 +566,8 @@ std::string App::ExportText(std::string_view kind, std::string_view panel) {
   // The link opens on this panel with the view options (sort, filters, overlays) as they are.
   ViewOptions at = session_.view();
   at.tab = ViewOptions().tab;  // written last, always: the panel the link opens
-  const std::string state = EncodeState(scenario_) + EncodeViewOptions(at) + "&tab=" + v->id;
+  const std::string state =
+      EncodeState(scenario_) + EncodeViewOptions(at) + CatalogStatePair(*catalog_) + "&tab=" + v->id;
   if (kind == "link") return host_.page_url + "#" + state;
   if (kind == "embed") {
     const Model* m = catalog_->FindModel(scenario_.model);
@@ -585,7 +588,7 @@ std::string App::ExportText(std::string_view kind, std::string_view panel) {
   }
   if (kind == "cli") return ViewCliCommand(*v, session_);
   if (!v->failure(session_).empty()) return {};
-  if (kind == "json") return v->json(session_, {});
+  if (kind == "json") return ViewJson(*v, session_);
   if (kind == "markdown") return PrintView(*v, session_, "md");
   return {};
 }

@@ -12,6 +12,7 @@
 #include "gpuplan/model.h"
 #include "gpuplan/small_sort.h"
 #include "gpuplan/units.h"
+#include "gpuplan/version.h"
 #include "tables.h"
 #include "theme.h"
 
@@ -57,6 +58,8 @@ void App::DrawCatalog() {
                        TrF("The catalog: {0} accelerators, {1} models.",
                            {std::to_string(catalog_->gpus.size()), std::to_string(catalog_->models.size())})
                            .c_str());
+  // The About line: which program and which data gave the numbers (exports end with it too).
+  ImGui::TextColored(Muted(), "%s", MadeWithLine(*catalog_).c_str());
   ImGui::RadioButton((std::string(Tr("Accelerators")) + "###accelerators").c_str(), &catalog_view_, 0);
   ImGui::SameLine();
   ImGui::RadioButton((std::string(Tr("Models")) + "###models").c_str(), &catalog_view_, 1);

@@ -544,6 +544,11 @@ struct CatalogFile {
 };
 
 struct Catalog {
+  // The built-in catalog's version ("2026.12": year.month, a third part for a second release in
+  // a month) and date (YYYY-MM-DD), from its files' top-level "catalog_version" and
+  // "catalog_date" (assets/catalog/catalog.json; what changed: assets/catalog/CHANGELOG.md).
+  // The first file that declares them sets them; a user file's own are checked, not taken.
+  std::string catalog_version, catalog_date;
   // Things the loader found suspicious but not wrong (a memory unit unusual for its memory type,
   // a capacity read from the quoted figure): `catalog validate` prints them.
   std::vector<std::string> warnings;

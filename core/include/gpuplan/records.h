@@ -61,7 +61,7 @@ struct Report {
   std::vector<std::string> after;      // verdict and figures under the tables
   int verdict = 0;                     // after[0] is a verdict: 1 it fits, -1 it does not (0: none)
   std::vector<std::string> warnings, notes, assumptions;
-  std::string state;                   // the page state (hash), when the view has a scenario
+  std::string state;  // the page state (hash), when the view has a scenario
 };
 // format: table, md or csv. Ends with a newline.
 std::string FormatReport(const Report& r, std::string_view format);

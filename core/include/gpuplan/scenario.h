@@ -155,6 +155,8 @@ struct DecodedState {
   std::vector<std::string> dropped;         // one line per field that was not taken, with the reason
                                             // (the first kMaxDropped, then "... and K more")
   std::map<std::string, std::string> page;  // the page's own keys (PageKeys) found in the hash
+  std::vector<std::string> notices;         // read, but worth a word: a link made with another
+                                            // catalog version (cat=, version.h)
 };
 
 // Keys a link may carry for the page rather than the scenario: embed=<panel> (one panel for an

@@ -48,7 +48,12 @@ const std::vector<View>& Views();
 const View* FindView(std::string_view id);
 std::vector<std::string> ViewIds();
 
-// What `gpuplan <view> --format <format>` prints (json, or the report in table, md or csv).
+// The view's JSON with the program's and the catalog's versions (version.h: StampJson): what
+// the CLI's --format json prints and the page copies.
+std::string ViewJson(const View& view, Session& session, const ReportOptions& options = {});
+
+// What `gpuplan <view> --format <format>` prints (json, or the report in table, md or csv);
+// Markdown ends with the versions (MadeWithLine).
 std::string PrintView(const View& view, Session& session, std::string_view format, const ReportOptions& options = {});
 
 // The scenario in a few words, as the page's title, its live region, an embed's caption and a

@@ -1144,6 +1144,35 @@ bool ExpandEngineVersions(json& doc, const std::string& file, std::vector<std::s
   return ok;
 }
 
+// A file's top-level "catalog_version" ("2026.12": numbers and dots) and "catalog_date"
+// (YYYY-MM-DD), given together. The first file that declares them sets the catalog's (the
+// built-in catalog.json); a later one (a user file) is checked and not taken, so a number's
+// catalog version names the built-in data it started from.
+bool ReadCatalogVersion(const json& doc, const std::string& file, Catalog& next, std::vector<std::string>& errors) {
+  const auto v = doc.find("catalog_version"), d = doc.find("catalog_date");
+  if (v == doc.end() && d == doc.end()) return true;
+  bool ok = true;
+  std::string version, date;
+  if (v == doc.end() || !v->is_string() || v->get_ref<const std::string&>().empty() ||
+      v->get_ref<const std::string&>().size() > 20 ||
+      v->get_ref<const std::string&>().find_first_not_of("0123456789.") != std::string::npos) {
+    errors.push_back(file + ": field 'catalog_version' must be numbers and dots: 2026.12");
+    ok = false;
+  } else {
+    version = v->get<std::string>();
+  }
+  if (d == doc.end() || !d->is_string() || d->get_ref<const std::string&>().size() != 10 ||
+      d->get_ref<const std::string&>()[4] != '-' || d->get_ref<const std::string&>()[7] != '-' ||
+      d->get_ref<const std::string&>().find_first_not_of("0123456789-") != std::string::npos) {
+    errors.push_back(file + ": field 'catalog_date' must be YYYY-MM-DD");
+    ok = false;
+  } else {
+    date = d->get<std::string>();
+  }
+  if (ok && next.catalog_version.empty()) next.catalog_version = version, next.catalog_date = date;
+  return ok;
+}
+
 Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, const LoadOptions& options) {
   std::vector<std::string> errors;
   for (const CatalogFile& file : files) {
@@ -1168,8 +1197,8 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
     bool lists_ok = true;
     for (auto key = doc.begin(); key != doc.end(); ++key) {
       const std::string& k = key.key();
-      if (k == "schema" || k == "about" || k.empty() || k[0] == '_' || k[0] == '$' ||
-          std::find(kLists.begin(), kLists.end(), k) != kLists.end())
+      if (k == "schema" || k == "about" || k == "catalog_version" || k == "catalog_date" || k.empty() || k[0] == '_' ||
+          k[0] == '$' || std::find(kLists.begin(), kLists.end(), k) != kLists.end())
         continue;
       const std::string near = NearestWord(k, kLists);
       errors.push_back(file.name + ": " + TrF("'{0}' is not a list of a catalog file", {k}) +
@@ -1180,6 +1209,7 @@ Result<Catalog> LoadFiles(const std::vector<CatalogFile>& files, Catalog base, c
     }
     // Every list is read and every problem collected; a file with any error adds nothing.
     Catalog next = base;
+    lists_ok = ReadCatalogVersion(doc, file.name, next, errors) && lists_ok;
     bool ok =
         ReadList(doc, file.name, "gpus", next.gpus, errors, next.warnings, next.unknown_fields, options, ReadGpu) &&
         lists_ok;

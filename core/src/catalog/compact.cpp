@@ -181,7 +181,7 @@ void Fields(V& v, EngineProfile& x) {
            x.cuda_graph_bytes_per_layer, x.cuda_graphs_in_budget, x.eager_kernel_s, x.cuda_context_bytes,
            x.activation_workspace, x.notes, x.examples, x.sources);
 }
-constexpr char kMagic[] = "gpuplan-compact-catalog-1";
+constexpr char kMagic[] = "gpuplan-compact-catalog-2";
 
 class Writer {
  public:
@@ -330,16 +330,16 @@ class Reader {
 // The catalog itself: its lists and flags; the id indexes are rebuilt (IndexIds).
 template <class V>
 void CatalogFields(V& v, Catalog& x) {
-  static_assert(FieldCount<Catalog>() == 14, "a Catalog field was added: write it here too (or say why it is rebuilt)");
-  v.Put(x.warnings), v.Put(x.unknown_fields), v.Put(x.sources_elsewhere), v.Put(x.gpus), v.Put(x.models),
-      v.Put(x.weight_formats);
+  static_assert(FieldCount<Catalog>() == 16, "a Catalog field was added: write it here too (or say why it is rebuilt)");
+  v.Put(x.catalog_version), v.Put(x.catalog_date), v.Put(x.warnings), v.Put(x.unknown_fields), v.Put(x.sources_elsewhere),
+      v.Put(x.gpus), v.Put(x.models), v.Put(x.weight_formats);
   v.Put(x.kv_formats), v.Put(x.interconnects), v.Put(x.cloud_offers), v.Put(x.engines), v.Put(x.ceilings);
   v.Put(x.fx_rates);
 }
 template <>
 void CatalogFields(Reader& v, Catalog& x) {
-  v.Get(x.warnings), v.Get(x.unknown_fields), v.Get(x.sources_elsewhere), v.Get(x.gpus), v.Get(x.models),
-      v.Get(x.weight_formats);
+  v.Get(x.catalog_version), v.Get(x.catalog_date), v.Get(x.warnings), v.Get(x.unknown_fields), v.Get(x.sources_elsewhere),
+      v.Get(x.gpus), v.Get(x.models), v.Get(x.weight_formats);
   v.Get(x.kv_formats), v.Get(x.interconnects), v.Get(x.cloud_offers), v.Get(x.engines), v.Get(x.ceilings);
   v.Get(x.fx_rates);
 }

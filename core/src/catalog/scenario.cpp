@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "gpuplan/units.h"
+#include "gpuplan/version.h"
 
 namespace gpuplan {
 
@@ -527,7 +528,7 @@ std::string PercentEncode(std::string_view value) { return Percent(value); }
 
 DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario base,
                          const std::vector<FieldInfo>& aside) {
-  DecodedState result{std::move(base), {}, {}};
+  DecodedState result{std::move(base), {}, {}, {}};
   if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
   // A link holds one pair per field (about 150 keys in all): a hostile or broken one with
   // thousands is read up to kMaxStatePairs, and its messages stop at kMaxDropped with a count of
@@ -563,6 +564,14 @@ DecodedState DecodeState(std::string_view hash, const Catalog& catalog, Scenario
       else if (v > kStateVersion)
         drop(
             TrF("v: link is from a newer version (v{0}); fields read as v{1}", {value, std::to_string(kStateVersion)}));
+      continue;
+    }
+    if (key == kCatalogStateKey) {
+      // The catalog the link was made with: its numbers came from that data. One notice for an
+      // older, a newer or a malformed version (the page's start-up download has no room for three).
+      if (!catalog.catalog_version.empty() && value != catalog.catalog_version)
+        result.notices.push_back(TrF("made with catalog {0}; this is catalog {1}: numbers may differ",
+                                     {Quote(value), catalog.catalog_version}));
       continue;
     }
     if (std::find(PageKeys().begin(), PageKeys().end(), key) != PageKeys().end() ||

@@ -131,11 +131,12 @@ ordered_json CostJsonMarked(const CostEstimate& c) {
 
 }  // namespace
 
-std::string FitReportJson(const Catalog& catalog, const Scenario& s, const MemoryEstimate& e, int indent) {
+std::string FitReportJson(const Catalog& catalog, const Scenario& s, const MemoryEstimate& e, int indent,
+                          const std::string& state) {
   ordered_json j;
   j["schema"] = "gpuplan.fit/1";
   j["scenario"] = ScenarioJson(s);
-  j["state"] = EncodeState(s);
+  j["state"] = state.empty() ? EncodeState(s) : state;
   if (const Model* m = catalog.FindModel(s.model)) {
     const ParamCount c = CountParams(*m);
     j["model"] = {{"name", m->name},
@@ -186,12 +187,13 @@ std::string FitReportJson(const Catalog& catalog, const Scenario& s, const Memor
 }
 
 std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const MemoryEstimate& memory,
-                            const SpeedEstimate& e, const CostEstimate& c, const SpeedCurves* curves, int indent) {
+                            const SpeedEstimate& e, const CostEstimate& c, const SpeedCurves* curves, int indent,
+                            const std::string& state) {
   (void)catalog;
   ordered_json j;
   j["schema"] = "gpuplan.speed/1";
   j["scenario"] = ScenarioJson(s);
-  j["state"] = EncodeState(s);
+  j["state"] = state.empty() ? EncodeState(s) : state;
   j["fits"] = memory.fits;
   j["ttft_s"] = Number(e.ttft_s);
   j["tokens_per_s_user"] = Number(e.tokens_per_s_user);
@@ -242,11 +244,12 @@ std::string SpeedReportJson(const Catalog& catalog, const Scenario& s, const Mem
   return j.dump(indent);
 }
 
-std::string CostReportJson(const Scenario& s, const SpeedEstimate& speed, const CostEstimate& c, int indent) {
+std::string CostReportJson(const Scenario& s, const SpeedEstimate& speed, const CostEstimate& c, int indent,
+                           const std::string& state) {
   ordered_json j;
   j["schema"] = "gpuplan.cost/1";
   j["scenario"] = ScenarioJson(s);
-  j["state"] = EncodeState(s);
+  j["state"] = state.empty() ? EncodeState(s) : state;
   j["gpus"] = s.Gpus();
   j["tokens_per_s_total"] = Number(speed.tokens_per_s_total);
   j["prefill_tokens_per_s"] = Number(speed.prefill_tokens_per_s);
@@ -342,11 +345,11 @@ std::string CompareReportJson(const Scenario& s, const std::vector<CompareRow>& 
 }
 
 std::string TrainReportJson(const Scenario& s, const TrainEstimate& e, const std::vector<ScalingPoint>& scaling,
-                            double target_days, int indent) {
+                            double target_days, int indent, const std::string& state) {
   ordered_json j;
   j["schema"] = "gpuplan.train/1";
   j["scenario"] = ScenarioJson(s);
-  j["state"] = EncodeState(s);
+  j["state"] = state.empty() ? EncodeState(s) : state;
   ordered_json terms = ordered_json::array();
   for (const Term& t : e.terms)
     terms.push_back({{"key", t.key}, {"name", t.name}, {"formula", t.formula}, {"bytes", Number(t.bytes)}});

@@ -19,6 +19,7 @@
 #include "gpuplan/machine.h"
 #include "gpuplan/records.h"
 #include "gpuplan/units.h"
+#include "gpuplan/version.h"
 #include "gpuplan/views.h"
 
 namespace gpuplan {
@@ -413,7 +414,9 @@ DecodedState Session::LoadState(std::string_view hash) {
   return d;
 }
 
-std::string Session::StateHash() const { return EncodeState(scenario_) + EncodeViewOptions(view_); }
+std::string Session::StateHash() const {
+  return EncodeState(scenario_) + EncodeViewOptions(view_) + CatalogStatePair(catalog_);
+}
 
 const Gpu* Session::GpuProbeCatalogGpu() const {
   if (!gpu_probe_) return nullptr;

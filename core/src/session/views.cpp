@@ -6,6 +6,7 @@
 //   [SECTION] capacity: what the GPU gives a workload, step by step
 //   Views(): the table itself, at the end
 #include "gpuplan/views.h"
+#include "gpuplan/version.h"
 
 #include "gpuplan/i18n.h"
 
@@ -27,15 +28,16 @@ namespace {
 using ordered_json = nlohmann::ordered_json;
 
 // The page state a report's numbers depend on: the scenario and the options the view reads
-// (compare's sort and filters, roofline's overlays and phases; not the open panel). The same
-// from the CLI and the page.
+// (compare's sort and filters, roofline's overlays and phases; not the open panel), and the
+// catalog's version (cat=: opened with another catalog, the link says so). The same from the
+// CLI and the page.
 std::string ReportState(const Session& session, std::string_view view_id) {
   const ViewOptions defaults;
   ViewOptions v = defaults;
   if (const View* view = FindView(view_id))
     for (const std::string& key : view->options)
       (void)SetViewField(v, key, GetViewField(session.view(), key), session.catalog());
-  return EncodeState(session.scenario()) + EncodeViewOptions(v);
+  return EncodeState(session.scenario()) + EncodeViewOptions(v) + CatalogStatePair(session.catalog());
 }
 
 std::string ErrorJson(const std::string& error) { return ordered_json{{"error", error}}.dump(2); }
@@ -160,7 +162,7 @@ Report FitReport(Session& session, const ReportOptions&) {
 std::string FitJson(Session& session, const ReportOptions&) {
   const Result<MemoryEstimate>& fit = session.Fit();
   if (!fit.ok()) return ErrorJson(fit.error());
-  return FitReportJson(session.catalog(), session.scenario(), fit.value());
+  return FitReportJson(session.catalog(), session.scenario(), fit.value(), 2, ReportState(session, "fit"));
 }
 
 // [SECTION] speed -------------------------------------------------------------------------
@@ -227,7 +229,7 @@ std::string SpeedJson(Session& session, const ReportOptions&) {
   if (!session.Fit().ok()) return ErrorJson(session.Fit().error());
   if (!speed.ok()) return ErrorJson(speed.error());
   return SpeedReportJson(session.catalog(), session.scenario(), session.Fit().value(), speed.value(),
-                         session.Cost().value(), &session.Curves());
+                         session.Cost().value(), &session.Curves(), 2, ReportState(session, "speed"));
 }
 
 // [SECTION] serve -------------------------------------------------------------------------
@@ -601,7 +603,7 @@ std::string CostJson(Session& session, const ReportOptions&) {
   if (!session.Fit().ok()) return ErrorJson(session.Fit().error());
   const Result<CostEstimate>& cost = session.Cost();
   if (!cost.ok()) return ErrorJson(cost.error());
-  return CostReportJson(session.scenario(), session.Speed().value(), cost.value());
+  return CostReportJson(session.scenario(), session.Speed().value(), cost.value(), 2, ReportState(session, "cost"));
 }
 
 // [SECTION] compare -----------------------------------------------------------------------
@@ -747,7 +749,8 @@ Report TrainReport(Session& session, const ReportOptions& o) {
 std::string TrainJson(Session& session, const ReportOptions& o) {
   const Result<TrainEstimate>& train = session.Train();
   if (!train.ok()) return ErrorJson(train.error());
-  return TrainReportJson(session.scenario(), train.value(), session.Scaling(), o.target_days);
+  return TrainReportJson(session.scenario(), train.value(), session.Scaling(), o.target_days, 2,
+                         ReportState(session, "train"));
 }
 
 // [SECTION] roofline ----------------------------------------------------------------------
@@ -1050,9 +1053,13 @@ std::vector<std::string> ViewIds() {
   return ids;
 }
 
+std::string ViewJson(const View& view, Session& session, const ReportOptions& options) {
+  return StampJson(view.json(session, options), session.catalog());
+}
+
 std::string PrintView(const View& view, Session& session, std::string_view format, const ReportOptions& options) {
-  if (format == "json") return view.json(session, options) + "\n";
-  return FormatReport(view.report(session, options), format);
+  if (format == "json") return ViewJson(view, session, options) + "\n";
+  return FormatReport(view.report(session, options), format) + MadeWithMd(session.catalog(), format);
 }
 
 std::string ScenarioLine(const View& view, const Session& session) {
