@@ -85,17 +85,6 @@ std::string TrF(const char* english, std::initializer_list<std::string_view> arg
   return out;
 }
 
-Result<Lang> UseBuiltInLang(Lang lang) {
-  if (lang != Lang::kEn && !HasMessages(lang)) {
-    const std::string_view text = BuiltInMessages(lang);
-    if (text.empty()) return Error{std::string("lang: this program carries no ") + LangCode(lang) + " messages"};
-    Result<std::size_t> n = LoadMessages(lang, text);
-    if (!n.ok()) return Error{n.error()};
-  }
-  SetLang(lang);
-  return lang;
-}
-
 std::string Placeholders(std::string_view message) {
   std::string digits;
   for (std::size_t i = 0; i + 2 < message.size(); ++i)
