@@ -103,8 +103,16 @@ const Catalog& Embedded() {
 // The built-in catalog with `files` merged in (`flag` names them in errors).
 Catalog LoadAll(const std::string& flag, const std::vector<std::string>& files) {
   if (files.empty()) return Embedded();
+  // Checked as the files are read, so no more than the limit is ever held.
+  if (std::string beyond = CatalogFilesBeyond(files.size(), 0); !beyond.empty()) Fail(flag + ": " + beyond);
   std::vector<CatalogFile> texts;
-  for (const std::string& path : files) texts.push_back({path, ReadFileOrFail(flag, path)});
+  size_t bytes = 0;
+  for (const std::string& path : files) {
+    texts.push_back({path, ReadFileOrFail(flag, path)});
+    bytes += texts.back().text.size();
+    if (std::string beyond = CatalogFilesBeyond(files.size(), bytes); !beyond.empty())
+      Fail(flag + ": " + path + ": " + beyond + "; nothing was loaded");
+  }
   Result<Catalog> merged = LoadCatalog(texts, Embedded());
   if (!merged.ok()) FailLines(flag, merged.error());
   // A field the files hold that nothing reads (a typo such as "bandwith"): loaded without it,

@@ -153,6 +153,18 @@ test('--catalog adds entries; a malformed file is named with its field', () => {
   assert.match(run('--catalog', bad, 'fit').err, /bad\.json: not valid JSON at line 1, column 2: expected a key in double quotes, found 'n'\n    \{not json\n     \^/);
   assert.match(run('--catalog', join(dir, 'missing.json'), 'fit').err, /'.*missing\.json' does not exist/);
   assert.match(run('--catalog', dir, 'fit').err, /is a directory, not a file/);
+
+  // --catalog repeated has a total: files and bytes, checked before and while reading.
+  const empty = join(dir, 'empty.json');
+  writeFileSync(empty, '{"schema": 1}');
+  const many = run(...Array(257).fill(['--catalog', empty]).flat(), 'fit');
+  assert.equal(many.code, 2);
+  assert.match(many.err, /--catalog: 257 catalog files: above 256, the largest number of catalog files loaded together/);
+  const padded = join(dir, 'padded.json');
+  writeFileSync(padded, '{"schema": 1}' + ' '.repeat(15 << 20));
+  const heavy = run(...Array(5).fill(['--catalog', padded]).flat(), 'fit');
+  assert.equal(heavy.code, 2);
+  assert.match(heavy.err, /padded\.json: 78,643,265 bytes of catalog files: above 67,108,864.*; nothing was loaded/);
 });
 
 test('typos: a misspelt command, flag, catalog list or field names the nearest, and NaN is refused', () => {

@@ -368,6 +368,25 @@ TEST_CASE("an import over the size limit is refused by name, without reading it"
   CHECK(under.message.find("MiB, more than") == std::string::npos);
 }
 
+TEST_CASE("imports in one session have a total: the files kept for replay stay within 64 MiB and 256 files") {
+  Session session(Cat());
+  // An empty catalog padded to 15 MiB: each is within the per-file limit and loads.
+  const std::string padded = std::string(R"({"schema": 1})") + std::string(15u << 20, ' ');
+  for (int i = 0; i < 4; ++i) REQUIRE(session.Import(padded, "pad.json").ok);
+  const ImportOutcome fifth = session.Import(padded, "pad.json");
+  CHECK_FALSE(fifth.ok);
+  CHECK(fifth.message.find("pad.json: 78,643,265 bytes of catalog files: above 67,108,864") == 0);
+  CHECK(fifth.message.find("nothing was imported") != std::string::npos);
+  CHECK(session.imports().size() == 4);  // the refused one is not kept
+  // The same limits where the files are given together.
+  CHECK(CatalogFilesBeyond(256, 64u << 20).empty());
+  CHECK(CatalogFilesBeyond(257, 0).find("257 catalog files: above 256") == 0);
+  const std::vector<CatalogFile> many(257, CatalogFile{"e.json", R"({"schema": 1})"});
+  const Result<Catalog> loaded = LoadCatalog(many);
+  REQUIRE_FALSE(loaded.ok());
+  CHECK(loaded.error().find("257 catalog files") == 0);
+}
+
 TEST_CASE("money in reports has thousands separators: a slow scenario's $ per 1M tokens is not '$346434.779'", "[state]") {
   Session session(Cat());
   // A 405B model in 16 bits with every layer in host RAM: well under a token a second.

@@ -601,6 +601,10 @@ enum class OnExistingId {
 // replaced (or rejected). Any error (malformed JSON, missing or wrong-typed field,
 // non-positive number, a number without a source) rejects the whole file and names file,
 // entry and field.
+// Empty when `files` catalog files of `bytes` bytes in all may be loaded together; otherwise why
+// not (limits::kCatalogFiles, kCatalogBytes). LoadCatalog checks it; a front end that reads the
+// files itself checks it first, so it never holds more than the limit.
+std::string CatalogFilesBeyond(size_t files, size_t bytes);
 Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base = {},
                             OnExistingId on_existing = OnExistingId::kReplace);
 

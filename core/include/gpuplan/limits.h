@@ -47,6 +47,14 @@ inline constexpr Limit kProbeValue{"measured value in a probe file", 10000000000
 // A count in a probe file (threads, cores, SIMD bits, a GEMM size, repetitions).
 inline constexpr Limit kProbeCount{"count in a probe file", 1048576, "the largest CPUs run 1,024 threads"};
 
+// Catalog files loaded together (--catalog repeated, or the files imported in one page session):
+// the built-in catalog is 16 files of 0.9 MB in all, and one file may be 16 MiB
+// (Session::kMaxImportBytes), so without a total a long command line could hold gigabytes.
+inline constexpr Limit kCatalogFiles{"number of catalog files loaded together", 256,
+                                     "the built-in catalog is 16 files"};
+inline constexpr Limit kCatalogBytes{"number of bytes of catalog files loaded together", 64 << 20,
+                                     "the built-in catalog is 0.9 MB"};
+
 // "above 1,024, the largest number of layers gpuplan accepts (Llama 3.1 405B has 126, ...)"
 std::string Above(const Limit& limit);
 

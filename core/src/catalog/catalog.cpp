@@ -1371,7 +1371,20 @@ const EngineProfile* Catalog::FindEngineRelease(std::string_view id, std::string
   return FindEngine(id);
 }
 
+std::string CatalogFilesBeyond(size_t files, size_t bytes) {
+  using limits::kCatalogBytes, limits::kCatalogFiles;
+  if (files > static_cast<size_t>(kCatalogFiles.max))
+    return TrF("{0} catalog files: {1}", {FormatCount(static_cast<int64_t>(files)), limits::Above(kCatalogFiles)});
+  if (bytes > static_cast<size_t>(kCatalogBytes.max))
+    return TrF("{0} bytes of catalog files: {1}",
+               {FormatCount(static_cast<int64_t>(bytes)), limits::Above(kCatalogBytes)});
+  return {};
+}
+
 Result<Catalog> LoadCatalog(const std::vector<CatalogFile>& files, Catalog base, OnExistingId on_existing) {
+  size_t bytes = 0;
+  for (const CatalogFile& f : files) bytes += f.text.size();
+  if (std::string beyond = CatalogFilesBeyond(files.size(), bytes); !beyond.empty()) return Error{beyond};
   return LoadFiles(files, std::move(base), LoadOptions{on_existing, false});
 }
 

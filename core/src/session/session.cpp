@@ -492,6 +492,13 @@ ImportOutcome Session::Import(std::string_view text, const std::string& name_hin
     ReplaceCatalog(std::move(c));
     return outcome(true, "sources", Tr("catalog sources loaded"));
   }
+  // Every import is kept to be replayed over the sources bundle: a total, not only a per-file limit.
+  size_t kept = text.size();
+  for (const auto& [kept_text, kept_name] : imports_) kept += kept_text.size();
+  if (std::string beyond = CatalogFilesBeyond(imports_.size() + 1, kept); !beyond.empty())
+    return outcome(
+        false, "catalog",
+        (name_hint.empty() ? Tr("pasted text") : name_hint) + ": " + beyond + "; " + Tr("nothing was imported"));
   Result<ImportedText> imported = ImportUserText(catalog_, text, name_hint);
   if (!imported.ok()) {
     const bool tokenizer = name_hint.find("tokenizer") != std::string::npos ||
