@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuplan/i18n.h"  // N_: the metric names the page translates
 #include "probe_host.h"
 
 namespace gpuplan::probe {

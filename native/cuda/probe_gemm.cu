@@ -67,25 +67,27 @@ struct GemmSpec {
 //   FP64 1e-12; FP32 1e-5; TF32 5e-3 (inputs rounded to 10 mantissa bits); FP16 out 2e-3
 //   (unit roundoff 4.9e-4); BF16 out 1e-2 (3.9e-3); FP8 in, BF16 out 1e-2; INT8 exact.
 const GemmSpec kSpecs[] = {
-    {"fp64", "gemm_fp64", "GEMM FP64 (cuBLASLt)", nullptr, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, CUDA_R_64F, 0,
-     "", false, 1e-12, -1, "A,B,C,D FP64, compute FP64 (CUBLAS_COMPUTE_64F; FP64 tensor cores where the GPU has them)"},
-    {"fp32", "gemm_fp32", "GEMM FP32 (cuBLASLt)", "fp32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, CUDA_R_32F, 0, "",
-     false, 1e-5, -1, "A,B,C,D FP32, compute FP32 (CUBLAS_COMPUTE_32F: no TF32, no tensor cores)"},
-    {"tf32", "gemm_tf32", "GEMM TF32 (cuBLASLt)", "tf32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32,
+    {"fp64", "gemm_fp64", N_("GEMM FP64 (cuBLASLt)"), nullptr, CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, CUDA_R_64F,
+     0, "", false, 1e-12, -1,
+     "A,B,C,D FP64, compute FP64 (CUBLAS_COMPUTE_64F; FP64 tensor cores where the GPU has them)"},
+    {"fp32", "gemm_fp32", N_("GEMM FP32 (cuBLASLt)"), "fp32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F, CUDA_R_32F, 0,
+     "", false, 1e-5, -1, "A,B,C,D FP32, compute FP32 (CUBLAS_COMPUTE_32F: no TF32, no tensor cores)"},
+    {"tf32", "gemm_tf32", N_("GEMM TF32 (cuBLASLt)"), "tf32", CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32,
      CUDA_R_32F, 80, "TF32 tensor cores (compute capability 8.0+)", true, 5e-3, -1,
      "A,B,C,D FP32, compute CUBLAS_COMPUTE_32F_FAST_TF32 (TF32 tensor cores, FP32 accumulate)"},
-    {"fp16", "gemm_fp16", "GEMM FP16 (cuBLASLt)", "fp16", CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, CUDA_R_32F, 70,
-     "FP16 tensor cores (compute capability 7.0+)", true, 2e-3, -1,
+    {"fp16", "gemm_fp16", N_("GEMM FP16 (cuBLASLt)"), "fp16", CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, CUDA_R_32F,
+     70, "FP16 tensor cores (compute capability 7.0+)", true, 2e-3, -1,
      "A,B,C,D FP16, compute FP32 (FP32 accumulate, the training setting)"},
-    {"bf16", "gemm_bf16", "GEMM BF16 (cuBLASLt)", "bf16", CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUDA_R_32F, 80,
-     "BF16 tensor cores (compute capability 8.0+)", true, 1e-2, -1, "A,B,C,D BF16, compute FP32 (FP32 accumulate)"},
-    {"fp8", "gemm_fp8", "GEMM FP8 E4M3 (cuBLASLt)", "fp8", CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUDA_R_32F,
-     89, "FP8 tensor cores (compute capability 8.9+)", true, 1e-2, 1,
-     "A,B FP8 E4M3 (scale pointers = 1.0), C,D BF16, compute FP32, fast accumulation on (CUBLASLT_MATMUL_DESC_FAST_ACCUM)"},
-    {"fp8", "gemm_fp8_precise_accum", "GEMM FP8 E4M3, precise accumulation (cuBLASLt)", "", CUDA_R_8F_E4M3,
+    {"bf16", "gemm_bf16", N_("GEMM BF16 (cuBLASLt)"), "bf16", CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUDA_R_32F,
+     80, "BF16 tensor cores (compute capability 8.0+)", true, 1e-2, -1, "A,B,C,D BF16, compute FP32 (FP32 accumulate)"},
+    {"fp8", "gemm_fp8", N_("GEMM FP8 E4M3 (cuBLASLt)"), "fp8", CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F,
+     CUDA_R_32F, 89, "FP8 tensor cores (compute capability 8.9+)", true, 1e-2, 1,
+     "A,B FP8 E4M3 (scale pointers = 1.0), C,D BF16, compute FP32, fast accumulation on "
+     "(CUBLASLT_MATMUL_DESC_FAST_ACCUM)"},
+    {"fp8", "gemm_fp8_precise_accum", N_("GEMM FP8 E4M3, precise accumulation (cuBLASLt)"), "", CUDA_R_8F_E4M3,
      CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUDA_R_32F, 89, "FP8 tensor cores (compute capability 8.9+)", true, 1e-2, 0,
      "A,B FP8 E4M3 (scale pointers = 1.0), C,D BF16, compute FP32, fast accumulation off (periodic promotion)"},
-    {"int8", "gemm_int8", "GEMM INT8 (cuBLASLt)", "int8", CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, CUDA_R_32I, 75,
+    {"int8", "gemm_int8", N_("GEMM INT8 (cuBLASLt)"), "int8", CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, CUDA_R_32I, 75,
      "INT8 tensor cores (compute capability 7.5+)", true, 0.0, -1, "A,B INT8, C,D INT32, compute INT32 (exact)"},
 };
 
@@ -482,7 +484,7 @@ void ProbeWmma(Context& ctx) {
   const Timing t = TimeGpu(ctx, ctx.Warmup(), ctx.Reps(), [&] { LaunchWmma(ctx, a.get(), b.get(), d.get(), m, n, k); });
   Metric metric;
   metric.id = "wmma_bf16";
-  metric.name = "GEMM BF16, hand-written WMMA kernel";
+  metric.name = N_("GEMM BF16, hand-written WMMA kernel");
   metric.unit = "FLOP/s";
   metric.m = m, metric.n = n, metric.k = k;
   metric.flop_per_rep = 2.0 * m * n * static_cast<double>(k);

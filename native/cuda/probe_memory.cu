@@ -277,12 +277,12 @@ struct PatternInfo {
 };
 
 constexpr PatternInfo kPatterns[] = {
-    {Pattern::kRead, "hbm_read", "Device memory read", "read of one array summed in registers", 1},
-    {Pattern::kWrite, "hbm_write", "Device memory write", "write of one array (constant value)", 1},
-    {Pattern::kCopy, "hbm_copy", "Device memory copy", "copy b -> a, counting read + write bytes", 2},
-    {Pattern::kTriad, "hbm_triad", "Device memory triad",
-     "STREAM triad a = b + s*c, counting 2 reads + 1 write", 3},
-    {Pattern::kCopyScalar, "hbm_copy_scalar", "Device memory copy (4-byte loads)",
+    {Pattern::kRead, "hbm_read", N_("Device memory read"), "read of one array summed in registers", 1},
+    {Pattern::kWrite, "hbm_write", N_("Device memory write"), "write of one array (constant value)", 1},
+    {Pattern::kCopy, "hbm_copy", N_("Device memory copy"), "copy b -> a, counting read + write bytes", 2},
+    {Pattern::kTriad, "hbm_triad", N_("Device memory triad"), "STREAM triad a = b + s*c, counting 2 reads + 1 write",
+     3},
+    {Pattern::kCopyScalar, "hbm_copy_scalar", N_("Device memory copy (4-byte loads)"),
      "copy b -> a with float (4-byte) accesses instead of float4, counting read + write bytes", 2},
 };
 
@@ -378,7 +378,7 @@ void ProbeDeviceMemory(Context& ctx) {
   });
   Metric m;
   m.id = "memcpy_d2d";
-  m.name = "cudaMemcpy device to device";
+  m.name = N_("cudaMemcpy device to device");
   m.unit = "B/s";
   m.catalog_field = "memory_bandwidth";
   m.bytes_per_rep = 2.0 * static_cast<double>(bytes);
@@ -415,7 +415,7 @@ void ProbeL2(Context& ctx) {
   });
   Metric m;
   m.id = "l2_read";
-  m.name = "L2 read";
+  m.name = N_("L2 read");
   m.unit = "B/s";
   m.bytes_per_rep = static_cast<double>(bytes) * passes;
   m.method = "repeated reads (" + std::to_string(passes) + " passes per repetition) of a " + Mib(bytes) +
@@ -446,10 +446,10 @@ void ProbeHostTransfers(Context& ctx) {
     bool is_pinned;
   };
   const Case cases[] = {
-      {"h2d_pageable", "Host to device, pageable", true, false},
-      {"d2h_pageable", "Device to host, pageable", false, false},
-      {"h2d_pinned", "Host to device, pinned", true, true},
-      {"d2h_pinned", "Device to host, pinned", false, true},
+      {"h2d_pageable", N_("Host to device, pageable"), true, false},
+      {"d2h_pageable", N_("Device to host, pageable"), false, false},
+      {"h2d_pinned", N_("Host to device, pinned"), true, true},
+      {"d2h_pinned", N_("Device to host, pinned"), false, true},
   };
   const int reps = ctx.options.quick ? 3 : 10;
   const int warmup = ctx.options.quick ? 1 : 2;

@@ -70,10 +70,11 @@ std::map<std::string, std::string> MarkedKeys() {
   // One literal, or adjacent literals the compiler joins ("a " "b"), as the first argument.
   const std::regex marked(R"re(\b(Tr|TrF|N_)\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)[,)])re");
   const std::regex piece(R"re("((?:[^"\\]|\\.)*)")re");
-  for (const char* dir : {"core/src", "core/include", "web/ui", "web/host", "native/cli", "native/gui"}) {
+  for (const char* dir :
+       {"core/src", "core/include", "web/ui", "web/host", "native/cli", "native/gui", "native/cuda"}) {
     for (const auto& entry : fs::recursive_directory_iterator(kRoot / dir)) {
       const std::string ext = entry.path().extension().string();
-      if (ext != ".cpp" && ext != ".h") continue;
+      if (ext != ".cpp" && ext != ".h" && ext != ".cu" && ext != ".cuh") continue;
       const std::string text = ReadFile(entry.path());
       for (std::sregex_iterator it(text.begin(), text.end(), marked), end; it != end; ++it) {
         std::string key;
@@ -105,7 +106,10 @@ std::map<std::string, std::string> AllKeys() {
     keys.emplace(c.title, std::string("compare column ") + c.key);
     keys.emplace(c.help, std::string("compare column ") + c.key);
   }
-  for (const Preset& p : Presets()) keys.emplace(p.question, "preset " + p.id);
+  for (const Preset& p : Presets()) {
+    keys.emplace(p.question, "preset " + p.id);
+    keys.emplace(p.source, "preset " + p.id + " (source)");
+  }
   keys.erase("");
   return keys;
 }

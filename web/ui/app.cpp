@@ -290,7 +290,7 @@ void App::Frame() {
         state_changed_ = true;
         requested_tab_ = FindView(p.panel) ? p.panel : "fit";
       }
-      if (ImGui::IsItemHovered() && !p.source.empty()) ImGui::SetTooltip("%s", p.source.c_str());
+      if (ImGui::IsItemHovered() && !p.source.empty()) ImGui::SetTooltip("%s", Tr(p.source.c_str()));
       Track(("preset-" + p.id).c_str());
     }
     ImGui::EndCombo();

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string>
 
+#include "gpuplan/i18n.h"
+
 namespace gpuplan::limits {
 
 struct Limit {
@@ -20,40 +22,40 @@ struct Limit {
 
 // Transformer layers: Llama 3.1 405B has 126, Megatron-LM's 1T GPT 128 (Narayanan et al. 2021,
 // Table 1), PaLM 540B 118.
-inline constexpr Limit kLayers{"number of layers", 1024, "Llama 3.1 405B has 126, Megatron-LM's 1T GPT 128"};
+inline constexpr Limit kLayers{N_("number of layers"), 1024, N_("Llama 3.1 405B has 126, Megatron-LM's 1T GPT 128")};
 // Hidden size: Megatron-LM's 1T GPT 25,600; PaLM 540B 18,432; Llama 3.1 405B 16,384.
-inline constexpr Limit kHidden{"hidden size", 131072, "Megatron-LM's 1T GPT has 25,600"};
+inline constexpr Limit kHidden{N_("hidden size"), 131072, N_("Megatron-LM's 1T GPT has 25,600")};
 // Attention heads (query or KV): Megatron-LM's 1T GPT 160; Llama 3.1 405B and DeepSeek-V3 128.
-inline constexpr Limit kHeads{"number of attention heads", 4096, "Megatron-LM's 1T GPT has 160"};
+inline constexpr Limit kHeads{N_("number of attention heads"), 4096, N_("Megatron-LM's 1T GPT has 160")};
 // Head dimension: 64-256 in practice (Gemma 2/3 256; DeepSeek's MLA 192 with RoPE).
-inline constexpr Limit kHeadDim{"head dimension", 8192, "Gemma 3 has 256"};
+inline constexpr Limit kHeadDim{N_("head dimension"), 8192, N_("Gemma 3 has 256")};
 // MLP (or expert) width: Megatron-LM's 1T GPT 102,400; PaLM 540B 73,728.
-inline constexpr Limit kIntermediate{"MLP width", 1048576, "Megatron-LM's 1T GPT has 102,400"};
+inline constexpr Limit kIntermediate{N_("MLP width"), 1048576, N_("Megatron-LM's 1T GPT has 102,400")};
 // Vocabulary: Gemma 3 262,144; most 32k-256k.
-inline constexpr Limit kVocab{"vocabulary", 4194304, "Gemma 3 has 262,144"};
+inline constexpr Limit kVocab{N_("vocabulary"), 4194304, N_("Gemma 3 has 262,144")};
 // Context: Llama 4 Scout's 10,485,760 tokens.
-inline constexpr Limit kContext{"context (tokens)", 134217728, "Llama 4 Scout takes 10,485,760"};
+inline constexpr Limit kContext{N_("context (tokens)"), 134217728, N_("Llama 4 Scout takes 10,485,760")};
 // Routed experts: Kimi K2 384, DeepSeek-V3 256.
-inline constexpr Limit kExperts{"number of experts", 16384, "Kimi K2 has 384"};
+inline constexpr Limit kExperts{N_("number of experts"), 16384, N_("Kimi K2 has 384")};
 // A small structural count (a conv kernel, heads of an indexer, a layer period, MTP layers).
-inline constexpr Limit kSmallCount{"structural count", 65536, "all published values are below 1,000"};
+inline constexpr Limit kSmallCount{N_("structural count"), 65536, N_("all published values are below 1,000")};
 // GPUs in one job or system: the largest published clusters hold about 100,000-200,000.
-inline constexpr Limit kGpus{"number of GPUs", 1048576, "the largest published clusters hold about 200,000"};
+inline constexpr Limit kGpus{N_("number of GPUs"), 1048576, N_("the largest published clusters hold about 200,000")};
 
 // A measured rate or size in a probe file (B/s, FLOP/s, bytes, W): B200 does about 9 × 10^15
 // dense FP4 FLOP/s, and HBM stacks hold about 10^11 bytes per GPU.
-inline constexpr Limit kProbeValue{"measured value in a probe file", 1000000000000000000,
-                                   "B200 does about 9 × 10^15 FP4 FLOP/s"};
+inline constexpr Limit kProbeValue{N_("measured value in a probe file"), 1000000000000000000,
+                                   N_("B200 does about 9 × 10^15 FP4 FLOP/s")};
 // A count in a probe file (threads, cores, SIMD bits, a GEMM size, repetitions).
-inline constexpr Limit kProbeCount{"count in a probe file", 1048576, "the largest CPUs run 1,024 threads"};
+inline constexpr Limit kProbeCount{N_("count in a probe file"), 1048576, N_("the largest CPUs run 1,024 threads")};
 
 // Catalog files loaded together (--catalog repeated, or the files imported in one page session):
 // the built-in catalog is 16 files of 0.9 MB in all, and one file may be 16 MiB
 // (Session::kMaxImportBytes), so without a total a long command line could hold gigabytes.
-inline constexpr Limit kCatalogFiles{"number of catalog files loaded together", 256,
-                                     "the built-in catalog is 16 files"};
-inline constexpr Limit kCatalogBytes{"number of bytes of catalog files loaded together", 64 << 20,
-                                     "the built-in catalog is 0.9 MB"};
+inline constexpr Limit kCatalogFiles{N_("number of catalog files loaded together"), 256,
+                                     N_("the built-in catalog is 16 files")};
+inline constexpr Limit kCatalogBytes{N_("number of bytes of catalog files loaded together"), 64 << 20,
+                                     N_("the built-in catalog is 0.9 MB")};
 
 // "above 1,024, the largest number of layers gpuplan accepts (Llama 3.1 405B has 126, ...)"
 std::string Above(const Limit& limit);

@@ -264,7 +264,8 @@ size_t Utf8SequenceAt(std::string_view t, size_t i) {
 }
 
 std::string limits::Above(const Limit& limit) {
-  return TrF("above {0}, the largest {1} gpuplan accepts ({2})", {FormatCount(limit.max), limit.what, limit.basis});
+  return TrF("above {0}, the largest {1} gpuplan accepts ({2})",
+             {FormatCount(limit.max), Tr(limit.what), Tr(limit.basis)});
 }
 
 namespace {

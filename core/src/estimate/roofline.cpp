@@ -132,7 +132,7 @@ std::vector<ChartPoint> MeasuredGemmPoints(const GpuProbeResult& probe) {
     const double elem = ElementBytes(m.id.substr(5));
     const double flops = 2 * dims[0] * dims[1] * dims[2];
     const double bytes = (dims[0] * dims[2] + dims[2] * dims[1] + dims[0] * dims[1]) * elem;
-    out.push_back({m.name, flops / bytes, m.value, 0x333333, true});
+    out.push_back({Tr(m.name.c_str()), flops / bytes, m.value, 0x333333, true});
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/json_fields.h"
+#include "gpuplan/i18n.h"
 #include "gpuplan/limits.h"
 
 namespace gpuplan {
@@ -103,7 +104,7 @@ std::vector<MeasuredRow> MeasuredVsCatalog(const GpuProbeResult& probe, const Gp
   std::vector<MeasuredRow> rows;
   for (const ProbeMetric& m : probe.metrics) {
     if (m.catalog_field.empty()) continue;
-    MeasuredRow r{m.id, m.name, m.catalog_field, m.unit, m.value, 0};
+    MeasuredRow r{m.id, Tr(m.name.c_str()), m.catalog_field, m.unit, m.value, 0};
     if (m.catalog_field == "memory_bandwidth") {
       r.datasheet = gpu.bandwidth_bytes_per_s;
     } else if (auto it = gpu.dense_flops.find(m.catalog_field); it != gpu.dense_flops.end()) {

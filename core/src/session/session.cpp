@@ -724,7 +724,8 @@ const RooflineChart& Session::Chart() {
   }
   for (const RoofOp& op : rl.ops)
     if (view_.ShowsPhase(op.phase))
-      points.push_back({op.phase + ": " + op.name, op.intensity, op.attainable_flops_per_s, PhaseColor(op.phase), false});
+      points.push_back({std::string(Tr(op.phase.c_str())) + ": " + op.name, op.intensity, op.attainable_flops_per_s,
+                        PhaseColor(op.phase), false});
   chart_ = MakeRooflineChart(roofs, points, rl.precision);
   const Model* m = catalog_.FindModel(scenario_.model);
   chart_->title = TrF("Roofline: {0} on {1}", {m ? m->name : scenario_.model, rl.roof.label});
