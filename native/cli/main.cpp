@@ -267,8 +267,10 @@ std::string PrintReport(const Report& r, const std::string& format, const Catalo
   return FormatReport(r, format) + MadeWithMd(cat, format);
 }
 
-// Records as --format prints them; Markdown ends with the versions, as the reports do.
-std::string PrintRecords(const Records& r, const std::string& format, const Catalog& cat) {
+// Records as --format prints them; JSON is an object with its schema ("gpuplan.<schema>/1") and
+// the versions, and Markdown ends with the versions, as the reports do.
+std::string PrintRecords(const Records& r, const std::string& format, const Catalog& cat, const std::string& schema) {
+  if (format == "json") return StampJson(FormatRecords(r, format, "gpuplan." + schema + "/1"), cat);
   return FormatRecords(r, format) + MadeWithMd(cat, format);
 }
 
@@ -525,7 +527,7 @@ int main(int argc, char** argv) {
   }
   if (*catalog_cmd && what == "checks") {
     if (!catalog_args.empty()) Fail("catalog checks: unexpected argument '" + catalog_args[0] + "'");
-    Print(FormatRecords(ContradictionRecords(), format));
+    Print(PrintRecords(ContradictionRecords(), format, Embedded(), "catalog-checks"));
     return 0;
   }
   if (*catalog_cmd && what == "validate") {
@@ -538,7 +540,7 @@ int main(int argc, char** argv) {
     if (strict && warned > 0)
       Fail("catalog validate --strict: " + FormatCountOf(static_cast<int64_t>(warned), "warning", "warnings") +
            " (above); without --strict the files load");
-    Print(PrintRecords(ValidateRecords(Embedded(), merged), format, merged));
+    Print(PrintRecords(ValidateRecords(Embedded(), merged), format, merged, "catalog-validate"));
     return 0;
   }
 
@@ -561,7 +563,7 @@ int main(int argc, char** argv) {
     } else if (!catalog_args.empty()) {
       Fail("catalog " + what + ": unexpected argument '" + catalog_args[0] + "'");
     }
-    Print(PrintRecords(CatalogRecords(cat, what), format, cat));
+    Print(PrintRecords(CatalogRecords(cat, what), format, cat, "catalog-" + what));
     return 0;
   }
   if (*calibrate && serving_bands && !serving) Fail("calibrate --bands: add --serving");

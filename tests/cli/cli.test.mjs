@@ -210,8 +210,17 @@ test('catalog lists ids in table and JSON', () => {
   const r = run('catalog', 'gpus');
   assert.equal(r.code, 0);
   assert.match(r.out, /h100-sxm/);
+  // A list is an object with its schema and the versions it was made with, the rows inside.
   const models = JSON.parse(run('catalog', 'models', '--format', 'json').out);
-  assert.ok(models.some((m) => m.id === 'llama-3.1-70b' && m.kv_heads === 8));
+  assert.equal(models.schema, 'gpuplan.catalog-models/1');
+  assert.match(models.gpuplan_version, /^\d+\.\d+\.\d+/);
+  assert.match(models.catalog_version, /^\d{4}\.\d{2}/);
+  assert.ok(models.rows.some((m) => m.id === 'llama-3.1-70b' && m.kv_heads === 8));
+  for (const kind of ['gpus', 'formats', 'interconnects', 'cloud', 'engines', 'presets']) {
+    const list = JSON.parse(run('catalog', 'list', kind, '--format', 'json').out);
+    assert.equal(list.schema, `gpuplan.catalog-${kind}/1`);
+    assert.ok(list.rows.length > 0, kind);
+  }
 });
 
 test('contradictions: an error refuses with exit 2, a warning prints beside the numbers, catalog checks lists them', () => {
@@ -225,7 +234,8 @@ test('contradictions: an error refuses with exit 2, a warning prints beside the 
   assert.ok(!fitJson('--kv', 'fp8', '--gpu', 'h100-sxm').warnings.some((w) => w.includes('FP8 KV cache')));
   const checks = run('catalog', 'checks', '--format', 'json');
   assert.equal(checks.code, 0, checks.err);
-  const rows = JSON.parse(checks.out);
+  const { schema, rows } = JSON.parse(checks.out);
+  assert.equal(schema, 'gpuplan.catalog-checks/1');
   assert.ok(rows.some((r) => r.id === 'offload-param-zero' && r.severity === 'error' && r.field === 'offload'));
   assert.ok(rows.some((r) => r.id === 'fp8-kv-no-fp8' && r.severity === 'warning'));
 });
@@ -258,7 +268,7 @@ test('catalog list in csv and md, and validate reports every problem of a file',
 
   const good = join(dir, 'good.json');
   writeFileSync(good, run('import-hf', join(process.env.GPUPLAN_SOURCE_DIR, 'tests/data/hf/phi-4.config.json'), '--id', 'my-phi', '--format', 'json').out);
-  const ok = JSON.parse(run('catalog', 'validate', good, '--format', 'json').out);
+  const ok = JSON.parse(run('catalog', 'validate', good, '--format', 'json').out).rows;
   assert.deepEqual(ok.find((r) => r.kind === 'models'), { kind: 'models', entries: 60, added: 1 });
 
   // Suspicious but not wrong: a MiB figure typed as MB loads, and validate says why (exit 0).
@@ -553,7 +563,7 @@ test('probe cpu: measures this machine, saves JSON that loads back, joins the ro
 test('presets: listed, usable as --preset on every scenario command, flags override them, unknown ones named', () => {
   const list = run('catalog', 'presets', '--format', 'json');
   assert.equal(list.code, 0, list.err);
-  const presets = JSON.parse(list.out);
+  const presets = JSON.parse(list.out).rows;
   assert.ok(presets.length >= 7);
   for (const p of presets) {
     const r = run(p.panel, '--preset', p.id, '--format', 'json');

@@ -43,6 +43,9 @@ struct Records {
 // format: "table" (aligned columns), "csv" (numbers plain, in the JSON's units), "md"
 // (a GitHub table) or "json" (an array of objects). Ends with a newline.
 std::string FormatRecords(const Records& r, std::string_view format);
+// The same, where "json" is an object {"schema": "<schema>", "rows": [...]} that StampJson
+// (version.h) can stamp with the program's and the catalog's versions: what the CLI's lists print.
+std::string FormatRecords(const Records& r, std::string_view format, std::string_view schema);
 
 // A whole result as a view prints it: a title, summary lines, sections of records, verdict
 // lines, warnings, notes, assumptions and the page state. One printer per format, llama-bench

@@ -65,25 +65,38 @@ std::string Plain(double d) {
   return nlohmann::json(d).dump();
 }
 
+nlohmann::ordered_json RowsJson(const Records& r) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const auto& row : r.rows) {
+    nlohmann::ordered_json o = nlohmann::ordered_json::object();
+    for (size_t c = 0; c < r.cols.size(); ++c) {
+      const Cell& cell = row[c];
+      if (cell.kind == Cell::Kind::kNumber && std::isfinite(cell.number))
+        o[r.cols[c].key] = cell.number;
+      else if (cell.kind == Cell::Kind::kText)
+        o[r.cols[c].key] = cell.text;
+      else
+        o[r.cols[c].key] = nullptr;
+    }
+    j.push_back(o);
+  }
+  return j;
+}
+
 }  // namespace
+
+std::string FormatRecords(const Records& r, std::string_view format, std::string_view schema) {
+  if (format != "json") return FormatRecords(r, format);
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j["schema"] = schema;
+  j["rows"] = RowsJson(r);
+  return j.dump(2) + "\n";
+}
 
 std::string FormatRecords(const Records& r, std::string_view format) {
   const std::vector<Column>& cols = r.cols;
   std::string out;
-  if (format == "json") {
-    nlohmann::ordered_json j = nlohmann::ordered_json::array();
-    for (const auto& row : r.rows) {
-      nlohmann::ordered_json o = nlohmann::ordered_json::object();
-      for (size_t c = 0; c < cols.size(); ++c) {
-        const Cell& cell = row[c];
-        if (cell.kind == Cell::Kind::kNumber && std::isfinite(cell.number)) o[cols[c].key] = cell.number;
-        else if (cell.kind == Cell::Kind::kText) o[cols[c].key] = cell.text;
-        else o[cols[c].key] = nullptr;
-      }
-      j.push_back(o);
-    }
-    return j.dump(2) + "\n";
-  }
+  if (format == "json") return RowsJson(r).dump(2) + "\n";
   if (format == "csv") {
     for (size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + CsvQuote(cols[c].key);
     out += "\n";
