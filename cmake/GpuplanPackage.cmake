@@ -7,9 +7,8 @@ install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/CHANGELOG
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
 install(FILES "${PROJECT_SOURCE_DIR}/assets/catalog/CHANGELOG.md" RENAME CHANGELOG.catalog.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
-if(EXISTS "${PROJECT_SOURCE_DIR}/LICENSE")
-  install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
-endif()
+# The licence where Debian keeps a package's (/usr/share/doc/gpuplan/copyright).
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" RENAME copyright DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT cli)
 
 set(GPUPLAN_PACKAGE_MAINTAINER "gpuplan maintainers <gpuplan@localhost>" CACHE STRING
     "The Debian package's Maintainer field")

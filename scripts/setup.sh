@@ -31,6 +31,7 @@ packages=(
   libopenblas-dev libeigen3-dev   # references for the GEMM benchmark only (scripts/bench.sh), never linked by gpuplan
   clang-14 libclang-rt-14-dev     # the fuzz preset: libFuzzer, ASan and UBSan runtimes
   ccache                          # scripts/test.sh: five builds share the objects they have in common
+  hugo jekyll mkdocs              # tests/e2e/sites.test.mjs: the site bundle in a post each of them builds
 )
 # Node.js/npm: keep an existing installation (e.g. a newer one), otherwise Debian's.
 command -v node >/dev/null || packages+=(nodejs)

@@ -142,8 +142,15 @@ page to opt in too.
 ```
 
 The page's *Copy embed code* button gives the frame for the scenario on screen, with a script
-that sizes it to its content.
+that sizes it to its content. For a static site generator, `embed/` here has a snippet each for
+Hugo (a shortcode), Jekyll (an include), MkDocs (an HTML block) and Docusaurus (a React
+component); each file says where it goes and what it takes.
+
+`LICENSE` is gpuplan's (MIT); `font-ja-LICENSE.txt` is the Japanese font's (IPA Font License).
+The page also contains Dear ImGui (MIT, Omar Cornut) and SDL2 (zlib, Sam Lantinga).
 """
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def sha(data):
@@ -209,7 +216,18 @@ def bundle(site, out, version):
     files["nginx.conf"] = NGINX.format(version=version).encode()
     files["README-HOSTS.md"] = README.format(
         version=version, hashed=", ".join("`%s`" % h for h in hashed if not h.startswith("probe"))).encode()
+    # The generators' snippets (web/embed/) and the licence, as they are in the source tree.
+    extras = [("LICENSE", os.path.join(ROOT, "LICENSE"))]
+    embed = os.path.join(ROOT, "web", "embed")
+    for top, _, names in sorted(os.walk(embed)):
+        for n in sorted(names):
+            path = os.path.join(top, n)
+            extras.append(("embed/" + os.path.relpath(path, embed).replace(os.sep, "/"), path))
+    for entry, path in extras:
+        with open(path, "rb") as f:
+            files[entry] = f.read()
     for entry, data in files.items():
+        os.makedirs(os.path.dirname(os.path.join(dest, entry)), exist_ok=True)
         with open(os.path.join(dest, entry), "wb") as f:
             f.write(data)
     # Archives with fixed times and owners, so the same build gives the same bytes.

@@ -3,7 +3,8 @@
 // Also imported by the browser tests. Serves .wasm as application/wasm so streaming
 // compilation works; no caching headers, so a rebuild shows up on reload. With `isolated`
 // (the default) it sends COOP/COEP, so the page is cross-origin isolated and its This machine
-// panel measures on every core (the threaded probe module needs SharedArrayBuffer).
+// panel measures on every core (the threaded probe module needs SharedArrayBuffer). `typeFor`
+// overrides a type by extension (a test's misconfigured host: {'.wasm': 'application/octet-stream'}).
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -21,7 +22,7 @@ const types = {
   '.ttf': 'font/ttf',
 };
 
-export function startServer(dir, port = 0, host = '127.0.0.1', isolated = true) {
+export function startServer(dir, port = 0, host = '127.0.0.1', isolated = true, typeFor = {}) {
   const isolation = isolated
     ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }
     : {};
@@ -33,7 +34,7 @@ export function startServer(dir, port = 0, host = '127.0.0.1', isolated = true) 
       if (file !== root && !file.startsWith(root + sep)) throw Object.assign(new Error('outside root'), { code: 'ENOENT' });
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store',
+      res.writeHead(200, { 'Content-Type': typeFor[extname(file)] ?? types[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store',
                            ...isolation });
       res.end(body);
     } catch (e) {

@@ -71,14 +71,18 @@ def main():
         sw = read("sw.js")
         assert "'%s'" % js in sw and "'%s'" % wasm in sw and "'%s'" % deferred in sw, sw
         assert "gpuplan-site-1'" not in sw, sw
-        for snippet in ["_headers", ".htaccess", "nginx.conf", "README-HOSTS.md"]:
+        for snippet in ["_headers", ".htaccess", "nginx.conf", "README-HOSTS.md", "LICENSE", "embed"]:
             assert snippet in names, names
+        for generator in ["hugo/layouts/shortcodes/gpuplan.html", "jekyll/_includes/gpuplan.html", "mkdocs/gpuplan.md",
+                          "docusaurus/src/components/Gpuplan.js"]:
+            assert "gpuplan:height" in read("embed/" + generator), generator
         assert "application/wasm" in read(".htaccess") and "application/wasm" in read("nginx.conf")
         assert "/%s\n  Cache-Control: public, max-age=31536000, immutable" % js in read("_headers")
         with tarfile.open(os.path.join(out, "gpuplan-site-9.8.7.tar.gz")) as t:
             assert "gpuplan-site-9.8.7/" + js in t.getnames()
         with zipfile.ZipFile(os.path.join(out, "gpuplan-site-9.8.7.zip")) as z:
             assert "gpuplan-site-9.8.7/index.html" in z.namelist()
+            assert "gpuplan-site-9.8.7/embed/hugo/layouts/shortcodes/gpuplan.html" in z.namelist()
         # The same site bundles to the same bytes (fixed archive times).
         first = open(os.path.join(out, "gpuplan-site-9.8.7.tar.gz"), "rb").read()
         assert run(site, out).returncode == 0

@@ -29,7 +29,7 @@ if [ "$mode" = "--deb" ]; then
            ./usr/share/bash-completion/completions/gpuplan ./usr/share/zsh/vendor-completions/_gpuplan \
            ./usr/share/fish/vendor_completions.d/gpuplan.fish ./usr/share/applications/gpuplan-gui.desktop \
            ./usr/share/icons/hicolor/scalable/apps/gpuplan.svg ./usr/share/doc/gpuplan/README.md \
-           ./usr/share/doc/gpuplan/CHANGELOG.md; do
+           ./usr/share/doc/gpuplan/CHANGELOG.md ./usr/share/doc/gpuplan/copyright; do
     echo "$files" | grep -q " $f\$" || fail "the package lacks $f"
   done
   echo "$files" | grep -q '/usr/local/\|/include/\|\.a$' && fail "the package holds build files: $files"
@@ -43,7 +43,8 @@ for f in "$bin/gpuplan" "$bin/gpuplan-gui" "$root/usr/share/man/man1/gpuplan.1" 
          "$root/usr/share/bash-completion/completions/gpuplan" "$root/usr/share/zsh/vendor-completions/_gpuplan" \
          "$root/usr/share/fish/vendor_completions.d/gpuplan.fish" "$root/usr/share/applications/gpuplan-gui.desktop" \
          "$root/usr/share/icons/hicolor/scalable/apps/gpuplan.svg" "$root/usr/share/doc/gpuplan/README.md" \
-         "$root/usr/share/doc/gpuplan/CHANGELOG.md" "$root/usr/share/doc/gpuplan/CHANGELOG.catalog.md"; do
+         "$root/usr/share/doc/gpuplan/CHANGELOG.md" "$root/usr/share/doc/gpuplan/CHANGELOG.catalog.md" \
+         "$root/usr/share/doc/gpuplan/copyright"; do
   [ -s "$f" ] || fail "not installed: ${f#$root}"
 done
 

@@ -318,14 +318,20 @@ EMSCRIPTEN_KEEPALIVE const char* gpuplan_field_errors() {
 EMSCRIPTEN_KEEPALIVE const char* gpuplan_notices() {
   Wake();
   std::string out = "[";
-  for (const std::string& n : g_host.app->Notices()) {
-    if (out.size() > 1) out += ",";
-    out += "\"";
-    for (char c : n) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-    out += "\"";
-  }
+  for (const auto* list : {&g_host.app->HostNotices(), &g_host.app->Notices()})
+    for (const std::string& n : *list) {
+      if (out.size() > 1) out += ",";
+      out += "\"";
+      for (char c : n) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+      out += "\"";
+    }
   g_host.scratch = out + "]";
   return g_host.scratch.c_str();
+}
+// The shell's word on the host (index.html: a .wasm served with another type).
+EMSCRIPTEN_KEEPALIVE void gpuplan_host_notice(const char* what) {
+  Wake();
+  g_host.app->HostNotice(what ? what : "");
 }
 EMSCRIPTEN_KEEPALIVE long gpuplan_frame_count() { return g_host.frames; }
 // The page shell hands over pasted text: ImGui's Ctrl+V reads SDL's clipboard, which in the

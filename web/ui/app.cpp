@@ -300,6 +300,12 @@ void App::Frame() {
 
   if (!catalog_error_.empty())
     ImGui::TextColored(Bad(), "%s", TrF("Catalog failed to load: {0}", {catalog_error_}).c_str());
+  if (!host_notices_.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, Warn());
+    for (const std::string& n : host_notices_) Paragraph(n);
+    ImGui::PopStyleColor();
+    if (ImGui::SmallButton((std::string(Tr("Dismiss")) + "##host").c_str())) host_notices_.clear();
+  }
   if (!notices_.empty()) {
     ImGui::TextColored(Warn(), "%s", Tr("The link had fields that could not be used; defaults were kept for them:"));
     for (const std::string& n : notices_) ImGui::BulletText("%s", n.c_str());
@@ -526,6 +532,7 @@ void App::DrawEmbedded() {
   Paragraph(std::string(v.id) + ": " + ScenarioLine(v, session_));
   ImGui::PopStyleColor();
   ImGui::PushStyleColor(ImGuiCol_Text, Warn());
+  for (const std::string& n : host_notices_) Paragraph("! " + n);
   for (const std::string& n : notices_) Paragraph("! " + n);
   ImGui::PopStyleColor();
   DrawImportBanner();
@@ -544,6 +551,15 @@ void App::DrawEmbedded() {
   ImGui::PopID();
   // Where the content ends (the cursor is in content coordinates, scrolling included).
   embed_content_height_ = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+}
+
+void App::HostNotice(std::string_view what) {
+  if (what == "wasm-type")
+    host_notices_.push_back(
+        Tr("This site sends index.wasm without the type application/wasm, so the browser compiled it "
+           "only after the whole download: gpuplan works, but starts later. For the site's owner: "
+           "serve .wasm as application/wasm (README-HOSTS.md in the bundle has the lines for Apache, "
+           "nginx, Netlify and Cloudflare Pages)."));
 }
 
 void App::Copy(const std::string& kind, const std::string& text) {

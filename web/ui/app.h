@@ -82,6 +82,10 @@ class App {
   // (compare: its sort and filters): which = a view id (views.h). Empty for another word.
   std::string ResultJson(std::string_view which);
   const std::vector<std::string>& Notices() const { return notices_; }
+  // What the page's host found wrong with the site, as a notice: "wasm-type" (index.wasm came
+  // without the type application/wasm, so it was compiled from a whole download).
+  void HostNotice(std::string_view what);
+  const std::vector<std::string>& HostNotices() const { return host_notices_; }
   // Screen rectangles of the main widgets, by field key, for end-to-end tests that click.
   std::string WidgetRectsJson() const;
   // Adds a catalog file or a Hugging Face config.json (pasted, or dropped on the window) to the
@@ -228,6 +232,7 @@ class App {
   bool serve_wanted_ = false;       // the Serve panel's run is due between frames (RankNow runs it)
   bool plan_wanted_ = false;        // the Plan panel's search has more to do (RankNow runs a slice)
   bool focus_first_input_ = false;  // Tab pressed with nothing focused: the first typed field takes it
+  std::vector<std::string> host_notices_;     // what the host got wrong (HostNotice)
   std::vector<std::string> notices_;          // fields dropped from the hash
   std::map<std::string, std::string> field_errors_;  // edits refused, by field key
   std::map<std::string, Rect> rects_;
