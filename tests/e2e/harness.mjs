@@ -1,11 +1,11 @@
 // What the browser tests share: the browser, the page's frame counter, its read-back exports.
 import { chromium } from 'playwright-core';
 
-export function launchBrowser() {
+export function launchBrowser(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader'],
+      '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader', ...extraArgs],
   });
 }
 

@@ -2,7 +2,9 @@
 // copied into a Hugo, Jekyll and MkDocs site at a sub-path (tools/gpuplan/), a post built by
 // the real generator with the snippet from web/embed/, served as a static site; the reader's
 // browser opens the post and the calculator in it gives what the CLI prints. Also the bundle on
-// a host that sends .wasm with the wrong type: the page works and says what the host must send.
+// a host that sends .wasm with the wrong type (the page works and says what the host must send),
+// and opened as a file (it runs where the browser lets it read local files, and says how to open
+// it where not).
 //   GPUPLAN_SITE        the built page (build/wasm/site)
 //   GPUPLAN_CLI         the native gpuplan binary
 //   GPUPLAN_SOURCE_DIR  the source tree (scripts/site_bundle.py, web/embed/)
@@ -176,5 +178,34 @@ test('A host that sends .wasm as application/octet-stream: the page works, and s
     await page.close();
   } finally {
     server.close();
+  }
+});
+
+test('Opened as a file: the bundle runs where the browser may read local files, and says how to open it where not', async () => {
+  const fileUrl = 'file://' + join(bundle, 'index.html') + '#' + state;
+  // Chromium as it comes: a file page may not read the files beside it.
+  {
+    const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
+    await page.goto(fileUrl);
+    await page.waitForFunction(() => document.getElementById('status').className === 'error', null, { timeout: 30000 });
+    assert.match(await page.evaluate(() => document.getElementById('status').textContent),
+                 /does not let a page opened as a file read the files beside it.*python3 -m http\.server/);
+    await page.screenshot({ path: join(artifacts, 'site-file-blocked.png') });
+    await page.close();
+  }
+  // With local file access allowed, the same file runs the calculator.
+  const permissive = await launchBrowser(['--allow-file-access-from-files']);
+  try {
+    const page = await permissive.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(fileUrl);
+    await page.waitForFunction(() => window.Module?.calledRun && Module._gpuplan_frame_count() > 4, null, { timeout: 30000 });
+    const got = JSON.parse(await page.evaluate(() => Module.UTF8ToString(Module._gpuplan_report_json())));
+    assert.deepEqual(got, cliReport(got.state));
+    await page.screenshot({ path: join(artifacts, 'site-file.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await permissive.close();
   }
 });

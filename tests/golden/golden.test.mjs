@@ -95,6 +95,9 @@ cases.push(['error-measured-other-gpu', ['speed', '--gpu', 'rtx-4090', '--measur
 function normalise(text, svgPath) {
   let t = text.split(source + '/').join('<src>/').split(source).join('<src>');
   if (svgPath) t = t.split(svgPath).join('<svg>');
+  // The commit the binary was built from changes with every commit (JSON, and the Markdown line).
+  t = t.replace(/"gpuplan_commit": "[^"]*"/g, '"gpuplan_commit": "<commit>"')
+    .replace(/^(\*?gpuplan \d+\.\d+\.\d+) \([0-9A-Za-z._+-]+\) · /gm, '$1 (<commit>) · ');
   // import-hf --format json records when the file was read
   return t.replace(/"read": "\d{4}-\d{2}-\d{2}"/g, '"read": "<today>"');
 }

@@ -164,13 +164,17 @@ TEST_CASE("a link names its catalog: another version is read with a notice, neve
   CHECK(DecodeState("cat=2026.1", plain).notices.empty());
 }
 
-TEST_CASE("exports carry the program's and the catalog's versions", "[state]") {
+TEST_CASE("exports carry the program's version and commit and the catalog's version and date", "[state]") {
   Session session(Cat());
   const View& fit = *FindView("fit");
   const std::string json = ViewJson(fit, session);
+  REQUIRE_FALSE(Cat().catalog_date.empty());
   CHECK(json.rfind("{\n  \"schema\": \"gpuplan.fit/1\",\n  \"gpuplan_version\": \"" + std::string(ProgramVersion()) +
-                       "\",\n  \"catalog_version\": \"" + Cat().catalog_version + "\",\n",
+                       "\",\n  \"gpuplan_commit\": \"" + GitCommit() + "\",\n  \"catalog_version\": \"" +
+                       Cat().catalog_version + "\",\n  \"catalog_date\": \"" + Cat().catalog_date + "\",\n",
                    0) == 0);
+  CHECK(std::string(GitCommit()) == "unknown");  // the tests do not link gpuplan_build_info
+  CHECK_THAT(MadeWithLine(Cat()), Contains("(unknown)") && Contains(Cat().catalog_date));
   CHECK_THAT(PrintView(fit, session, "md"), Contains(MadeWithLine(Cat())));
   CHECK_THAT(PrintView(fit, session, "table"), !Contains(MadeWithLine(Cat())));
   CHECK(StampJson("[1, 2]", Cat()) == "[1, 2]");  // an array has no place for them

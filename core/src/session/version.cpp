@@ -13,6 +13,11 @@ const char* ProgramVersion() {
   return GPUPLAN_VERSION;
 }
 
+// Replaced by gpuplan_build_info's in the programs (version.h).
+[[gnu::weak]] const char* GitCommit() {
+  return "unknown";
+}
+
 std::string CatalogVersion(const Catalog& catalog) {
   return catalog.catalog_version.empty()
              ? "unknown"
@@ -20,7 +25,7 @@ std::string CatalogVersion(const Catalog& catalog) {
 }
 
 std::string MadeWithLine(const Catalog& catalog) {
-  return TrF("gpuplan {0} · catalog {1}", {ProgramVersion(), CatalogVersion(catalog)});
+  return TrF("gpuplan {0} ({1}) · catalog {2}", {ProgramVersion(), GitCommit(), CatalogVersion(catalog)});
 }
 
 std::string MadeWithMd(const Catalog& catalog, std::string_view format) {
@@ -40,8 +45,9 @@ std::string StampJson(std::string json, const Catalog& catalog) {
     if (const size_t eol = json.find('\n', 2); eol != std::string::npos && json[eol - 1] == ',') at = eol + 1;
   // The versions are our own words (digits and dots, a date): nothing to escape.
   const std::string v = catalog.catalog_version.empty() ? "unknown" : catalog.catalog_version;
-  json.insert(
-      at, std::string("  \"gpuplan_version\": \"") + ProgramVersion() + "\",\n  \"catalog_version\": \"" + v + "\",\n");
+  const std::string d = catalog.catalog_date.empty() ? "unknown" : catalog.catalog_date;
+  json.insert(at, std::string("  \"gpuplan_version\": \"") + ProgramVersion() + "\",\n  \"gpuplan_commit\": \"" +
+                      GitCommit() + "\",\n  \"catalog_version\": \"" + v + "\",\n  \"catalog_date\": \"" + d + "\",\n");
   return json;
 }
 
