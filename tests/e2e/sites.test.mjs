@@ -209,3 +209,23 @@ test('Opened as a file: the bundle runs where the browser may read local files, 
     await permissive.close();
   }
 });
+
+test('Before the calculator runs, its words follow the language it will speak: a click-to-load frame in Japanese', async () => {
+  const { server, url } = await startServer(bundle, 0, '127.0.0.1', false);
+  try {
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await page.goto(url + '#embed=fit&lang=ja&facade=' + encodeURIComponent('メモリ適合: Llama 3.1 70B') + '&' + state);
+    await page.waitForFunction(() => !document.getElementById('facade').hidden, null, { timeout: 30000 });
+    assert.equal(await page.evaluate(() => document.querySelector('#facade button').textContent), '計算ツールを開く');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ja');
+    await page.close();
+    // Without lang=, an English browser gets English.
+    const en = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await en.goto(url + '#embed=fit&facade=Fit&' + state);
+    await en.waitForFunction(() => !document.getElementById('facade').hidden, null, { timeout: 30000 });
+    assert.equal(await en.evaluate(() => document.querySelector('#facade button').textContent), 'Open the calculator');
+    await en.close();
+  } finally {
+    server.close();
+  }
+});
