@@ -334,7 +334,11 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   //            .float() and return them): the FP32 logits, log_softmax's FP32 output saved for
   //            backward, and the FP32 gradient: 3 × s·b·V·4 B;
   //   chunked: torchtune's CEWithChunkedOutputLoss: the BF16 logits (s·b·V·2 B) and one of 8
-  //            chunks upcast to FP32 with its gradient;
+  //            chunks upcast to FP32 with its gradient; compiled (kernels=fused: torchtune's
+  //            compile=True compiles compute_cross_entropy, "the CE and upcasting have to be
+  //            compiled together", torchtune/modules/loss/ce_chunked_output_loss.py, PR 1390) the
+  //            upcast and the log-softmax are one kernel that keeps no FP32 copy, and the
+  //            backward writes the chunk's gradient in the logits' BF16: s·b·V·2 B / 8;
   //   fused:   the projection and the loss fused over chunks of tokens (Liger Kernel's
   //            FusedLinearCrossEntropy, Hsu et al. 2024 §3.2: chunk = 2^⌈log2⌈s·b / ⌈V/h⌉⌉⌉ tokens;
   //            Unsloth's and Cut Cross-Entropy's kernels keep as little): FP32 logits and
@@ -342,7 +346,11 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   const double tokens_mb = sl * b, vocab = model.vocab;
   double logits = 0;
   std::string logits_formula;
-  if (s.ce == "chunked") {
+  if (s.ce == "chunked" && s.kernels == "fused") {
+    logits = tokens_mb * vocab * (2 + 2.0 / 8) / tp;
+    logits_formula =
+        Tr("chunked, compiled: s·b·V·2 B (BF16 logits) + s·b·V·2 B / 8 chunks (one chunk's BF16 gradient)");
+  } else if (s.ce == "chunked") {
     logits = tokens_mb * vocab * (2 + 2 * 4.0 / 8) / tp;
     logits_formula = Tr("chunked: s·b·V·2 B (BF16 logits) + 2 × s·b·V·4 B / 8 chunks");
   } else if (s.ce == "fused") {
