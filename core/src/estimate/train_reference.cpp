@@ -264,18 +264,22 @@ TrainCaseResult RunOne(const Catalog& catalog, const json& c) {
       // The statistic the table printed: PyTorch's active or allocated bytes; reserved (those plus
       // the caching allocator's reserve; also assumed when the table does not say); or the whole
       // device as nvidia-smi shows it (reserved plus the CUDA context).
+      //   active/allocated: the high-water mark of live tensors (torch.cuda.memory_stats()
+      //     'active_bytes.all.peak', 'allocated_bytes.all.peak'), i.e. the largest single moment
+      //     of the step, not the sum of every term at its own largest;
+      //   reserved/device: the caching allocator keeps the blocks each phase asked for and cannot
+      //     always hand one phase's to another (sizes differ), so the sum of the terms at their
+      //     largest, plus the reserve, is the estimate.
       const std::string stat = Str(c, "memory_stat");
       double overhead = 0;
       for (const Term& term : e->terms)
         if (term.key == "overhead") overhead += term.bytes;
+      const bool live = stat == "active" || stat == "allocated";
       auto as_stated = [&](double allocated) {
         const double reserved = allocated * (1 + s.reserve);
-        return (stat == "active" || stat == "allocated" ? allocated
-                : stat == "device"                      ? reserved + overhead
-                                                        : reserved) /
-               scale;
+        return (live ? allocated : stat == "device" ? reserved + overhead : reserved) / scale;
       };
-      r.estimated = as_stated(e->allocated_bytes);
+      r.estimated = as_stated(live ? e->moment_bytes : e->allocated_bytes);
       r.floor = as_stated(e->moment_bytes);
     } else {
       // The longest sequence whose step fits in the card's memory (the case's VRAM class, GiB as
