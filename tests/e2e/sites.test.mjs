@@ -92,6 +92,17 @@ async function readPost(name, postUrl, base) {
   return shot;
 }
 
+// Serves the generated site `root` as a static host and reads the post at `path` (the site's
+// base under the root: `base`).
+async function servePost(name, root, path, base = '') {
+  const { server, url } = await startServer(root, 0, '127.0.0.1', false);
+  try {
+    await readPost(name, url + path, url + base);
+  } finally {
+    server.close();
+  }
+}
+
 test('Hugo: the shortcode from web/embed/hugo in a post, the bundle in static/tools/gpuplan/', async () => {
   const dir = join(work, 'hugo');
   mkdirSync(join(dir, 'content/posts'), { recursive: true });
@@ -108,12 +119,7 @@ test('Hugo: the shortcode from web/embed/hugo in a post, the bundle in static/to
     'A 70B model at 4-bit on two 24 GB cards: the calculator says.\n\n' +
     `{{< gpuplan panel="fit" state="${state}" >}}\n\nThe text goes on below it.\n`);
   run('hugo', ['--quiet', '-d', join(dir, 'public')], dir);
-  const { server, url } = await startServer(join(dir, 'public'), 0, '127.0.0.1', false);
-  try {
-    await readPost('hugo', url + 'posts/two-4090s/', url);
-  } finally {
-    server.close();
-  }
+  await servePost('hugo', join(dir, 'public'), 'posts/two-4090s/');
 });
 
 test('Jekyll: the include from web/embed/jekyll in a post, under a baseurl, the bundle in tools/gpuplan/', async () => {
@@ -131,12 +137,7 @@ test('Jekyll: the include from web/embed/jekyll in a post, under a baseurl, the 
   // The site under /blog/, as GitHub Pages serves a project site: the output goes one level down.
   const root = join(dir, 'served');
   run('jekyll', ['build', '--quiet', '-s', dir, '-d', join(root, 'blog')], dir);
-  const { server, url } = await startServer(root, 0, '127.0.0.1', false);
-  try {
-    await readPost('jekyll', url + 'blog/2026/12/04/two-4090s.html', url + 'blog/');
-  } finally {
-    server.close();
-  }
+  await servePost('jekyll', root, 'blog/2026/12/04/two-4090s.html', 'blog/');
 });
 
 test('MkDocs: the HTML block from web/embed/mkdocs in a page, the bundle in docs/tools/gpuplan/', async () => {
@@ -152,12 +153,7 @@ test('MkDocs: the HTML block from web/embed/mkdocs in a page, the bundle in docs
   writeFileSync(join(dir, 'docs/guide.md'), '# Choosing a GPU\n\nA 70B model at 4-bit on two 24 GB cards.\n\n' +
     snippet + '\nThe text goes on below it.\n');
   run('mkdocs', ['build', '--quiet', '-d', join(dir, 'site')], dir);
-  const { server, url } = await startServer(join(dir, 'site'), 0, '127.0.0.1', false);
-  try {
-    await readPost('mkdocs', url + 'guide/', url);
-  } finally {
-    server.close();
-  }
+  await servePost('mkdocs', join(dir, 'site'), 'guide/');
 });
 
 test('A host that sends .wasm as application/octet-stream: the page works, and says what the host must send', async () => {
