@@ -31,10 +31,10 @@ struct Rule {
   const char* words;
 };
 constexpr Rule kRules[] = {
-    {"apple-metal", "Metal's recommendedMaxWorkingSetSize: 2/3 of RAM up to 32 GiB, 3/4 above"},
-    {"amd-gtt", "Linux amdgpu GTT default: the larger of 3 GiB and half of RAM"},
-    {"cuda-unified", "CUDA sees the OS's whole memory; the OS, the page cache and other programs share it"},
-    {"fraction", "a fixed share of RAM, as the catalog's source states"},
+    {"apple-metal", N_("Metal's recommendedMaxWorkingSetSize: 2/3 of RAM up to 32 GiB, 3/4 above")},
+    {"amd-gtt", N_("Linux amdgpu GTT default: the larger of 3 GiB and half of RAM")},
+    {"cuda-unified", N_("CUDA sees the OS's whole memory; the OS, the page cache and other programs share it")},
+    {"fraction", N_("a fixed share of RAM, as the catalog's source states")},
 };
 
 // The share of a unified machine's RAM the GPU may allocate by default.
@@ -114,12 +114,13 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
   //     state is converted: A40 49,140 MiB off, 46,068 on = 49,140 × 15/16.
   if (say && s.ecc != "default" && !ecc_matters) {
     if (gpu.memory_type.rfind("HBM", 0) == 0)
-      d.assumptions.push_back("ECC on HBM is carried beside the data: ecc=" + s.ecc + " does not change the capacity");
+      d.assumptions.push_back(
+          TrF("ECC on HBM is carried beside the data: ecc={0} does not change the capacity", {s.ecc}));
     else if (!gpu.ecc.value_or(false))
-      d.warnings.push_back("ecc: " + gpu.name + " has no ECC to switch; ecc=" + s.ecc + " has no effect");
+      d.warnings.push_back(TrF("ecc: {0} has no ECC to switch; ecc={1} has no effect", {gpu.name, s.ecc}));
     else
-      d.warnings.push_back("ecc: no ECC reservation in the catalog for " + gpu.name + " (" +
-                           (gpu.ecc_note.empty() ? gpu.memory_type : gpu.ecc_note) + "); ecc=" + s.ecc + " changes nothing");
+      d.warnings.push_back(TrF("ecc: no ECC reservation in the catalog for {0} ({1}); ecc={2} changes nothing",
+                               {gpu.name, gpu.ecc_note.empty() ? gpu.memory_type : gpu.ecc_note, s.ecc}));
   }
   if (ecc_matters) {
     const double f = gpu.ecc_reserved_fraction;
@@ -128,16 +129,17 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
     const std::string state = want_on ? "on" : "off";
     if (read_on && !want_on) {
       d.total_bytes /= 1 - f;
-      if (say) d.total_basis += "; ECC off: the reading (ECC on) / (1 - " + FormatShort(f * 100) + "%)";
+      if (say) d.total_basis += TrF("; ECC off: the reading (ECC on) / (1 - {0}%)", {FormatShort(f * 100)});
     } else if (!read_on && want_on) {
       const double ecc = d.total_bytes * f;
       d.steps.push_back({"ecc", Tr("ECC reservation"),
                          !say ? std::string()
-                              : FormatShort(f * 100) + "% of " + FormatMiB(d.total_bytes) + " while ECC is on (" +
-                                    (s.ecc == "default" ? "the card's factory setting" : "ecc=on") + ")",
+                              : TrF("{0}% of {1} while ECC is on ({2})",
+                                    {FormatShort(f * 100), FormatMiB(d.total_bytes),
+                                     s.ecc == "default" ? Tr("the card's factory setting") : "ecc=on"}),
                          ecc});
     } else if (want_on && say) {
-      d.total_basis += "; read with ECC on, as set";
+      d.total_basis += Tr("; read with ECC on, as set");
     }
     if (say)
       d.assumptions.push_back(s.ecc == "default"
@@ -156,14 +158,14 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
     if (!p) {
       std::string known;
       for (const MigProfile& m : gpu.mig_profiles) known += (known.empty() ? "" : ", ") + m.name;
-      return Error{"mig: " + gpu.name + (known.empty() ? " has no MIG profiles in the catalog"
-                                                        : " has no MIG profile '" + s.mig + "' (known: " + known + ")")};
+      return Error{known.empty() ? TrF("mig: {0} has no MIG profiles in the catalog", {gpu.name})
+                                 : TrF("mig: {0} has no MIG profile '{1}' (known: {2})", {gpu.name, s.mig, known})};
     }
     d.steps.push_back(
         {"mig", Tr("MIG slice"),
          !say ? std::string()
-              : "GPU instance " + p->name + " gets " + FormatMiB(p->bytes) + " (nvidia-smi mig -lgip)" +
-                    (p->max_instances > 0 ? ", up to " + std::to_string(p->max_instances) + " per GPU" : ""),
+              : TrF("GPU instance {0} gets {1} (nvidia-smi mig -lgip)", {p->name, FormatMiB(p->bytes)}) +
+                    (p->max_instances > 0 ? TrF(", up to {0} per GPU", {std::to_string(p->max_instances)}) : ""),
          std::max(0.0, left - p->bytes)});
     // Its compute: Ng of the largest profile's slices (7 on A100/H100/H200/B200, 4 on A30 and the
     // RTX PRO 6000); its bandwidth: the share of the memory it holds (its memory slices).
@@ -176,21 +178,24 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
     if (most > 0 && slices(p->name) > 0) d.compute_share = slices(p->name) / most;
     d.bandwidth_share = std::min(1.0, p->bytes / std::max(1.0, left));
     if (say)
-      d.assumptions.push_back("MIG " + p->name + ": " + FormatFixed(d.compute_share * 100, 0) + "% of the SMs and " +
-                              FormatFixed(d.bandwidth_share * 100, 0) +
-                              "% of the memory bandwidth (its memory slices); "
-                              "cost counts the whole GPU's price");
+      d.assumptions.push_back(
+          TrF("MIG {0}: {1}% of the SMs and {2}% of the memory bandwidth (its memory slices); "
+              "cost counts the whole GPU's price",
+              {p->name, FormatFixed(d.compute_share * 100, 0), FormatFixed(d.bandwidth_share * 100, 0)}));
     if (say && (s.tp > 1 || s.pp > 1))
-      d.warnings.push_back("mig: MIG instances have no NVLink or peer-to-peer path between them; tensor or pipeline "
-                           "parallelism over slices runs through host memory, if an engine allows it at all");
+      d.warnings.push_back(
+          Tr("mig: MIG instances have no NVLink or peer-to-peer path between them; tensor or "
+             "pipeline parallelism over slices runs through host memory, if an engine allows it at all"));
     left = std::min(left, p->bytes);
   }
 
   // --- What the driver keeps for itself (discrete NVIDIA GPUs; ROCm's and hl-smi's totals are
   //     what the runtime sees already).
   if (say && gpu.runtime_devices > 1)
-    d.warnings.push_back(gpu.name + " appears to the runtime as " + std::to_string(gpu.runtime_devices) + " devices of " +
-                         FormatBytes(d.total_bytes / gpu.runtime_devices) + ": one board here is tensor parallelism over them");
+    d.warnings.push_back(
+        TrF("{0} appears to the runtime as {1} devices of {2}: one board here is tensor parallelism "
+            "over them",
+            {gpu.name, std::to_string(gpu.runtime_devices), FormatBytes(d.total_bytes / gpu.runtime_devices)}));
   if (!mig && !gpu.unified) {
     if (gpu.memory_runtime && gpu.memory_reported) {
       const double reserve = std::max(0.0, gpu.memory_reported->bytes - gpu.memory_runtime->bytes);
@@ -220,15 +225,15 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
     if (gpu.memory_runtime && gpu.memory_runtime->bytes < left) {
       d.steps.push_back({"os_reserved", Tr("Firmware and kernel"),
                          !say ? std::string()
-                              : FormatMiB(left) + " of RAM - " + FormatMiB(gpu.memory_runtime->bytes) +
-                                    " the runtime sees (" + gpu.memory_runtime->how + ")",
+                              : TrF("{0} of RAM - {1} the runtime sees ({2})",
+                                    {FormatMiB(left), FormatMiB(gpu.memory_runtime->bytes), gpu.memory_runtime->how}),
                          left - gpu.memory_runtime->bytes});
       left = gpu.memory_runtime->bytes;
     }
     const double share = std::min(left, UnifiedShare(*gpu.unified, d.total_bytes));
     const std::string words = !say ? std::string() : [&] {
       for (const Rule& r : kRules)
-        if (gpu.unified->rule == r.name) return std::string(r.words);
+        if (gpu.unified->rule == r.name) return std::string(Tr(r.words));
       return gpu.unified->rule;
     }();
     if (share < left) {
@@ -238,26 +243,29 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
                 : words +
                       (gpu.unified->rule == "fraction" ? " (" + FormatShort(gpu.unified->gpu_fraction * 100) + "%)"
                                                        : "") +
-                      ": " + FormatMiB(share) + " of " + FormatMiB(d.total_bytes) +
-                      " may be GPU memory; gpu-mem-gib overrides it",
+                      TrF(": {0} of {1} may be GPU memory; gpu-mem-gib overrides it",
+                          {FormatMiB(share), FormatMiB(d.total_bytes)}),
            left - share});
       left = share;
     }
     if (say)
-      d.assumptions.push_back("unified memory: " + words +
+      d.assumptions.push_back(TrF("unified memory: {0}", {words}) +
                               (gpu.unified->note.empty() ? "" : " (" + gpu.unified->note + ")"));
     if (say && gpu.unified->rule == "cuda-unified")
-      d.warnings.push_back(gpu.name + " shares its memory with the OS, the page cache and every program: what is free "
-                           "is less than this (set used-gib; vLLM on a DGX Spark sees about 100 GiB free)");
+      d.warnings.push_back(
+          TrF("{0} shares its memory with the OS, the page cache and every program: what is free "
+              "is less than this (set used-gib; vLLM on a DGX Spark sees about 100 GiB free)",
+              {gpu.name}));
   }
 
   // --- The user's own figure for the memory the GPU may use (a raised wired limit, a BIOS
   //     carve-out, another board variant): it replaces everything above.
   if (s.gpu_mem_gib > 0) {
     const double mine = s.gpu_mem_gib * kGiB;
-    d.steps.push_back({"user_limit", Tr("Set by gpu-mem-gib"),
-                       !say ? std::string() : FormatFixed(s.gpu_mem_gib, 2) + " GiB instead of " + FormatMiB(left),
-                       left - mine});
+    d.steps.push_back(
+        {"user_limit", Tr("Set by gpu-mem-gib"),
+         !say ? std::string() : TrF("{0} GiB instead of {1}", {FormatFixed(s.gpu_mem_gib, 2), FormatMiB(left)}),
+         left - mine});
     left = mine;
   }
   d.runtime_bytes = std::max(0.0, left);
@@ -265,13 +273,13 @@ Result<DeviceMemory> EstimateDeviceMemory(const Gpu& gpu, const Scenario& s, Det
   // --- Memory other processes hold already (a desktop, a second model).
   if (s.used_gib > 0) {
     const double used = s.used_gib * kGiB;
-    d.steps.push_back(
-        {"other_processes", Tr("Used by other processes"),
-         !say ? std::string() : FormatFixed(s.used_gib, 2) + " GiB per GPU (used-gib: a desktop, another model)",
-         used});
+    d.steps.push_back({"other_processes", Tr("Used by other processes"),
+                       !say ? std::string()
+                            : TrF("{0} GiB per GPU (used-gib: a desktop, another model)", {FormatFixed(s.used_gib, 2)}),
+                       used});
     if (say && used >= d.runtime_bytes)
-      d.warnings.push_back("used-gib: other processes hold " + FormatFixed(s.used_gib, 2) + " GiB, all of the " +
-                           FormatBytes(d.runtime_bytes) + " the runtime has");
+      d.warnings.push_back(TrF("used-gib: other processes hold {0} GiB, all of the {1} the runtime has",
+                               {FormatFixed(s.used_gib, 2), FormatBytes(d.runtime_bytes)}));
   }
   d.free_bytes = std::max(0.0, d.runtime_bytes - std::max(0.0, s.used_gib) * kGiB);
   if (!say) return d;
