@@ -75,21 +75,23 @@ double Percentile(std::vector<double>& values, double p) {
 Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec& spec, std::vector<Request> requests) {
   const long long block = std::max(1, setup.block_tokens);
   if (!(setup.kv_token_bytes > 0) || !(setup.kv_pool_bytes > 0))
-    return Error{"memory: no memory is left for the KV cache after the weights and the engine's workspace"};
+    return Error{Tr("memory: no memory is left for the KV cache after the weights and the engine's workspace")};
   const double pool_tokens = std::floor(setup.kv_pool_bytes / setup.kv_token_bytes);
   const long long total_blocks = static_cast<long long>(std::min(pool_tokens / static_cast<double>(block), 1e15));
   if (total_blocks < 1)
-    return Error{"memory: the KV pool holds less than one block of " + std::to_string(block) + " tokens"};
+    return Error{TrF("memory: the KV pool holds less than one block of {0} tokens", {std::to_string(block)})};
   const int n = static_cast<int>(requests.size());
-  if (n == 0) return Error{"requests: none to serve"};
+  if (n == 0) return Error{Tr("requests: none to serve")};
   auto blocks_for = [&](long long tokens) { return (tokens + block - 1) / block; };
   double mean_len = 0;
   for (const Request& r : requests) {
     const long long len = static_cast<long long>(r.prompt) + r.output;
     if (blocks_for(len) > total_blocks)
-      return Error{"input: a request of " + FormatCount(len) + " tokens needs " + FormatCount(blocks_for(len)) +
-                   " KV blocks of " + std::to_string(block) + " tokens; the pool holds " + FormatCount(total_blocks) +
-                   " (" + FormatCount(static_cast<long long>(pool_tokens)) + " tokens)"};
+      return Error{
+          TrF("input: a request of {0} tokens needs {1} KV blocks of {2} tokens; the pool holds {3} ({4} "
+              "tokens)",
+              {FormatCount(len), FormatCount(blocks_for(len)), std::to_string(block), FormatCount(total_blocks),
+               FormatCount(static_cast<long long>(pool_tokens))})};
     mean_len += static_cast<double>(len) / n;
   }
   const bool closed = spec.rate == 0;
@@ -163,10 +165,10 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
         now = std::max(now, q[next].arrival);
         continue;
       }
-      return Error{"serving: the scheduler stopped with requests left (an internal error)"};
+      return Error{Tr("serving: the scheduler stopped with requests left (an internal error)")};
     }
     if (++out.steps > kMaxSteps)
-      return Error{"requests: the run needs more than " + FormatCount(kMaxSteps) + " steps; serve fewer requests"};
+      return Error{TrF("requests: the run needs more than {0} steps; serve fewer requests", {FormatCount(kMaxSteps)})};
 
     // --- Schedule the step ----------------------------------------------------------------
     long long budget = max_tokens;
@@ -303,7 +305,7 @@ Result<ServeResult> SimulateServing(const ServeSetup& setup, const WorkloadSpec&
         now = std::max(now, q[next].arrival);
         continue;
       }
-      return Error{"serving: no request could be scheduled (KV pool of " + FormatCount(total_blocks) + " blocks)"};
+      return Error{TrF("serving: no request could be scheduled (KV pool of {0} blocks)", {FormatCount(total_blocks)})};
     }
 
     // --- Cost the step -----------------------------------------------------------------------
@@ -446,10 +448,11 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
   }
   const Model& model = r.model;
   if (model.max_context > 0 && longest > model.max_context)
-    return Error{"input: the longest request is " + FormatCount(longest) + " tokens (prompt + output), beyond " +
-                 model.name + "'s window of " + FormatCount(model.max_context) + " tokens"};
-  if (model.encoder_only) return Error{"model: " + model.name + " is encoder-only: it generates no tokens to serve"};
-  if (options.shared_prefix < 0) return Error{"prefix: a shared prefix of 0 or more tokens"};
+    return Error{TrF("input: the longest request is {0} tokens (prompt + output), beyond {1}'s window of {2} tokens",
+                     {FormatCount(longest), model.name, FormatCount(model.max_context)})};
+  if (model.encoder_only)
+    return Error{TrF("model: {0} is encoder-only: it generates no tokens to serve", {model.name})};
+  if (options.shared_prefix < 0) return Error{Tr("prefix: a shared prefix of 0 or more tokens")};
 
   ServeEstimate est;
   est.max_model_len = longest;
@@ -463,10 +466,11 @@ Result<ServeEstimate> EstimateServing(const Resolved& r, const Scenario& s, cons
   if (!memory) return Error{memory.error()};
   est.memory = std::move(memory).value();
   if (!est.memory.fits || est.memory.kv_pool_bytes <= 0)
-    return Error{"gpu: " + model.name + " does not fit on " + std::to_string(s.Gpus()) + " × " + r.gpu.name + " with " +
-                 r.engine.name + " at a context of " + FormatCount(longest) + " tokens (" +
-                 FormatBytes(est.memory.total_bytes, ByteUnit::GiB) + " needed per GPU, " +
-                 FormatBytes(est.memory.usable_bytes, ByteUnit::GiB) + " usable)"};
+    return Error{
+        TrF("gpu: {0} does not fit on {1} × {2} with {3} at a context of {4} tokens ({5} needed per GPU, {6} "
+            "usable)",
+            {model.name, std::to_string(s.Gpus()), r.gpu.name, r.engine.name, FormatCount(longest),
+             FormatBytes(est.memory.total_bytes, ByteUnit::GiB), FormatBytes(est.memory.usable_bytes, ByteUnit::GiB)})};
   Result<SpeedEstimate> speed = EstimateSpeed(r, at, est.memory, {}, Detail::kNumbers);
   if (!speed) return Error{speed.error()};
 
