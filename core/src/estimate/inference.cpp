@@ -208,8 +208,8 @@ Result<MemoryEstimate> EstimateMemory(const Resolved& r, const Scenario& s, bool
   const KvFormat& kvf = r.kv;
   const EngineProfile& engine = r.engine;
   if (s.tp < 1 || s.pp < 1 || s.context < 1 || s.batch < 1 || !(s.overhead_gib >= 0))
-    return Error{"scenario: tp, pp, context and batch must be >= 1 and overhead-gib >= 0"};
-  if (model.layers < 1) return Error{"model: '" + s.model + "' has no layers"};
+    return Error{Tr("scenario: tp, pp, context and batch must be >= 1 and overhead-gib >= 0")};
+  if (model.layers < 1) return Error{TrF("model: '{0}' has no layers", {s.model})};
   // Combinations the table of contradictions refuses or warns about (contradictions.h); its
   // warnings join the others where the words are written, below.
   std::vector<std::string> contradictions;

@@ -149,8 +149,8 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
   const Gpu& gpu = r.gpu;
   const WeightFormat& wf = r.weights;
   const KvFormat& kvf = r.kv;
-  if (gpu.bandwidth_bytes_per_s <= 0) return Error{"gpu: the catalog has no memory bandwidth for '" + gpu.id + "'"};
-  if (s.tp < 1 || s.batch < 1 || s.context < 1) return Error{"scenario: tp, batch and context must be >= 1"};
+  if (gpu.bandwidth_bytes_per_s <= 0) return Error{TrF("gpu: the catalog has no memory bandwidth for '{0}'", {gpu.id})};
+  if (s.tp < 1 || s.batch < 1 || s.context < 1) return Error{Tr("scenario: tp, batch and context must be >= 1")};
 
   Roofline out;
   out.roof = GpuRoof(catalog, gpu);
@@ -161,7 +161,7 @@ Result<Roofline> BuildRoofline(const Resolved& r, const Scenario& s) {
     return 0.0;
   };
   const double gemm_peak = peak_of(out.precision);
-  if (gemm_peak <= 0) return Error{"gpu: the catalog has no dense throughput for '" + gpu.id + "'"};
+  if (gemm_peak <= 0) return Error{TrF("gpu: the catalog has no dense throughput for '{0}'", {gpu.id})};
   // A GPU quoted only at a low precision (Jetson AGX Thor: FP4) has no 16/32-bit figure: its
   // attention and FP32 work are drawn against the one it has, an upper bound, and said so.
   double half_peak = peak_of("bf16"), fp32_peak = peak_of("fp32");

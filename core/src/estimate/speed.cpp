@@ -381,7 +381,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
   const KvFormat& kvf = r.kv;
   const EngineProfile& engine = r.engine;
   if (gpu.bandwidth_bytes_per_s <= 0)
-    return Error{"gpu: the catalog has no memory bandwidth for '" + gpu.id + "', so speed cannot be estimated"};
+    return Error{TrF("gpu: the catalog has no memory bandwidth for '{0}', so speed cannot be estimated", {gpu.id})};
 
   SpeedEstimate e;
   const EngineCalibration& cal = engine.calibration;
@@ -441,7 +441,7 @@ Result<SpeedEstimate> EstimateSpeed(const Resolved& r, const Scenario& s, const 
             "decode figures do not apply; its work is the prefill, one forward pass over the input",
             {model.name}));
   if (!(e.eta_bw > 0) || !(e.eta_compute > 0))
-    return Error{"engine: '" + engine.id + "' has no fitted efficiencies"};
+    return Error{TrF("engine: '{0}' has no fitted efficiencies", {engine.id})};
 
   const int tp = s.tp;
   std::vector<std::string> unsaid;  // warnings of helpers when the words are not wanted

@@ -74,7 +74,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
   const Model& model = r.model;
   const Gpu& gpu = r.gpu;
   if (s.tp < 1 || s.pp < 1 || s.dp < 1 || s.micro_batch < 1 || s.context < 1 || model.layers < 1)
-    return Error{"scenario: tp, pp, dp, micro-batch and context must be >= 1"};
+    return Error{Tr("scenario: tp, pp, dp, micro-batch and context must be >= 1")};
 
   TrainEstimate e;
   // The table of contradictions (contradictions.h) refuses what no framework runs, the GPU count
@@ -105,7 +105,7 @@ Result<TrainEstimate> EstimateTraining(const Resolved& r, const Scenario& s) {
     std::string base_id = s.weights;
     if (qlora && base_id.rfind("nf4", 0) != 0 && base_id.rfind("fp4-bnb", 0) != 0) base_id = "nf4-dq";
     const WeightFormat* base = base_id == r.weights.id ? &r.weights : catalog.FindWeightFormat(base_id);
-    if (!base) return Error{"weights: unknown weight format '" + base_id + "' for the frozen base"};
+    if (!base) return Error{TrF("weights: unknown weight format '{0}' for the frozen base", {base_id})};
     base_weight_bytes = base->bits_per_weight / 8;
     base_label = base->name;
   }
