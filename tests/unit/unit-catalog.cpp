@@ -324,8 +324,47 @@ TEST_CASE("typos are caught: unknown fields warn with the nearest, unknown lists
     REQUIRE_FALSE(r.ok());
     CHECK_THAT(r.error(), Contains("field 'id' must not be empty"));
   }
+  SECTION("an id with a space or a control character is an error") {
+    for (const char* id : {"\"my gpu\"", "\" \"", "\"gpu\\t1\""}) {
+      std::string file = GpuFile();
+      file.replace(file.find("\"test-gpu\""), 10, id);
+      auto r = Load(file);
+      REQUIRE_FALSE(r.ok());
+      CHECK_THAT(r.error(), Contains("field 'id' must not contain spaces or control characters"));
+    }
+  }
   SECTION("the built-in catalog reads every field it holds") {
     for (const std::string& w : test::Cat().warnings) CHECK_THAT(w, !Contains("is not a field of this entry"));
+  }
+}
+
+TEST_CASE("a catalog file's numbers within real-world limits before they are scaled or multiplied", "[catalog]") {
+  SECTION("one device: memory, bandwidth, TFLOPS, power, clock") {
+    struct Case {
+      std::string memory, extra, field, limit;
+    };
+    const std::string mem = R"({"value": 24, "unit": "GB", "type": "GDDR6X"})";
+    for (const Case& c : std::vector<Case>{
+             {R"({"value": 200, "unit": "TB", "type": "HBM"})", R"("tdp_w": 450,)", "memory: field 'value' is 200,000",
+              "above 100,000, the largest memory of one device (GB) gpuplan accepts"},
+             {mem, R"("tdp_w": 450, "dense_tflops": {"bf16": 2e6},)", "field 'dense_tflops.bf16' is 2,000,000",
+              "the largest TFLOPS of one device"},
+             {mem, R"("tdp_w": 1e6,)", "field 'tdp_w' is 1,000,000", "the largest power of one device (W)"},
+             {mem, R"("tdp_w": 450, "boost_clock_mhz": 25000,)", "field 'boost_clock_mhz' is 25,000",
+              "the largest clock (MHz)"},
+             {mem, R"("tdp_w": 450, "l2_cache_mib": 1e300,)", "field 'l2_cache_mib' is 1",
+              "the largest quantity in a catalog file"},
+         }) {
+      auto r = Load(GpuFile(c.memory, R"(["memory", "bandwidth", "tdp_w"])", c.extra));
+      REQUIRE_FALSE(r.ok());
+      CHECK_THAT(r.error(), Contains("gpus[0] (id 'test-gpu'): " + c.field) && Contains(c.limit));
+    }
+    std::string fast = GpuFile();
+    fast.replace(fast.find("1008"), 4, "2e8");
+    auto r = Load(fast);
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error(), Contains("bandwidth: field 'value' is 200,000,000") &&
+                              Contains("the largest memory bandwidth of one device (GB/s)"));
   }
 }
 

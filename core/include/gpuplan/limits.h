@@ -49,6 +49,23 @@ inline constexpr Limit kProbeValue{N_("measured value in a probe file"), 1000000
 // A count in a probe file (threads, cores, SIMD bits, a GEMM size, repetitions).
 inline constexpr Limit kProbeCount{N_("count in a probe file"), 1048576, N_("the largest CPUs run 1,024 threads")};
 
+// Any quantity in a catalog file (a size, a rate, a price, a count), before it is scaled or
+// multiplied: the largest in the built-in catalog is a parameter count, Kimi K2's 10^12.
+inline constexpr Limit kCatalogQuantity{N_("quantity in a catalog file"), 1000000000000000,
+                                        N_("the largest in the built-in catalog is Kimi K2's 10^12 parameters")};
+// One device's figures in a catalog file, against the largest in the built-in catalog (2026-12):
+// memory 512 GB (Mac Studio M3 Ultra), bandwidth 8,000 GB/s (MI355X), 15,000 dense TFLOPS (GB300,
+// FP4), 1,400 W (MI355X), 2,900 MHz (Ryzen AI Max+ 395). Room is left for whole-wafer parts
+// (Cerebras WSE-3: 44 GB of SRAM at 21 PB/s, 125,000 sparse FP16 TFLOPS, a 23 kW system).
+inline constexpr Limit kDeviceMemoryGb{N_("memory of one device (GB)"), 100000,
+                                       N_("a Mac Studio M3 Ultra has 512 GB, a B300 288 GB")};
+inline constexpr Limit kDeviceBandwidthGbs{N_("memory bandwidth of one device (GB/s)"), 100000000,
+                                           N_("an MI355X has 8,000 GB/s, a Cerebras WSE-3's SRAM 21,000,000")};
+inline constexpr Limit kDeviceTflops{N_("TFLOPS of one device"), 1000000,
+                                     N_("a GB300 does 15,000 dense FP4 TFLOPS, a Cerebras WSE-3 125,000")};
+inline constexpr Limit kDeviceWatts{N_("power of one device (W)"), 100000,
+                                    N_("an MI355X draws 1,400 W, a Cerebras CS-3 system 23,000 W")};
+inline constexpr Limit kClockMhz{N_("clock (MHz)"), 10000, N_("GPUs boost to about 3,000 MHz")};
 // Catalog files loaded together (--catalog repeated, or the files imported in one page session):
 // the built-in catalog is 16 files of 0.9 MB in all, and one file may be 16 MiB
 // (Session::kMaxImportBytes), so without a total a long command line could hold gigabytes.

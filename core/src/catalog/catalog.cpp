@@ -55,7 +55,8 @@ class Reader {
     if (!v->is_string()) return Fail(key, N_("must be a string")), std::string();
     return v->get_ref<const std::string&>();
   }
-  // A finite number > 0 (or >= 0 with allow_zero). Catalog quantities are never negative.
+  // A finite number > 0 (or >= 0 with allow_zero). Catalog quantities are never negative, and
+  // none is above limits::kCatalogQuantity, so no product of them overflows a double.
   double Positive(const char* key, bool required = true, bool allow_zero = false) {
     const json* v = Find(key, required);
     if (!v) return 0;
@@ -63,7 +64,14 @@ class Reader {
     double d = v->get<double>();
     if (!std::isfinite(d) || d < 0 || (!allow_zero && d == 0))
       return Fail(key, allow_zero ? N_("must be >= 0") : N_("must be > 0")), 0;
-    return d;
+    return Within(key, d, limits::kCatalogQuantity) ? d : 0;
+  }
+  // `value` (read from `key`, in the limit's unit) at most the limit, else an error naming both.
+  bool Within(std::string_view key, double value, const limits::Limit& limit) {
+    if (value <= static_cast<double>(limit.max)) return true;
+    Fail(key, TrF("is {0}, {1}", {value < 9e18 ? FormatCount(static_cast<int64_t>(value)) : FormatShort(value, 0),
+                                  limits::Above(limit)}));
+    return false;
   }
   // A whole number that fits an int (every count the catalog holds is cast to one).
   long long Integer(const char* key, bool required = true, bool allow_zero = false) {
@@ -76,10 +84,7 @@ class Reader {
     double d = Positive(key, required, allow_zero);
     if (errors_.size() != before || d == 0) return 0;
     if (d != std::floor(d)) return Fail(key, N_("must be a whole number")), 0;
-    if (d > static_cast<double>(limit.max))
-      return Fail(key, TrF("is {0}, {1}", {d < 9e18 ? FormatCount(static_cast<int64_t>(d)) : FormatShort(d, 0),
-                                           limits::Above(limit)})),
-             0;
+    if (!Within(key, d, limit)) return 0;
     return static_cast<long long>(d);
   }
   bool Bool(const char* key, bool fallback, bool required = false) {
@@ -355,6 +360,7 @@ Gpu ReadGpu(Reader& r) {
     double per = BytesPerUnit(g.memory_quoted_unit);
     if (!g.memory_quoted_unit.empty() && per == 0) m.Fail("unit", N_("must be one of GB, GiB, TB, MB, MiB"));
     g.memory_quoted_bytes = g.memory_quoted_value * per;
+    if (!m.Within("value", g.memory_quoted_bytes / 1e9, limits::kDeviceMemoryGb)) g.memory_quoted_bytes = 0;
     r.Adopt(m);
   }
   // Memory totals with their own sources: the driver's reading, the runtime's, or one derived
@@ -413,7 +419,7 @@ Gpu ReadGpu(Reader& r) {
     std::string unit = b.String("unit");
     double per = BytesPerSecondPerUnit(unit);
     if (!unit.empty() && per == 0) b.Fail("unit", N_("must be TB/s or GB/s"));
-    g.bandwidth_bytes_per_s = v * per;
+    g.bandwidth_bytes_per_s = b.Within("value", v * per / 1e9, limits::kDeviceBandwidthGbs) ? v * per : 0;
     r.Adopt(b);
   }
   auto tflops = [&](const char* key, std::map<std::string, double>& into) {
@@ -424,6 +430,7 @@ Gpu ReadGpu(Reader& r) {
         r.Fail(std::string(key) + "." + it.key(), N_("must be a number > 0 (leave unsupported precisions out)"));
         break;
       }
+      if (!r.Within(std::string(key) + "." + it.key(), it->get<double>(), limits::kDeviceTflops)) break;
       into[it.key()] = it->get<double>() * 1e12;
     }
   };
@@ -437,11 +444,13 @@ Gpu ReadGpu(Reader& r) {
       r.Fail("sparse_tflops." + precision, N_("must be above the dense figure and at most twice it"));
   }
   g.tdp_w = r.Positive("tdp_w", false);
+  if (!r.Within("tdp_w", g.tdp_w, limits::kDeviceWatts)) g.tdp_w = 0;
   g.sparsity_factor = r.Positive("sparsity_factor", false);
   if (g.sparsity_factor != 0 && (g.sparsity_factor < 1 || g.sparsity_factor > 4))
     r.Fail("sparsity_factor", N_("must be from 1 to 4 (2 for 2:4 structured sparsity)"));
   g.l2_cache_bytes = r.Positive("l2_cache_mib", false) * kMiB;
   g.boost_clock_hz = r.Positive("boost_clock_mhz", false) * 1e6;
+  if (!r.Within("boost_clock_mhz", g.boost_clock_hz / 1e6, limits::kClockMhz)) g.boost_clock_hz = 0;
   if (const json* cu = r.Object("compute_units", false)) {
     Reader c(*cu, r.where() + ": compute_units");
     g.compute_units = static_cast<int>(c.Integer("value"));
@@ -1099,6 +1108,8 @@ bool ReadList(const json& doc, const std::string& file, const char* key, std::ve
     T entry = read(r);
     if (entry.id.empty() && (*it)[i].is_object() && (*it)[i].value("id", json()).is_string())
       r.Fail("id", N_("must not be empty"));
+    if (std::any_of(entry.id.begin(), entry.id.end(), [](unsigned char c) { return c <= ' ' || c == 0x7f; }))
+      r.Fail("id", N_("must not contain spaces or control characters (an id goes into links and command lines)"));
     r.CheckKeys();
     // An entry that fails: its unknown fields too, which often explain a missing one.
     if (r.failed())
