@@ -216,7 +216,7 @@ export function buildCases(dir) {
     ['LoRA rank on full training', ['train', '--method', 'full', '--lora-rank', '64'], 'lora'],
     ['cp with an odd sequence', ['train', '--cp', '2', '--context', '4097'], 'cp'],
     ['mem-util with llama.cpp', ['fit', '--engine', 'llama.cpp', '--mem-util', '0.5', '--weights', 'q4_k_m'], 'mem-util'],
-    ['gpu-layers with vLLM', ['fit', '--engine', 'vllm', '--gpu-layers', '10'], 'gpu-layers'],
+    ['gpu-layers with vLLM', ['fit', '--engine', 'vllm', '--gpu-layers', '10'], 'partial offload'],
     ['FP8 weights on a GPU without FP8', ['fit', '--weights', 'fp8', '--gpu', 'a100-sxm-80gb'], 'FP8'],
     ['ECC on a card without ECC', ['fit', '--gpu', 'rx-7900-xtx', '--ecc', 'on'], 'ecc'],
   ];
@@ -234,8 +234,9 @@ export function classify(r, c) {
   if (/(AddressSanitizer|UndefinedBehaviorSanitizer|runtime error:|LeakSanitizer)/.test(r.stderr)) return 'crash';
   if (/(^|[^A-Za-z'"])(-?nan|-?inf(inity)?)($|[^A-Za-z'"])/i.test(r.stdout)) return 'nan';
   if (r.status !== 0) return named(r.stderr, c.names) ? 'refused' : 'unclear';
-  return named(r.stdout + r.stderr, c.names) && /(warn|did you mean|not read|ignored|no effect|exceed|refuse|!)/i
-    .test(r.stdout + r.stderr) ? 'warned' : 'silent';
+  // A warning is a line that says so and names what it is about.
+  const warnings = (r.stdout + r.stderr).split('\n').filter((line) => /warning|did you mean|ignored|not read/i.test(line));
+  return warnings.some((line) => named(line, c.names)) ? 'warned' : 'silent';
 }
 
 export function good(outcome, c) {
