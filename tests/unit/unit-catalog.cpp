@@ -277,6 +277,10 @@ TEST_CASE("a JSON error names its line, column and reason, with the line's text 
   CHECK_THAT(err(""), Contains("the text is empty") && !Contains("^"));
   // The column counts characters: the three-byte yen sign is one.
   CHECK_THAT(err("{\"\xc2\xa5\": tru}"), Contains("column 7: expected a value"));
+  // A byte-order mark before the text is skipped, by the parser and by the locator alike: an error
+  // after one is placed as in the text without it.
+  CHECK(Load("\xEF\xBB\xBF{\"schema\": 1}").ok());
+  CHECK_THAT(err("\xEF\xBB\xBF{\"schema\": 1 \"gpus\": []}"), Contains("column 14: expected ',' or '}', found '\"'"));
   // A million open brackets: the scanner keeps its own stack and finds the end of the text.
   CHECK_THAT(err(std::string(1000000, '[')), Contains("unexpected end of the text"));
 }

@@ -25,6 +25,10 @@ class Scanner {
   // Empty when the text is valid JSON; else the reason, with pos() at the offending byte.
   std::string Run() {
     std::vector<char> open;  // '{' or '['
+    // A UTF-8 byte-order mark at the start (Windows editors write one): nlohmann's lexer skips
+    // it, as RFC 8259 section 8.1 allows, so the locator does too (found by fuzz-json: a BOM
+    // before "false" was accepted by one and faulted at column 1 by the other).
+    if (t_.substr(0, 3) == "\xEF\xBB\xBF") i_ = 3;
     SkipSpace();
     if (i_ == t_.size()) return Tr("the text is empty");
     for (;;) {
@@ -225,7 +229,8 @@ std::string JsonErrorAt(std::string_view text) {
       --at;
   }
   // Line and column (1-based; the column counts characters, not UTF-8 bytes).
-  std::size_t line = 1, line_start = 0;
+  // A byte-order mark the scanner skipped is not a column an editor shows.
+  std::size_t line = 1, line_start = text.substr(0, 3) == "\xEF\xBB\xBF" && at >= 3 ? 3 : 0;
   for (std::size_t k = 0; k < at && k < text.size(); ++k)
     if (text[k] == '\n') ++line, line_start = k + 1;
   std::size_t column = 1;
