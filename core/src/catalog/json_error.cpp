@@ -18,6 +18,12 @@
 namespace gpuplan::detail {
 namespace {
 
+// A UTF-8 byte-order mark at the start (Windows editors write one): nlohmann's lexer skips it, as
+// RFC 8259 section 8.1 allows, so the locator does too. Its length in bytes, 0 when absent.
+std::size_t BomLength(std::string_view t) {
+  return t.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+}
+
 class Scanner {
  public:
   explicit Scanner(std::string_view t) : t_(t) {}
@@ -25,10 +31,9 @@ class Scanner {
   // Empty when the text is valid JSON; else the reason, with pos() at the offending byte.
   std::string Run() {
     std::vector<char> open;  // '{' or '['
-    // A UTF-8 byte-order mark at the start (Windows editors write one): nlohmann's lexer skips
-    // it, as RFC 8259 section 8.1 allows, so the locator does too (found by fuzz-json: a BOM
-    // before "false" was accepted by one and faulted at column 1 by the other).
-    if (t_.substr(0, 3) == "\xEF\xBB\xBF") i_ = 3;
+    // Skip a byte-order mark (found by fuzz-json: a BOM before "false" was accepted by nlohmann
+    // and faulted at column 1 by this scanner).
+    i_ = BomLength(t_);
     SkipSpace();
     if (i_ == t_.size()) return Tr("the text is empty");
     for (;;) {
@@ -230,7 +235,7 @@ std::string JsonErrorAt(std::string_view text) {
   }
   // Line and column (1-based; the column counts characters, not UTF-8 bytes).
   // A byte-order mark the scanner skipped is not a column an editor shows.
-  std::size_t line = 1, line_start = text.substr(0, 3) == "\xEF\xBB\xBF" && at >= 3 ? 3 : 0;
+  std::size_t line = 1, line_start = std::min(at, BomLength(text));
   for (std::size_t k = 0; k < at && k < text.size(); ++k)
     if (text[k] == '\n') ++line, line_start = k + 1;
   std::size_t column = 1;
