@@ -32,6 +32,21 @@ PLAN = [
     ("gemma-2-9b", [1], 512, 128),
 ]
 
+# --plan long: long prompts, where the KV cache and the prefill's activations, not the weights,
+# decide the memory and the prefill decides the time to first token (2026-12-04 run). Mistral 7B
+# v0.1 (sliding window 4,096 on every layer) and Gemma 2 9B (every other layer local, window
+# 4,096) test whether a cache keeps only the window; Qwen2.5 14B (48 layers, 8 KV heads) and
+# Llama 3.1 8B (32 layers, 8 KV heads) are full attention.
+PLAN_LONG = [
+    ("llama-3.1-8b", [1, 4], 8192, 32),
+    ("llama-3.1-8b", [1], 32768, 32),
+    ("qwen2.5-14b", [1], 16384, 32),
+    ("mistral-7b-v0.1", [1], 16384, 32),
+    ("gemma-2-9b", [1], 8192, 32),
+    ("qwen2.5-7b", [2], 16384, 32),
+]
+PLANS = {"default": PLAN, "long": PLAN_LONG}
+
 
 def gib(x):
     return x / 2**30
@@ -41,6 +56,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--budget-s", type=float, default=240, help="stop starting new models after this")
+    ap.add_argument("--plan", choices=sorted(PLANS), default="default",
+                    help="default: short prompts, six models (2026-11-30); long: prompts of 8K-32K tokens")
     args = ap.parse_args()
 
     import torch
@@ -70,9 +87,10 @@ def main():
                    "timing the median of 3 after 1 warm-up, torch.cuda.synchronize() around; device_used = "
                    "total - free (torch.cuda.mem_get_info) after the generate runs (caching allocator not emptied), "
                    "i.e. what nvidia-smi shows for the process"),
+        "plan": args.plan,
         "runs": [],
     }
-    for model_id, batches, prompt, new in PLAN:
+    for model_id, batches, prompt, new in PLANS[args.plan]:
         if time.time() - start > args.budget_s:
             doc["runs"].append({"model": model_id, "skipped": "time budget"})
             continue
@@ -97,6 +115,8 @@ def main():
             run["load_s"] = time.time() - t0
             run["weights_bytes"] = torch.cuda.memory_allocated() - before
             run["params"] = sum(p.numel() for p in model.parameters())
+            run["sliding_window"] = getattr(cfg, "sliding_window", None)
+            run["layer_types"] = sorted(set(getattr(cfg, "layer_types", None) or [])) or None
             vocab = cfg.vocab_size
             run["batches"] = []
             for b in batches:
