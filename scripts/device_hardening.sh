@@ -127,7 +127,10 @@ tools = []
 for f in rows(tools_tsv, 6):
     rc = int(f[3])
     tools.append({"name": f[0], "tool_args": f[1], "probe_args": f[2], "exit": rc, "seconds": float(f[4]),
-                  "summary": f[5], "passed": rc == 0 and "ERROR SUMMARY: 0 errors" in f[5]})
+                  "summary": f[5],
+                  # racecheck ends with "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)", the
+                  # other tools with "ERROR SUMMARY: 0 errors"
+                  "passed": rc == 0 and ("ERROR SUMMARY: 0 errors" in f[5] or "(0 errors, 0 warnings)" in f[5])})
 def q(args):
     try:
         return subprocess.run(args, capture_output=True, text=True, timeout=20).stdout.strip()

@@ -23,8 +23,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD_DIR="${BUILD_DIR:-build/device-probe}"
 PROBE_TIMEOUT="${PROBE_TIMEOUT:-150}"
 TORCH_TIMEOUT="${TORCH_TIMEOUT:-150}"
-SRC=(-Icore/include native/cuda/probe_main.cu native/cuda/probe_memory.cu native/cuda/probe_gemm.cu native/cuda/probe_host.cpp
-     core/src/catalog/units.cpp core/src/catalog/lang.cpp)
+# The same sources as native/cuda/CMakeLists.txt: the probe's own and the core's GPUPLAN_TEXT_SOURCES
+# (core/CMakeLists.txt). json_error.cpp needs nlohmann/json.hpp: the system's, or NLOHMANN_INCLUDE.
+SRC=(-Icore/include -Icore/src ${NLOHMANN_INCLUDE:+-I"$NLOHMANN_INCLUDE"}
+     native/cuda/probe_main.cu native/cuda/probe_memory.cu native/cuda/probe_gemm.cu native/cuda/probe_host.cpp
+     core/src/catalog/units.cpp core/src/catalog/lang.cpp core/src/catalog/i18n.cpp core/src/catalog/json_error.cpp)
 status=0
 note_status() { if [[ $status -eq 0 && $1 -ne 0 ]]; then status=$1; fi; }
 section() { printf '\n=== %s (%s) ===\n' "$1" "$(date -u +%H:%M:%S)"; }

@@ -27,14 +27,20 @@ def main():
         "quote": run["method"],
     }
     cases = []
+    weighed = set()  # a model the plan runs twice (two prompt lengths) gives one weights case
     for r in run["runs"]:
         if "error" in r or "skipped" in r:
             continue
         base = {"engine": "hf-transformers", "model": r["model"], "weights": "bf16", "kv": "bf16", "gpu": args.gpu,
                 "count": 1, "source": source}
         slug = f"device-{day}-{args.gpu}-hf-{r['model']}"
-        cases.append({**base, "id": f"{slug}-weights", "kind": "weights_gib", "measured": r["weights_bytes"] / 2**30,
-                      "unit": "GiB", "notes": "torch.cuda.memory_allocated() after building the model on the GPU"})
+        if r["model"] not in weighed:
+            weighed.add(r["model"])
+            cases.append({**base, "id": f"{slug}-weights", "kind": "weights_gib", "measured": r["weights_bytes"] / 2**30,
+                          "unit": "GiB", "notes": "torch.cuda.memory_allocated() after building the model on the GPU"})
+        # Plans other than the first run's name the prompt length, as one model runs at several.
+        if run.get("plan", "default") != "default":
+            slug += f"-p{r['prompt_tokens']}"
         for b in r["batches"]:
             common = {**base, "batch": b["batch"], "prompt_tokens": r["prompt_tokens"], "output_tokens": r["new_tokens"]}
             if b.get("decode_tokens_per_s_per_seq"):
